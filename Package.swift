@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+// Frontdoor: a self-hosted sign-in front served over FastCGI behind nginx.
+// Dependency direction: frontdoor → WebFront → {AccountCore, FastCGI}; AccountCore → AccountRules.
+import PackageDescription
+
+let package = Package(
+    name: "Frontdoor",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "frontdoor", targets: ["frontdoor"]),
+        .library(name: "FastCGI", targets: ["FastCGI"]),
+        .library(name: "AccountRules", targets: ["AccountRules"]),
+        .library(name: "AccountCore", targets: ["AccountCore"]),
+        .library(name: "WebFront", targets: ["WebFront"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .target(name: "FastCGI", dependencies: ["CFastCGI"]),
+        .target(name: "AccountRules"),
+        .target(name: "AccountCore", dependencies: [
+            "AccountRules", "CArgon2",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "WebFront", dependencies: [
+            "AccountCore", "AccountRules", "FastCGI",
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "frontdoor", dependencies: [
+            "WebFront", "AccountCore", "FastCGI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
+        .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
+        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore"]),
+        .testTarget(name: "WebFrontTests", dependencies: ["WebFront"]),
+    ]
+)

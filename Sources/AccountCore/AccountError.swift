@@ -1,0 +1,10 @@
+// AccountError.swift: every error the account operations throw, one line each.
+import AccountRules
+
+/// What an account operation can refuse; WebFront and the JSON API switch over it exhaustively.
+public enum AccountError: Error, Equatable, Sendable {
+    /// The form's values break its rules; every problem is listed.
+    case invalid(ValidationErrors)
+    /// Sign-in failed: unknown address, wrong password or any other reason, deliberately not told apart.
+    case invalidCredentials
+}

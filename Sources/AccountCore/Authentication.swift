@@ -1,0 +1,68 @@
+// Authentication.swift: signs a person in with email and password and starts a fresh session.
+//
+// Options:
+//   password   PasswordPolicy (argon2id cost; hashes made with older parameters are upgraded at sign-in)
+// Every failure is the same `AccountError.invalidCredentials`; an unknown address costs one argon2id
+// verification like a wrong password does. Only the log tells the reasons apart.
+import AccountRules
+import Foundation
+import GRDB
+import Logging
+
+/// Sign-in with a password.
+public struct Authentication: Sendable {
+    let database: AppDatabase
+    let hasher: PasswordHasher
+    let sessions: Sessions
+    let clock: any Clock
+    let logger: Logger
+
+    public init(database: AppDatabase, hasher: PasswordHasher, sessions: Sessions, clock: any Clock, logger: Logger) {
+        self.database = database
+        self.hasher = hasher
+        self.sessions = sessions
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Checks `email` and `password` and starts a new session; `previousToken` (the browser's old session) is ended,
+    /// so the session id always changes at sign-in.
+    ///
+    /// - Throws: `AccountError.invalidCredentials` for every kind of failure.
+    public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
+                       previousToken: String? = nil) throws -> SessionGrant {
+        let normalized = EmailFormat.normalized(email)
+        let found = try database.writer.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT a.id, a.passwordHash, e.address FROM emailAddress e
+                JOIN account a ON a.id = e.accountId
+                JOIN emailAddress p ON p.accountId = a.id AND p.isPrimary
+                WHERE e.normalizedAddress = ?
+                """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String) }
+        }
+        guard !email.isEmpty, password.utf8.count <= 4096, let found else {
+            _ = hasher.verifyAgainstDummy(password)
+            logger.info("sign-in failed", metadata: ["reason": "unknown address"])
+            throw AccountError.invalidCredentials
+        }
+        guard hasher.verify(password, against: found.hash) else {
+            logger.info("sign-in failed", metadata: ["reason": "wrong password", "account": "\(found.id)"])
+            throw AccountError.invalidCredentials
+        }
+        let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
+        let grant = try database.writer.write { db in
+            if let previous = previousToken.flatMap(SecretToken.init(encoded:)) {
+                try sessions.revoke(digest: previous.digest, in: db)
+            }
+            if let upgradedHash {
+                try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
+                               arguments: [upgradedHash, clock.now().timeIntervalSince1970, found.id])
+            }
+            let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
+                                              arguments: [found.id]) ?? email
+            return try sessions.create(in: db, accountId: found.id, email: primary, rememberMe: rememberMe, client: client)
+        }
+        logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
+        return grant
+    }
+}

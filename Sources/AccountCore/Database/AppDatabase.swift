@@ -1,0 +1,58 @@
+// AppDatabase.swift: owns the SQLite connection pool; opening it runs the migrations.
+import Foundation
+import GRDB
+
+/// The account database. Holding one means holding a migrated database: `init` migrates.
+///
+/// ```swift
+/// let db = try AppDatabase.open(path: "var/frontdoor.sqlite")   // WAL DatabasePool
+/// let memory = try AppDatabase.inMemory()                       // tests
+/// ```
+public final class AppDatabase: Sendable {
+    /// The writer every operation goes through (a `DatabasePool` in production).
+    public let writer: any DatabaseWriter
+
+    /// Wraps `writer` and migrates it to the latest schema.
+    public init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// Opens (creating if needed) the SQLite file at `path` in WAL mode, creating its folder.
+    public static func open(path: String) throws -> AppDatabase {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()))
+    }
+
+    /// A private in-memory database: for tests.
+    public static func inMemory() throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
+    }
+
+    /// Connection settings shared by files and memory: foreign keys on, wait up to 5 s for a lock.
+    static func makeConfiguration() -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.maximumReaderCount = 8
+        return config
+    }
+
+    /// The names of the migrations applied so far.
+    public func appliedMigrations() throws -> [String] {
+        try writer.read { db in try Self.migrator.appliedMigrations(db) }
+    }
+
+    /// The secret named `name`, created from `random` (32 bytes) on first use and kept in the database.
+    public func secret(named name: String, random: any RandomSource) throws -> [UInt8] {
+        try writer.write { db in
+            if let existing = try Data.fetchOne(db, sql: "SELECT value FROM serverSecret WHERE name = ?", arguments: [name]) {
+                return [UInt8](existing)
+            }
+            let value = random.bytes(32)
+            try db.execute(sql: "INSERT INTO serverSecret (name, value) VALUES (?, ?)", arguments: [name, Data(value)])
+            return value
+        }
+    }
+}

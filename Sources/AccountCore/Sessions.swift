@@ -1,0 +1,121 @@
+// Sessions.swift: signed-in sessions: created at sign-in, looked up on every request, revoked at sign-out.
+//
+// Options (SessionPolicy, config section `session`):
+//   lifetime           absolute lifetime (default 12 h)
+//   idle_timeout       ends a session unused this long (default 1 h; not for remember-me sessions)
+//   remember_lifetime  absolute lifetime with "remember me" (default 30 days)
+// Only the SHA-256 digest of the cookie's token is stored. Expired rows are removed whenever a session is created.
+import Foundation
+import GRDB
+
+/// Who is asking: recorded with a session so its owner can recognise it later.
+public struct ClientInfo: Sendable, Equatable {
+    public var userAgent: String
+    public var remoteAddress: String
+
+    public init(userAgent: String = "", remoteAddress: String = "") {
+        self.userAgent = String(userAgent.prefix(512))
+        self.remoteAddress = String(remoteAddress.prefix(64))
+    }
+}
+
+/// A live session as a request sees it.
+public struct SessionInfo: Sendable, Equatable {
+    public var digest: Data
+    public var accountId: Int64
+    /// The account's primary address.
+    public var email: String
+    public var createdAt: Date
+    public var lastSeenAt: Date
+    public var expiresAt: Date
+    public var rememberMe: Bool
+}
+
+/// A new session: the token for the cookie (never stored) and what was stored.
+public struct SessionGrant: Sendable {
+    public var token: SecretToken
+    public var session: SessionInfo
+}
+
+/// Creates, finds, refreshes and ends sessions.
+public struct Sessions: Sendable {
+    let database: AppDatabase
+    let policy: SessionPolicy
+    let clock: any Clock
+    let random: any RandomSource
+
+    public init(database: AppDatabase, policy: SessionPolicy, clock: any Clock, random: any RandomSource) {
+        self.database = database
+        self.policy = policy
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Starts a session for `accountId` and removes expired ones.
+    func create(in db: Database, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo) throws -> SessionGrant {
+        let now = clock.now()
+        try purgeExpired(in: db, now: now)
+        let token = SecretToken(random: random)
+        let expiresAt = now + (rememberMe ? policy.rememberLifetime : policy.lifetime)
+        try db.execute(sql: """
+            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [token.digest, accountId, now.timeIntervalSince1970, now.timeIntervalSince1970,
+                             expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress])
+        let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
+                               lastSeenAt: now, expiresAt: expiresAt, rememberMe: rememberMe)
+        return SessionGrant(token: token, session: info)
+    }
+
+    /// The live session for a cookie's token, or nil when unknown, expired or idle too long.
+    ///
+    /// The hot path: one cached SELECT outside a transaction (an autocommit SELECT is its own snapshot),
+    /// and a write only when `lastSeenAt` is older than the touch interval.
+    public func find(token encoded: String) throws -> SessionInfo? {
+        guard let token = SecretToken(encoded: encoded) else { return nil }
+        let digest = token.digest
+        let row = try database.writer.unsafeReentrantRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe
+                FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+                WHERE s.digest = ?
+                """), arguments: [digest])
+        }
+        guard let row else { return nil }
+        var info = SessionInfo(digest: digest, accountId: row[0], email: row[1],
+                               createdAt: Date(timeIntervalSince1970: row[2]), lastSeenAt: Date(timeIntervalSince1970: row[3]),
+                               expiresAt: Date(timeIntervalSince1970: row[4]), rememberMe: row[5])
+        let now = clock.now()
+        guard isLive(info, at: now) else { return nil }
+        if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
+            try database.writer.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "UPDATE session SET lastSeenAt = ? WHERE digest = ?")
+                    .execute(arguments: [now.timeIntervalSince1970, digest])
+            }
+            info.lastSeenAt = now
+        }
+        return info
+    }
+
+    /// True while `session` is within its absolute lifetime and, unless remembered, its idle timeout.
+    public func isLive(_ session: SessionInfo, at now: Date) -> Bool {
+        guard now < session.expiresAt else { return false }
+        return session.rememberMe || now.timeIntervalSince(session.lastSeenAt) < policy.idleTimeout
+    }
+
+    /// Ends the session whose token is `encoded` (sign-out); unknown tokens are ignored.
+    public func revoke(token encoded: String) throws {
+        guard let token = SecretToken(encoded: encoded) else { return }
+        try database.writer.write { db in try revoke(digest: token.digest, in: db) }
+    }
+
+    func revoke(digest: Data, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM session WHERE digest = ?", arguments: [digest])
+    }
+
+    /// Removes sessions past their absolute lifetime or idle timeout.
+    func purgeExpired(in db: Database, now: Date) throws {
+        try db.execute(sql: "DELETE FROM session WHERE expiresAt <= ? OR (NOT rememberMe AND lastSeenAt <= ?)",
+                       arguments: [now.timeIntervalSince1970, (now - policy.idleTimeout).timeIntervalSince1970])
+    }
+}

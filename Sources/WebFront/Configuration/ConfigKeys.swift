@@ -1,0 +1,85 @@
+// ConfigKeys.swift: the table of config keys: how each is parsed from text and written back.
+import Foundation
+
+/// One config key: its dotted name, how to set it from text, how to show it.
+struct ConfigKey: Sendable {
+    let name: String
+    let apply: @Sendable (inout AppConfiguration, String) throws -> Void
+    let read: @Sendable (AppConfiguration) -> String
+}
+
+enum ConfigKeys {
+    static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    static func text(_ name: String, _ path: WritableKeyPath<AppConfiguration, String> & Sendable) -> ConfigKey {
+        ConfigKey(name: name, apply: { $0[keyPath: path] = $1 }, read: { $0[keyPath: path] })
+    }
+
+    static func integer(_ name: String, _ path: WritableKeyPath<AppConfiguration, Int> & Sendable) -> ConfigKey {
+        ConfigKey(name: name, apply: { $0[keyPath: path] = try parseInteger($1) }, read: { String($0[keyPath: path]) })
+    }
+
+    static func unsigned(_ name: String, _ path: WritableKeyPath<AppConfiguration, UInt32> & Sendable) -> ConfigKey {
+        ConfigKey(name: name, apply: { c, v in
+            guard let n = UInt32(exactly: try parseInteger(v)) else { throw ConfigError("must be a positive whole number") }
+            c[keyPath: path] = n
+        }, read: { String($0[keyPath: path]) })
+    }
+
+    static func duration(_ name: String, _ path: WritableKeyPath<AppConfiguration, TimeInterval> & Sendable) -> ConfigKey {
+        ConfigKey(name: name, apply: { $0[keyPath: path] = try parseDuration($1) }, read: { formatDuration($0[keyPath: path]) })
+    }
+
+    static let all: [ConfigKey] = [
+        text("site_name", \.siteName),
+        text("base_path", \.basePath),
+        text("static_path", \.staticPath),
+        text("database.path", \.database.path),
+        text("templates.path", \.templates.path),
+        text("fastcgi.socket", \.fastcgi.socket),
+        ConfigKey(name: "fastcgi.socket_mode", apply: { c, v in
+            guard let mode = UInt32(v, radix: 8), mode <= 0o777 else { throw ConfigError("must be an octal mode such as 0660") }
+            c.fastcgi.socketMode = mode
+        }, read: { "0" + String($0.fastcgi.socketMode, radix: 8) }),
+        integer("fastcgi.workers", \.fastcgi.workers),
+        integer("fastcgi.max_body_bytes", \.fastcgi.maxBodyBytes),
+        text("session.cookie_name", \.session.cookieName),
+        duration("session.lifetime", \.session.lifetime),
+        duration("session.idle_timeout", \.session.idleTimeout),
+        duration("session.remember_lifetime", \.session.rememberLifetime),
+        ConfigKey(name: "session.secure_cookie", apply: { c, v in
+            guard let mode = AppConfiguration.SecureCookie(rawValue: v) else { throw ConfigError("must be auto or always") }
+            c.session.secureCookie = mode
+        }, read: { $0.session.secureCookie.rawValue }),
+        integer("password.min_length", \.password.minLength),
+        integer("password.max_length", \.password.maxLength),
+        unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB),
+        unsigned("password.argon2_iterations", \.password.argon2Iterations),
+        unsigned("password.argon2_parallelism", \.password.argon2Parallelism),
+        text("log.level", \.log.level),
+    ]
+
+    static func parseInteger(_ text: String) throws -> Int {
+        guard let n = Int(text), n >= 0 else { throw ConfigError("must be a whole number") }
+        return n
+    }
+
+    /// "90" or "90s", "15m", "12h", "30d" → seconds.
+    static func parseDuration(_ text: String) throws -> TimeInterval {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = text, factor = 1.0
+        if let last = text.last, let unit = units[last] { number = String(text.dropLast()); factor = unit }
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw ConfigError("must be a duration such as 90s, 15m, 12h or 30d")
+        }
+        return value * factor
+    }
+
+    /// Seconds in the largest unit that divides them exactly.
+    static func formatDuration(_ seconds: TimeInterval) -> String {
+        for (unit, size) in [("d", 86400.0), ("h", 3600), ("m", 60)] where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
+            return "\(Int(seconds / size))\(unit)"
+        }
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+}

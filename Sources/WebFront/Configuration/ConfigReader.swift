@@ -1,0 +1,124 @@
+// ConfigReader.swift: reads the YAML config file and FRONTDOOR_* environment overrides into AppConfiguration.
+//
+// Keys (file: YAML, nested by section; environment: FRONTDOOR_<SECTION>_<KEY>, e.g. FRONTDOOR_DATABASE_PATH):
+//   site_name                    "Frontdoor"
+//   base_path                    "/account"
+//   static_path                  "" (= <base_path>/static)
+//   database.path                "var/frontdoor.sqlite"
+//   templates.path               "templates"
+//   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
+//   fastcgi.workers              8                  fastcgi.max_body_bytes  65536
+//   session.cookie_name          "frontdoor_session"
+//   session.lifetime "12h"   session.idle_timeout "1h"   session.remember_lifetime "30d"
+//   session.secure_cookie        "auto" | "always"
+//   password.min_length 8   password.max_length 128
+//   password.argon2_memory_kib 19456   password.argon2_iterations 2   password.argon2_parallelism 1
+//   log.level                    "info"
+// Durations: plain seconds or a number with s, m, h or d.
+import Foundation
+import Yams
+
+/// A configuration problem, worded for the operator (names the key and the value).
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Turns a config file and the environment into an `AppConfiguration`.
+public enum ConfigReader {
+    /// Reads `file` (if given) then applies `environment` overrides; throws `ConfigError` naming the bad key.
+    public static func read(file: String?, environment: [String: String]) throws -> AppConfiguration {
+        var values: [String: String] = [:]
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ConfigError("cannot read config file \(file)")
+            }
+            values = try parse(yaml: text)
+        }
+        for key in ConfigKeys.all.map(\.name) {
+            let variable = "FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
+            if let value = environment[variable] { values[key] = value }
+        }
+        var configuration = AppConfiguration()
+        for key in ConfigKeys.all {
+            guard let value = values[key.name] else { continue }
+            do { try key.apply(&configuration, value.trimmingCharacters(in: .whitespaces)) } catch let error as ConfigError {
+                throw ConfigError("\(key.name): \(error.description) (got \"\(value)\")")
+            }
+        }
+        try validate(configuration)
+        configuration.basePath = normalizedBasePath(configuration.basePath)
+        return configuration
+    }
+
+    /// Flattens a YAML document into dotted keys (`session.lifetime`); unknown keys are errors.
+    static func parse(yaml text: String) throws -> [String: String] {
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch { throw ConfigError("config file is not valid YAML: \(error)") }
+        guard let node else { return [:] }
+        guard let mapping = node.mapping else { throw ConfigError("config file must be a mapping of keys to values") }
+        var values: [String: String] = [:]
+        let known = Set(ConfigKeys.all.map(\.name))
+        func walk(_ mapping: Node.Mapping, prefix: String) throws {
+            for (keyNode, valueNode) in mapping {
+                let key = prefix + (keyNode.string ?? "")
+                if let nested = valueNode.mapping {
+                    try walk(nested, prefix: key + ".")
+                } else if let scalar = valueNode.scalar {
+                    guard known.contains(key) else { throw ConfigError("unknown config key \(key)") }
+                    values[key] = scalar.string
+                } else {
+                    throw ConfigError("\(key): expected a single value")
+                }
+            }
+        }
+        try walk(mapping, prefix: "")
+        return values
+    }
+
+    /// Checks the values against each other and their ranges.
+    static func validate(_ c: AppConfiguration) throws {
+        func require(_ ok: Bool, _ message: String) throws { if !ok { throw ConfigError(message) } }
+        try require(c.basePath.isEmpty || c.basePath.hasPrefix("/"), "base_path must start with /")
+        try require(!c.basePath.contains("?") && !c.basePath.contains("#") && !c.basePath.contains(" "), "base_path must be a plain path")
+        try require(c.staticPath.isEmpty || c.staticPath.hasPrefix("/"), "static_path must start with /")
+        try require((1...1024).contains(c.fastcgi.workers), "fastcgi.workers must be between 1 and 1024")
+        try require(c.fastcgi.maxBodyBytes >= 1024, "fastcgi.max_body_bytes must be at least 1024")
+        try require(c.fastcgi.socketMode <= 0o777, "fastcgi.socket_mode must be an octal mode such as 0660")
+        try require(c.session.lifetime > 0 && c.session.idleTimeout > 0 && c.session.rememberLifetime > 0,
+                    "session durations must be positive")
+        try require(!c.session.cookieName.isEmpty && c.session.cookieName.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" },
+                    "session.cookie_name may hold only letters, digits, _ and -")
+        try require(c.password.minLength >= 1 && c.password.maxLength >= c.password.minLength && c.password.maxLength <= 4096,
+                    "password.min_length and max_length must satisfy 1 <= min <= max <= 4096")
+        try require(c.password.argon2Iterations >= 1 && c.password.argon2Parallelism >= 1
+                    && c.password.argon2MemoryKiB >= 8 * c.password.argon2Parallelism,
+                    "argon2 parameters too small (iterations >= 1, parallelism >= 1, memory >= 8 KiB per lane)")
+        try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
+    }
+
+    /// `/account/` → `/account`, `/` → `` (mounted at the root).
+    static func normalizedBasePath(_ path: String) -> String {
+        var path = path
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    /// The effective configuration as YAML, every key with its value (for `frontdoor config check`).
+    public static func render(_ configuration: AppConfiguration) -> String {
+        var lines: [String] = []
+        var section = ""
+        for key in ConfigKeys.all {
+            let parts = key.name.split(separator: ".", maxSplits: 1).map(String.init)
+            let raw = key.read(configuration)
+            let value = Int(raw) != nil ? raw : "\"" + raw.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            if parts.count == 1 {
+                lines.append("\(parts[0]): \(value)")
+            } else {
+                if parts[0] != section { section = parts[0]; lines.append("\(section):") }
+                lines.append("  \(parts[1]): \(value)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,52 @@
+// Cookies.swift: reading the Cookie header and writing Set-Cookie headers with Frontdoor's attributes.
+
+/// Parses `Cookie: a=1; b=2`. The first cookie of a name wins (the most specific path, per RFC 6265 §5.4).
+public enum CookieHeader {
+    public static func parse(_ header: String?) -> [String: String] {
+        guard let header else { return [:] }
+        var cookies: [String: String] = [:]
+        for part in header.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2 else { continue }
+            let name = String(pair[0]).trimmingWhitespace()
+            var value = String(pair[1]).trimmingWhitespace()
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if !name.isEmpty, cookies[name] == nil { cookies[name] = value }
+        }
+        return cookies
+    }
+}
+
+/// One Set-Cookie header: always HttpOnly and SameSite=Lax; Secure when asked.
+public struct SetCookie: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public var path: String
+    public var maxAge: Int?
+    public var secure: Bool
+
+    public init(name: String, value: String, path: String, maxAge: Int? = nil, secure: Bool) {
+        self.name = name
+        self.value = value
+        self.path = path
+        self.maxAge = maxAge
+        self.secure = secure
+    }
+
+    /// The header value.
+    public var headerValue: String {
+        var parts = ["\(name)=\(value)", "Path=\(path)"]
+        if let maxAge { parts.append("Max-Age=\(maxAge)") }
+        parts.append("HttpOnly")
+        parts.append("SameSite=Lax")
+        if secure { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
+    }
+}

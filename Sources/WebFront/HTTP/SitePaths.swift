@@ -1,0 +1,44 @@
+// SitePaths.swift: every URL the app emits, built from the configured base path.
+
+/// Builds links, form actions and redirects under the base path (`/account` by default).
+public struct SitePaths: Sendable, Equatable {
+    /// The base path without a trailing slash (`""` when mounted at the root).
+    public let base: String
+
+    public init(base: String) {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        self.base = base
+    }
+
+    /// `route` under the base: `path("sign_in")` → `/account/sign_in`; `path("")` → `/account/`.
+    public func path(_ route: String) -> String { base + "/" + route }
+
+    /// The signed-in home page.
+    public var home: String { path("") }
+
+    /// The sign-in page, carrying `returnTo` in `rd` when given.
+    public func signIn(returnTo: String? = nil) -> String {
+        guard let returnTo else { return path("sign_in") }
+        return path("sign_in") + "?rd=" + FormData.encode(returnTo)
+    }
+
+    /// Cookie path: the base, or `/` at the root.
+    public var cookiePath: String { base.isEmpty ? "/" : base }
+
+    /// The route a request path names, relative to the base (`/account/sign_in` → `sign_in`, `/account` → ``),
+    /// or nil when the path is outside the base. A trailing slash is ignored.
+    public func route(forRequestPath requestPath: String) -> String? {
+        var rest: Substring
+        if base.isEmpty {
+            rest = requestPath[...]
+        } else {
+            guard requestPath.hasPrefix(base) else { return nil }
+            rest = requestPath.dropFirst(base.count)
+            guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        }
+        while rest.hasPrefix("/") { rest = rest.dropFirst() }
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        return String(rest)
+    }
+}

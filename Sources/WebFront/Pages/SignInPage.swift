@@ -1,0 +1,38 @@
+// SignInPage.swift: GET shows the sign-in form; POST signs in and returns to the checked `rd` target.
+import AccountCore
+import FastCGI
+
+/// `GET|POST <base>/sign_in`: email, password, remember me, and the return target `rd`.
+struct SignInPage: Sendable {
+    func show(_ context: RequestContext) throws -> Response {
+        let target = returnTarget(context, raw: context.query["rd"])
+        if try context.session() != nil { return context.redirect(to: target) }
+        return try render(context, email: "", returnTo: context.query["rd"])
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let form = context.form
+        do {
+            let grant = try context.site.services.authentication.signIn(
+                email: form["email"] ?? "", password: form["password"] ?? "", rememberMe: form["remember_me"] == "1",
+                client: context.client, previousToken: context.sessionToken)
+            context.startSession(grant)
+            context.setFlash(Flash("signed_in"))
+            return context.redirect(to: returnTarget(context, raw: form["rd"]))
+        } catch AccountError.invalidCredentials {
+            return try render(context, email: form["email"] ?? "", returnTo: form["rd"], flash: Flash("sign_in_failed", kind: .alert))
+        }
+    }
+
+    private func returnTarget(_ context: RequestContext, raw: String?) -> String {
+        ReturnTarget.checked(raw, fallback: context.site.paths.home)
+    }
+
+    private func render(_ context: RequestContext, email: String, returnTo: String?, flash: Flash? = nil) throws -> Response {
+        var values = FormView.fields([.email(autocomplete: "username"), .password("password", autocomplete: "current-password")],
+                                     form: ["email": email], catalog: context.site.renderer.catalog)
+        if let returnTo, case let checked = ReturnTarget.checked(returnTo, fallback: ""), !checked.isEmpty { values["rd"] = checked }
+        return try context.page("sign_in", values, flash: flash)
+    }
+}

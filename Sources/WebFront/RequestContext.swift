@@ -1,0 +1,132 @@
+// RequestContext.swift: one request as pages see it: form, cookies, session, CSRF, flash, and cookies to send.
+import AccountCore
+import FastCGI
+import Foundation
+
+/// Per-request state, owned by one worker thread for the length of one request.
+public final class RequestContext {
+    public let request: Request
+    public let site: Site
+    /// Cookies to send with the response (session, CSRF, flash).
+    public private(set) var outgoingCookies: [SetCookie] = []
+    private var loadedSession: SessionInfo??
+    private var preSessionBinding: [UInt8]?
+
+    public init(request: Request, site: Site) {
+        self.request = request
+        self.site = site
+    }
+
+    /// The query string's parameters.
+    public lazy var query: [String: String] = FormData.parse(request.query)
+
+    /// The urlencoded body's fields (empty for other content types).
+    public lazy var form: [String: String] = {
+        let type = request.contentType?.lowercased() ?? ""
+        return type.hasPrefix("application/x-www-form-urlencoded") ? FormData.parse(request.body) : [:]
+    }()
+
+    /// The request's cookies by name.
+    public lazy var cookies: [String: String] = CookieHeader.parse(request.header("Cookie"))
+
+    /// User agent and address, recorded with new sessions.
+    public var client: ClientInfo {
+        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: request.remoteAddress ?? "")
+    }
+
+    /// The session cookie's value, if any.
+    public var sessionToken: String? { cookies[site.configuration.session.cookieName] }
+
+    /// The live session of this browser, or nil (looked up once per request).
+    public func session() throws -> SessionInfo? {
+        if let loadedSession { return loadedSession }
+        let found = try sessionToken.flatMap { try site.services.sessions.find(token: $0) }
+        loadedSession = .some(found)
+        return found
+    }
+
+    // MARK: CSRF
+
+    /// The CSRF token for forms on this page; sets the pre-session cookie when signed out and it is missing.
+    public func csrfToken() throws -> String {
+        if let session = try session() { return site.csrf.token(binding: session.digest) }
+        if let binding = preSessionBinding ?? cookies[CSRF.cookieName].flatMap(Base64URL.decode), binding.count == 32 {
+            return site.csrf.token(binding: binding)
+        }
+        let binding = site.services.random.bytes(32)
+        preSessionBinding = binding
+        setCookie(CSRF.cookieName, Base64URL.encode(binding))
+        return site.csrf.token(binding: binding)
+    }
+
+    /// Throws `HTTPError.forbiddenCSRF` unless the form's token matches this browser's session or pre-session cookie.
+    public func verifyCSRF() throws {
+        guard let token = form[CSRF.fieldName], !token.isEmpty else { throw HTTPError.forbiddenCSRF }
+        if let session = try session(), site.csrf.isValid(token, binding: session.digest) { return }
+        if let binding = cookies[CSRF.cookieName].flatMap(Base64URL.decode), binding.count == 32,
+           site.csrf.isValid(token, binding: binding) { return }
+        site.logger.notice("csrf token refused", metadata: ["path": "\(request.path)"])
+        throw HTTPError.forbiddenCSRF
+    }
+
+    // MARK: Cookies, session, flash
+
+    /// Queues a cookie under the base path; Secure when the request came over https or config says always.
+    public func setCookie(_ name: String, _ value: String, maxAge: Int? = nil) {
+        let secure = site.configuration.session.secureCookie == .always || request.isHTTPS
+        outgoingCookies.removeAll { $0.name == name }
+        outgoingCookies.append(SetCookie(name: name, value: value, path: site.paths.cookiePath, maxAge: maxAge, secure: secure))
+    }
+
+    /// Sends the new session's cookie (lasting as long as a remembered session, else until the browser closes).
+    public func startSession(_ grant: SessionGrant) {
+        let maxAge = grant.session.rememberMe ? Int(site.configuration.session.rememberLifetime) : nil
+        setCookie(site.configuration.session.cookieName, grant.token.encoded, maxAge: maxAge)
+        loadedSession = .some(grant.session)
+    }
+
+    /// Removes the session cookie.
+    public func clearSession() {
+        setCookie(site.configuration.session.cookieName, "", maxAge: 0)
+        loadedSession = .some(nil)
+    }
+
+    /// Shows `flash` on the next page.
+    public func setFlash(_ flash: Flash) { setCookie(Flash.cookieName, flash.key, maxAge: 120) }
+
+    /// The flash sent by the previous response, cleared so it shows once.
+    public func takeFlash() -> Flash? {
+        guard let value = cookies[Flash.cookieName], !value.isEmpty else { return nil }
+        setCookie(Flash.cookieName, "", maxAge: 0)
+        return Flash(cookieValue: value)
+    }
+
+    // MARK: Responses
+
+    /// A redirect to a path on this site (303 after a POST, 302 otherwise).
+    public func redirect(to location: String) -> Response {
+        Response(status: request.method == "POST" ? 303 : 302, headers: [(name: "Location", value: location)])
+    }
+
+    /// Renders `template` as a full page with the values every page has (site name, paths, CSRF token, flash, user).
+    public func page(_ template: String, _ values: [String: Any] = [:], status: Int = 200, flash: Flash? = nil) throws -> Response {
+        let catalog = site.renderer.catalog
+        var all: [String: Any] = [
+            "site_name": site.configuration.siteName,
+            "lang": "en",
+            "static": site.configuration.effectiveStaticPath,
+            "paths": ["home": site.paths.home, "sign_in": site.paths.path("sign_in"),
+                      "sign_up": site.paths.path("sign_up"), "sign_out": site.paths.path("sign_out")],
+            "csrf_token": try csrfToken(),
+        ]
+        if let session = try session() {
+            all["user"] = ["email": session.email, "signed_in_as": catalog.text("signed_in_as", ["email": session.email])]
+        }
+        if let flash = flash ?? takeFlash() {
+            all["flash"] = ["kind": flash.kind.rawValue, "role": flash.kind == .alert ? "alert" : "status", "text": catalog.text(flash.key)]
+        }
+        all.merge(values) { _, new in new }
+        let html = try site.renderer.render(template, all)
+        return Response(status: status, contentType: "text/html; charset=utf-8", text: html)
+    }
+}

@@ -1,0 +1,18 @@
+// Routes.swift: the whole route table, in one place. Paths are relative to the base path.
+import FastCGI
+
+/// A page handler: parse → one core call → render.
+typealias Handler = @Sendable (RequestContext) throws -> Response
+
+/// Every route by relative path and method. HEAD is answered by the GET handler.
+enum Routes {
+    static func table() -> [String: [String: Handler]] {
+        let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
+        return [
+            "": ["GET": home.show],
+            "sign_up": ["GET": signUp.show, "POST": signUp.submit],
+            "sign_in": ["GET": signIn.show, "POST": signIn.submit],
+            "sign_out": ["POST": signOut.submit],
+        ]
+    }
+}

@@ -1,0 +1,22 @@
+// Site.swift: what every page needs, gathered once at start-up and shared by the worker threads.
+import AccountCore
+import Logging
+
+/// The dependencies of the web front: configuration, URL paths, account services, templates, CSRF, logger.
+public struct Site: Sendable {
+    public let configuration: AppConfiguration
+    public let paths: SitePaths
+    public let services: AccountServices
+    public let renderer: PageRenderer
+    public let csrf: CSRF
+    public let logger: Logger
+
+    public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger) {
+        self.configuration = configuration
+        self.paths = SitePaths(base: configuration.basePath)
+        self.services = services
+        self.renderer = renderer
+        self.csrf = csrf
+        self.logger = logger
+    }
+}

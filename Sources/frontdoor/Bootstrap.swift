@@ -1,0 +1,43 @@
+// Bootstrap.swift: builds the application from the configuration: logging, database, services, templates, CSRF key.
+import AccountCore
+import AccountRules
+import Foundation
+import Logging
+import WebFront
+
+enum Bootstrap {
+    /// Logging to stderr at the configured level (once per process).
+    static func makeLogger(_ configuration: AppConfiguration) -> Logger {
+        let level = Logger.Level(rawValue: configuration.log.level) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "frontdoor")
+    }
+
+    /// Opens the database (migrating it) and assembles the web front.
+    static func makeApp(_ configuration: AppConfiguration) throws -> Frontdoor {
+        let logger = makeLogger(configuration)
+        let database = try openDatabase(configuration)
+        let catalog = MessageCatalog.english
+        let validator = AccountForms.signUp(passwordLength: configuration.password.minLength...configuration.password.maxLength,
+                                            catalog: catalog)
+        let services = AccountServices(database: database, configuration: configuration.core, validator: validator, logger: logger)
+        let renderer: PageRenderer
+        do { renderer = try PageRenderer(directory: configuration.templates.path, catalog: catalog) } catch {
+            throw CommandFailure("frontdoor: \(error)")
+        }
+        let csrfKey = try database.secret(named: "csrf", random: services.random)
+        let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger)
+        return Frontdoor(site: site)
+    }
+
+    /// The SQLite database at `database.path`, migrated.
+    static func openDatabase(_ configuration: AppConfiguration) throws -> AppDatabase {
+        do { return try AppDatabase.open(path: configuration.database.path) } catch {
+            throw CommandFailure("frontdoor: cannot open database \(configuration.database.path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request.
+import ArgumentParser
+import FastCGI
+import Foundation
+import WebFront
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve requests over FastCGI (or answer one CGI request).")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "Unix socket to listen on (overrides fastcgi.socket). Without one: fd 0, as spawn-fcgi or systemd pass it.")
+    var socket: String?
+
+    @Option(name: .customLong("socket-mode"), help: "Socket file permissions in octal (overrides fastcgi.socket_mode).")
+    var socketMode: String?
+
+    @Option(help: "Worker threads (overrides fastcgi.workers).")
+    var workers: Int?
+
+    func run() throws {
+        try reportingFailures {
+            var configuration = try options.load()
+            if let socket { configuration.fastcgi.socket = socket }
+            if let socketMode {
+                guard let mode = UInt32(socketMode, radix: 8), mode <= 0o777 else { throw CommandFailure("frontdoor: --socket-mode must be octal, such as 0660") }
+                configuration.fastcgi.socketMode = mode
+            }
+            if let workers {
+                guard (1...1024).contains(workers) else { throw CommandFailure("frontdoor: --workers must be between 1 and 1024") }
+                configuration.fastcgi.workers = workers
+            }
+            let socketPath = configuration.fastcgi.socket.isEmpty ? nil : configuration.fastcgi.socket
+            let cgi = socketPath == nil && Server.startedAsCGI()
+            let environment = ProcessInfo.processInfo.environment
+            if cgi && environment["REQUEST_METHOD"] == nil {
+                throw CommandFailure("frontdoor: no socket to serve on: give --socket PATH, start it under spawn-fcgi or systemd, or run it as CGI from a web server")
+            }
+            let app = try Bootstrap.makeApp(configuration)
+            let server = Server(configuration: ServerConfiguration(
+                socketPath: socketPath, socketMode: configuration.fastcgi.socketMode,
+                workers: configuration.fastcgi.workers, maxBodyBytes: configuration.fastcgi.maxBodyBytes), responder: app)
+            if cgi {
+                try server.serveCGI(environment: environment)
+            } else {
+                app.site.logger.info("serving", metadata: ["socket": "\(socketPath ?? "fd 0")", "workers": "\(configuration.fastcgi.workers)"])
+                try server.run()
+            }
+        }
+    }
+}

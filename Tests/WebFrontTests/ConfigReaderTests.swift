@@ -1,0 +1,95 @@
+import Testing
+@testable import WebFront
+
+struct ConfigReaderTests {
+    @Test func withoutFileOrEnvironmentEveryKeyHasItsDefault() throws {
+        let config = try ConfigReader.read(file: nil, environment: [:])
+        #expect(config == AppConfiguration())
+        #expect(config.basePath == "/account")
+        #expect(config.effectiveStaticPath == "/account/static")
+        #expect(config.session.lifetime == 12 * 3600)
+        #expect(config.fastcgi.socketMode == 0o660)
+    }
+
+    @Test func yamlSectionsSetTheirKeys() throws {
+        let values = try ConfigReader.parse(yaml: """
+            site_name: Example
+            base_path: /auth/
+            session:
+              lifetime: 2h
+              idle_timeout: 90
+              secure_cookie: always
+            fastcgi:
+              socket_mode: "0666"
+              workers: 3
+            """)
+        #expect(values["session.lifetime"] == "2h")
+        #expect(values["fastcgi.socket_mode"] == "0666")
+        let config = try read(values)
+        #expect(config.siteName == "Example")
+        #expect(config.basePath == "/auth")
+        #expect(config.session.lifetime == 7200)
+        #expect(config.session.idleTimeout == 90)
+        #expect(config.session.secureCookie == .always)
+        #expect(config.fastcgi.socketMode == 0o666)
+        #expect(config.fastcgi.workers == 3)
+    }
+
+    @Test func environmentOverridesTheFile() throws {
+        let config = try ConfigReader.read(file: nil, environment: [
+            "FRONTDOOR_DATABASE_PATH": "/tmp/x.sqlite", "FRONTDOOR_SESSION_IDLE_TIMEOUT": "15m", "FRONTDOOR_BASE_PATH": "/",
+        ])
+        #expect(config.database.path == "/tmp/x.sqlite")
+        #expect(config.session.idleTimeout == 900)
+        #expect(config.basePath == "")
+    }
+
+    @Test(arguments: [
+        ("FRONTDOOR_FASTCGI_WORKERS", "zero", "fastcgi.workers"),
+        ("FRONTDOOR_FASTCGI_WORKERS", "0", "fastcgi.workers"),
+        ("FRONTDOOR_SESSION_LIFETIME", "soon", "session.lifetime"),
+        ("FRONTDOOR_FASTCGI_SOCKET_MODE", "999", "fastcgi.socket_mode"),
+        ("FRONTDOOR_SESSION_SECURE_COOKIE", "sometimes", "session.secure_cookie"),
+        ("FRONTDOOR_LOG_LEVEL", "loud", "log.level"),
+        ("FRONTDOOR_BASE_PATH", "account", "base_path"),
+        ("FRONTDOOR_PASSWORD_MIN_LENGTH", "200", "password.min_length"),
+    ])
+    func aBadValueIsRefusedNamingItsKey(variable: String, value: String, key: String) {
+        #expect {
+            _ = try ConfigReader.read(file: nil, environment: [variable: value])
+        } throws: { error in
+            (error as? ConfigError)?.description.contains(key) == true
+        }
+    }
+
+    @Test func unknownKeysAndBadYamlAreRefused() {
+        #expect(throws: ConfigError.self) { try ConfigReader.parse(yaml: "sesion:\n  lifetime: 1h\n") }
+        #expect(throws: ConfigError.self) { try ConfigReader.parse(yaml: "site_name: [a\n") }
+        #expect(throws: ConfigError.self) { try ConfigReader.parse(yaml: "- a\n- b\n") }
+        #expect(throws: ConfigError.self) { try ConfigReader.read(file: "/nonexistent/frontdoor.yml", environment: [:]) }
+    }
+
+    @Test func theRenderedConfigReadsBackToTheSameValues() throws {
+        var config = AppConfiguration()
+        config.siteName = "Say \"hi\""
+        config.session.idleTimeout = 45
+        config.fastcgi.socketMode = 0o600
+        let values = try ConfigReader.parse(yaml: ConfigReader.render(config))
+        #expect(try read(values) == config)
+    }
+
+    @Test func durationsAcceptUnitsAndPrintInTheLargestExactOne() throws {
+        #expect(try ConfigKeys.parseDuration("30d") == 30 * 86400)
+        #expect(try ConfigKeys.parseDuration("15m") == 900)
+        #expect(try ConfigKeys.parseDuration("42") == 42)
+        #expect(throws: ConfigError.self) { try ConfigKeys.parseDuration("-1h") }
+        #expect(ConfigKeys.formatDuration(43200) == "12h")
+        #expect(ConfigKeys.formatDuration(90) == "90s")
+    }
+
+    private func read(_ values: [String: String]) throws -> AppConfiguration {
+        var environment: [String: String] = [:]
+        for (key, value) in values { environment["FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()] = value }
+        return try ConfigReader.read(file: nil, environment: environment)
+    }
+}

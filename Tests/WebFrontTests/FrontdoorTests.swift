@@ -1,0 +1,143 @@
+import AccountCore
+import FastCGI
+import GRDB
+import Testing
+@testable import WebFront
+
+struct FrontdoorTests {
+    let signUpForm = ["email": "Ann@Example.com", "password": "correct horse", "password_confirmation": "correct horse"]
+
+    @Test func signUpSignsInAndTheHomeNamesTheAccount() throws {
+        let (app, _, _) = try makeApp()
+        let browser = TestBrowser(app)
+        let response = browser.post("/account/sign_up", signUpForm)
+        #expect(response.status == 303)
+        #expect(response.header("Location") == "/account/")
+        let home = browser.get("/account/")
+        #expect(home.status == 200)
+        #expect(home.text.contains("Signed in as Ann@Example.com"))
+        #expect(home.text.contains("Welcome! Your account has been created."))
+    }
+
+    @Test func everyProblemOfTheSignUpFormIsShownAtOnceAndTheEmailKept() throws {
+        let (app, services, _) = try makeApp()
+        let browser = TestBrowser(app)
+        let page = browser.post("/account/sign_up", ["email": "not-an-email", "password": "abc", "password_confirmation": "abd"])
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<p class="field-error" id="email-error">Email is not a valid email address</p>"#))
+        #expect(page.text.contains("Password is too short (minimum is 8 characters)"))
+        #expect(page.text.contains("Password confirmation doesn&#39;t match Password") || page.text.contains("doesn't match Password"))
+        #expect(page.text.contains(#"value="not-an-email""#))
+        #expect(!page.text.contains(#"value="abc""#))
+        #expect(try services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+    }
+
+    @Test func aPostWithoutAValidTokenIsForbiddenAndChangesNothing() throws {
+        let (app, services, _) = try makeApp()
+        let browser = TestBrowser(app)
+        _ = browser.get("/account/sign_up")
+        #expect(browser.post("/account/sign_up", signUpForm, csrf: false).status == 403)
+        var forged = signUpForm
+        forged["csrf_token"] = "AAAA"
+        #expect(browser.post("/account/sign_up", forged).status == 403)
+        let stranger = TestBrowser(app)
+        forged["csrf_token"] = browser.csrfToken(for: "/account/sign_up")
+        #expect(stranger.post("/account/sign_up", forged).status == 403, "a token is bound to the browser that got it")
+        #expect(try services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+    }
+
+    @Test func signInFailuresAllSayTheSameThing() throws {
+        let (app, _, _) = try makeApp()
+        TestBrowser(app).post("/account/sign_up", signUpForm)
+        let browser = TestBrowser(app)
+        let wrong = browser.post("/account/sign_in", ["email": "ann@example.com", "password": "wrong password"])
+        let unknown = browser.post("/account/sign_in", ["email": "nobody@example.com", "password": "wrong password"])
+        #expect(wrong.status == 200 && unknown.status == 200)
+        #expect(wrong.text.contains("Invalid email or password."))
+        let strip = { (text: String) in text.replacing(/value="[^"]*"/, with: "") }
+        #expect(strip(wrong.text) == strip(unknown.text))
+    }
+
+    @Test func signInRotatesTheSessionAndReturnsToACheckedTarget() throws {
+        let (app, _, _) = try makeApp()
+        let browser = TestBrowser(app)
+        browser.post("/account/sign_up", signUpForm)
+        let first = try #require(browser.cookies["frontdoor_session"])
+        let signIn = browser.post("/account/sign_in", ["email": "ANN@example.com", "password": "correct horse", "rd": "/wiki/page?x=1"])
+        #expect(signIn.status == 303)
+        #expect(signIn.header("Location") == "/wiki/page?x=1")
+        let second = try #require(browser.cookies["frontdoor_session"])
+        #expect(first != second)
+        let old = TestBrowser(app)
+        old.cookies["frontdoor_session"] = first
+        #expect(old.get("/account/").status == 302, "the session from before sign-in was ended")
+        let evil = browser.post("/account/sign_in", ["email": "ann@example.com", "password": "correct horse", "rd": "//evil.example/"])
+        #expect(evil.header("Location") == "/account/")
+    }
+
+    @Test func theHomeSendsStrangersToSignInAndBack() throws {
+        let (app, _, _) = try makeApp()
+        let response = TestBrowser(app).get("/account/?tab=1")
+        #expect(response.status == 302)
+        #expect(response.header("Location") == "/account/sign_in?rd=%2Faccount%2F%3Ftab%3D1")
+    }
+
+    @Test func signOutEndsTheSession() throws {
+        let (app, _, _) = try makeApp()
+        let browser = TestBrowser(app)
+        browser.post("/account/sign_up", signUpForm)
+        let token = try #require(browser.cookies["frontdoor_session"])
+        #expect(browser.post("/account/sign_out", [:], csrf: false).status == 403)
+        let out = browser.post("/account/sign_out", [:])
+        #expect(out.status == 303)
+        #expect(out.header("Location") == "/account/sign_in")
+        #expect(browser.cookies["frontdoor_session"] == nil)
+        let replay = TestBrowser(app)
+        replay.cookies["frontdoor_session"] = token
+        #expect(replay.get("/account/").status == 302)
+    }
+
+    @Test func cookiesAreHttpOnlyLaxAndSecureOverHTTPS() throws {
+        let (app, _, _) = try makeApp()
+        let browser = TestBrowser(app)
+        browser.https = true
+        let response = browser.post("/account/sign_up", signUpForm)
+        let cookie = try #require(response.cookies(named: "frontdoor_session").first)
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Secure") && cookie.contains("Path=/account"))
+        let plain = TestBrowser(app).get("/account/sign_in").cookies(named: "frontdoor_csrf").first ?? ""
+        #expect(plain.contains("HttpOnly") && !plain.contains("Secure"))
+    }
+
+    @Test func errorsBecomePagesWithTheirStatus() throws {
+        let (app, _, _) = try makeApp()
+        let browser = TestBrowser(app)
+        #expect(browser.get("/account/nope").status == 404)
+        #expect(browser.get("/elsewhere").status == 404)
+        let wrongMethod = browser.get("/account/sign_out")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.header("Allow") == "POST")
+        let tooLarge = app.respond(to: Request(params: ["REQUEST_METHOD": "POST", "REQUEST_URI": "/account/sign_in"], bodyTooLarge: true))
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.text.contains("too large"))
+    }
+
+    @Test func everyResponseCarriesTheSecurityHeaders() throws {
+        let (app, _, _) = try makeApp()
+        for response in [TestBrowser(app).get("/account/sign_in"), TestBrowser(app).get("/account/missing")] {
+            #expect(response.header("X-Frame-Options") == "DENY")
+            #expect(response.header("X-Content-Type-Options") == "nosniff")
+            #expect(response.header("Referrer-Policy") != nil)
+            let csp = try #require(response.header("Content-Security-Policy"))
+            #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"))
+        }
+    }
+
+    @Test func pagesLinkUnderTheConfiguredBasePath() throws {
+        let (app, _, _) = try makeApp { $0.basePath = "/auth" }
+        let page = TestBrowser(app).get("/auth/sign_in")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"action="/auth/sign_in""#))
+        #expect(page.text.contains(#"href="/auth/static/css/frontdoor.css""#))
+        #expect(page.cookies(named: "frontdoor_csrf").first?.contains("Path=/auth") == true)
+    }
+}

@@ -1,0 +1,87 @@
+// TestBrowser.swift: the app in-process with an in-memory database, and a cookie-keeping client for it.
+import AccountCore
+import AccountRules
+import FastCGI
+import Foundation
+import Logging
+@testable import WebFront
+
+/// Builds a `Frontdoor` over an in-memory database, the repo's templates, a fixed clock and cheap argon2.
+func makeApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (Frontdoor, AccountServices, FixedClock) {
+    var configuration = AppConfiguration()
+    configuration.templates.path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("templates").path
+    configuration.password.argon2MemoryKiB = 64
+    configuration.password.argon2Iterations = 1
+    configure(&configuration)
+    let clock = FixedClock()
+    let random = SeededRandomSource(seed: 42)
+    let logger = Logger(label: "test")
+    let services = AccountServices(database: try AppDatabase.inMemory(), configuration: configuration.core,
+                                   validator: AccountForms.signUp(), logger: logger, clock: clock, random: random)
+    let site = Site(configuration: configuration, services: services,
+                    renderer: try PageRenderer(directory: configuration.templates.path, catalog: .english),
+                    csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger)
+    return (Frontdoor(site: site), services, clock)
+}
+
+/// A browser: keeps cookies between requests and finds the CSRF token in the last page.
+final class TestBrowser {
+    let app: Frontdoor
+    var cookies: [String: String] = [:]
+    var https = false
+
+    init(_ app: Frontdoor) { self.app = app }
+
+    @discardableResult
+    func get(_ uri: String, headers: [String: String] = [:]) -> Response {
+        send(Request(params: params("GET", uri, headers)))
+    }
+
+    @discardableResult
+    func post(_ uri: String, _ form: [String: String], csrf: Bool = true) -> Response {
+        var form = form
+        if csrf, form["csrf_token"] == nil { form["csrf_token"] = csrfToken(for: uri) }
+        let body = form.map { "\(FormData.encode($0.key))=\(FormData.encode($0.value))" }.joined(separator: "&")
+        var params = params("POST", uri, [:])
+        params["CONTENT_TYPE"] = "application/x-www-form-urlencoded"
+        params["CONTENT_LENGTH"] = String(body.utf8.count)
+        return send(Request(params: params, body: Array(body.utf8)))
+    }
+
+    /// The token in the form served at `uri` (fetched the way a person would, with a GET first); when that
+    /// page redirects (signed in), the token of the home page's sign-out form.
+    func csrfToken(for uri: String) -> String {
+        for page in [uri, "/account/"] {
+            let text = get(page).text
+            if let match = text.firstMatch(of: /name="csrf_token" value="([^"]+)"/) { return String(match.1) }
+        }
+        return ""
+    }
+
+    func send(_ request: Request) -> Response {
+        let response = app.respond(to: request)
+        for header in response.headers where header.name == "Set-Cookie" {
+            let pair = header.value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
+            if value.isEmpty || header.value.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        }
+        return response
+    }
+
+    private func params(_ method: String, _ uri: String, _ headers: [String: String]) -> [String: String] {
+        var params = ["REQUEST_METHOD": method, "REQUEST_URI": uri, "REMOTE_ADDR": "127.0.0.1", "HTTP_USER_AGENT": "TestBrowser/1.0"]
+        if let q = uri.firstIndex(of: "?") { params["QUERY_STRING"] = String(uri[uri.index(after: q)...]) }
+        if !cookies.isEmpty { params["HTTP_COOKIE"] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        if https { params["HTTPS"] = "on" }
+        for (name, value) in headers { params["HTTP_" + name.uppercased().replacingOccurrences(of: "-", with: "_")] = value }
+        return params
+    }
+}
+
+extension Response {
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func cookies(named name: String) -> [String] {
+        headers.filter { $0.name == "Set-Cookie" && $0.value.hasPrefix(name + "=") }.map(\.value)
+    }
+}
