@@ -24,10 +24,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "FastCGI", dependencies: ["CFastCGI"]),
         .target(name: "AccountRules"),
         .target(name: "AccountCore", dependencies: [
-            "AccountRules", "CArgon2",
+            "AccountRules", "CArgon2", "CCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

@@ -7,4 +7,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case invalid(ValidationErrors)
     /// Sign-in failed: unknown address, wrong password or any other reason, deliberately not told apart.
     case invalidCredentials
+    /// The password was right but the address is not confirmed yet (only said after a correct password).
+    case unconfirmed
+    /// A mailed link's token is unknown, used or expired.
+    case invalidToken
 }

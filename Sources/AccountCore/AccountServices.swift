@@ -6,7 +6,8 @@ import Logging
 ///
 /// ```swift
 /// let services = AccountServices(database: try AppDatabase.open(path: path), configuration: .default,
-///                                validator: AccountForms.signUp(), logger: logger)
+///                                validator: AccountForms.signUp(), composer: composer,
+///                                transport: OutboxTransport(folder: "var/outbox"), logger: logger)
 /// let grant = try services.authentication.signIn(email: "a@b.c", password: "…", rememberMe: false, client: ClientInfo())
 /// ```
 public struct AccountServices: Sendable {
@@ -16,10 +17,14 @@ public struct AccountServices: Sendable {
     public let random: any RandomSource
     public let hasher: PasswordHasher
     public let sessions: Sessions
+    public let mail: MailQueue
     public let registration: Registration
     public let authentication: Authentication
+    public let confirmation: Confirmation
+    public let reminder: PasswordReminder
 
-    public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator, logger: Logger,
+    public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
+                composer: any MailComposer, transport: any MailTransport, logger: Logger,
                 clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
         self.database = database
         self.configuration = configuration
@@ -27,8 +32,19 @@ public struct AccountServices: Sendable {
         self.random = random
         hasher = PasswordHasher(parameters: configuration.password.hashing, random: random)
         sessions = Sessions(database: database, policy: configuration.session, clock: clock, random: random)
+        var mail = MailQueue(database: database, composer: composer, transport: transport, clock: clock, random: random, logger: logger)
+        mail.retryBase = configuration.mail.retryBase
+        mail.throttle = configuration.mail.throttle
+        self.mail = mail
+        let tokens = AccountTokens(clock: clock, random: random)
+        confirmation = Confirmation(database: database, tokens: tokens, mail: mail, logger: logger,
+                                    required: configuration.mail.confirmationRequired,
+                                    lifetime: configuration.mail.confirmationLifetime)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
-                                    clock: clock, logger: logger)
-        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, clock: clock, logger: logger)
+                                    confirmation: confirmation, clock: clock, logger: logger)
+        authentication = Authentication(database: database, hasher: hasher, sessions: sessions,
+                                        confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
+        reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
+                                    mail: mail, clock: clock, logger: logger, lifetime: configuration.mail.resetLifetime)
     }
 }

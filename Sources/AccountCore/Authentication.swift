@@ -14,13 +14,16 @@ public struct Authentication: Sendable {
     let database: AppDatabase
     let hasher: PasswordHasher
     let sessions: Sessions
+    /// Sign-in waits until the address used is confirmed.
+    let confirmationRequired: Bool
     let clock: any Clock
     let logger: Logger
 
-    public init(database: AppDatabase, hasher: PasswordHasher, sessions: Sessions, clock: any Clock, logger: Logger) {
+    init(database: AppDatabase, hasher: PasswordHasher, sessions: Sessions, confirmationRequired: Bool, clock: any Clock, logger: Logger) {
         self.database = database
         self.hasher = hasher
         self.sessions = sessions
+        self.confirmationRequired = confirmationRequired
         self.clock = clock
         self.logger = logger
     }
@@ -28,17 +31,17 @@ public struct Authentication: Sendable {
     /// Checks `email` and `password` and starts a new session; `previousToken` (the browser's old session) is ended,
     /// so the session id always changes at sign-in.
     ///
-    /// - Throws: `AccountError.invalidCredentials` for every kind of failure.
+    /// - Throws: `AccountError.invalidCredentials` for every kind of failure; `AccountError.unconfirmed`
+    ///   after a correct password when the address still waits for confirmation.
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
                        previousToken: String? = nil) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
         let found = try database.writer.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT a.id, a.passwordHash, e.address FROM emailAddress e
+                SELECT a.id, a.passwordHash, e.verifiedAt IS NOT NULL FROM emailAddress e
                 JOIN account a ON a.id = e.accountId
-                JOIN emailAddress p ON p.accountId = a.id AND p.isPrimary
                 WHERE e.normalizedAddress = ?
-                """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String) }
+                """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String, verified: $0[2] as Bool) }
         }
         guard !email.isEmpty, password.utf8.count <= 4096, let found else {
             _ = hasher.verifyAgainstDummy(password)
@@ -48,6 +51,10 @@ public struct Authentication: Sendable {
         guard hasher.verify(password, against: found.hash) else {
             logger.info("sign-in failed", metadata: ["reason": "wrong password", "account": "\(found.id)"])
             throw AccountError.invalidCredentials
+        }
+        if confirmationRequired && !found.verified {
+            logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)"])
+            throw AccountError.unconfirmed
         }
         let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
         let grant = try database.writer.write { db in

@@ -39,14 +39,41 @@ public struct PasswordPolicy: Sendable, Equatable {
     public static let `default` = PasswordPolicy()
 }
 
+/// Mailed links and their mail (config sections `confirmation`, `reminder`, `mail`).
+public struct MailPolicy: Sendable, Equatable {
+    /// Sign-in waits until the address is confirmed (default true).
+    public var confirmationRequired: Bool
+    /// Lifetime of a confirmation link (default 3 days).
+    public var confirmationLifetime: TimeInterval
+    /// Lifetime of a password reset link (default 1 h).
+    public var resetLifetime: TimeInterval
+    /// At most one mail of a kind per address in this window (default 60 s).
+    public var throttle: TimeInterval
+    /// First retry delay of a failed delivery, doubling up to an hour (default 30 s).
+    public var retryBase: TimeInterval
+
+    public init(confirmationRequired: Bool = true, confirmationLifetime: TimeInterval = 3 * 86400,
+                resetLifetime: TimeInterval = 3600, throttle: TimeInterval = 60, retryBase: TimeInterval = 30) {
+        self.confirmationRequired = confirmationRequired
+        self.confirmationLifetime = confirmationLifetime
+        self.resetLifetime = resetLifetime
+        self.throttle = throttle
+        self.retryBase = retryBase
+    }
+
+    public static let `default` = MailPolicy()
+}
+
 /// Everything AccountCore is configured with.
 public struct CoreConfiguration: Sendable, Equatable {
     public var session: SessionPolicy
     public var password: PasswordPolicy
+    public var mail: MailPolicy
 
-    public init(session: SessionPolicy = .default, password: PasswordPolicy = .default) {
+    public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default) {
         self.session = session
         self.password = password
+        self.mail = mail
     }
 
     public static let `default` = CoreConfiguration()

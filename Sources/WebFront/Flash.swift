@@ -13,6 +13,7 @@ public struct Flash: Sendable, Equatable {
     /// The messages that may travel in the cookie, with their kind.
     static let known: [String: Kind] = [
         "signed_in": .notice, "signed_up": .notice, "signed_out": .notice, "sign_in_required": .alert,
+        "confirmed": .notice, "password_changed": .notice,
     ]
 
     public init(_ key: String, kind: Kind = .notice) {

@@ -116,7 +116,9 @@ public final class RequestContext {
             "lang": "en",
             "static": site.configuration.effectiveStaticPath,
             "paths": ["home": site.paths.home, "sign_in": site.paths.path("sign_in"),
-                      "sign_up": site.paths.path("sign_up"), "sign_out": site.paths.path("sign_out")],
+                      "sign_up": site.paths.path("sign_up"), "sign_out": site.paths.path("sign_out"),
+                      "password_new": site.paths.path("password/new"), "password_edit": site.paths.path("password/edit"),
+                      "confirmation_new": site.paths.path("confirmation/new")],
             "csrf_token": try csrfToken(),
         ]
         if let session = try session() {

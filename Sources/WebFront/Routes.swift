@@ -8,11 +8,16 @@ typealias Handler = @Sendable (RequestContext) throws -> Response
 enum Routes {
     static func table() -> [String: [String: Handler]] {
         let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
+        let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
         return [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
             "sign_in": ["GET": signIn.show, "POST": signIn.submit],
             "sign_out": ["POST": signOut.submit],
+            "confirm": ["GET": confirmation.confirm],
+            "confirmation/new": ["GET": confirmation.show, "POST": confirmation.submit],
+            "password/new": ["GET": reminder.show, "POST": reminder.submit],
+            "password/edit": ["GET": reset.show, "POST": reset.submit],
         ]
     }
 }

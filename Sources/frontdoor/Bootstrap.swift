@@ -24,14 +24,28 @@ enum Bootstrap {
         let catalog = MessageCatalog.english
         let validator = AccountForms.signUp(passwordLength: configuration.password.minLength...configuration.password.maxLength,
                                             catalog: catalog)
-        let services = AccountServices(database: database, configuration: configuration.core, validator: validator, logger: logger)
         let renderer: PageRenderer
         do { renderer = try PageRenderer(directory: configuration.templates.path, catalog: catalog) } catch {
             throw CommandFailure("frontdoor: \(error)")
         }
+        let services = AccountServices(database: database, configuration: configuration.core, validator: validator,
+                                       composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
+                                       transport: makeTransport(configuration), logger: logger)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
         let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger)
         return Frontdoor(site: site)
+    }
+
+    /// The configured mail transport.
+    static func makeTransport(_ configuration: AppConfiguration) -> any MailTransport {
+        switch configuration.mail.transport {
+        case .outbox:
+            return OutboxTransport(folder: configuration.mail.outbox)
+        case .smtp:
+            let mail = configuration.mail
+            return SMTPTransport(settings: .init(url: mail.smtpURL, startTLS: mail.smtpStartTLS, username: mail.smtpUsername,
+                                                 password: mail.smtpPassword, timeout: Int(mail.timeout)))
+        }
     }
 
     /// The SQLite database at `database.path`, migrated.

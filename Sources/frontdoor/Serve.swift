@@ -1,4 +1,5 @@
 // Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request.
+import AccountCore
 import ArgumentParser
 import FastCGI
 import Foundation
@@ -40,9 +41,12 @@ struct Serve: ParsableCommand {
             let server = Server(configuration: ServerConfiguration(
                 socketPath: socketPath, socketMode: configuration.fastcgi.socketMode,
                 workers: configuration.fastcgi.workers, maxBodyBytes: configuration.fastcgi.maxBodyBytes), responder: app)
+            let sender = MailSender(queue: app.site.services.mail, interval: configuration.mail.sendInterval, logger: app.site.logger)
             if cgi {
                 try server.serveCGI(environment: environment)
+                sender.deliverOnce()
             } else {
+                sender.start()
                 app.site.logger.info("serving", metadata: ["socket": "\(socketPath ?? "fd 0")", "workers": "\(configuration.fastcgi.workers)"])
                 try server.run()
             }

@@ -8,7 +8,7 @@ struct FrontdoorTests {
     let signUpForm = ["email": "Ann@Example.com", "password": "correct horse", "password_confirmation": "correct horse"]
 
     @Test func signUpSignsInAndTheHomeNamesTheAccount() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         let browser = TestBrowser(app)
         let response = browser.post("/account/sign_up", signUpForm)
         #expect(response.status == 303)
@@ -20,7 +20,8 @@ struct FrontdoorTests {
     }
 
     @Test func everyProblemOfTheSignUpFormIsShownAtOnceAndTheEmailKept() throws {
-        let (app, services, _) = try makeApp()
+        let test = try makeApp { $0.confirmation.required = false }
+        let (app, services) = (test.app, test.services)
         let browser = TestBrowser(app)
         let page = browser.post("/account/sign_up", ["email": "not-an-email", "password": "abc", "password_confirmation": "abd"])
         #expect(page.status == 200)
@@ -33,7 +34,8 @@ struct FrontdoorTests {
     }
 
     @Test func aPostWithoutAValidTokenIsForbiddenAndChangesNothing() throws {
-        let (app, services, _) = try makeApp()
+        let test = try makeApp { $0.confirmation.required = false }
+        let (app, services) = (test.app, test.services)
         let browser = TestBrowser(app)
         _ = browser.get("/account/sign_up")
         #expect(browser.post("/account/sign_up", signUpForm, csrf: false).status == 403)
@@ -47,7 +49,7 @@ struct FrontdoorTests {
     }
 
     @Test func signInFailuresAllSayTheSameThing() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         TestBrowser(app).post("/account/sign_up", signUpForm)
         let browser = TestBrowser(app)
         let wrong = browser.post("/account/sign_in", ["email": "ann@example.com", "password": "wrong password"])
@@ -59,7 +61,7 @@ struct FrontdoorTests {
     }
 
     @Test func signInRotatesTheSessionAndReturnsToACheckedTarget() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         let browser = TestBrowser(app)
         browser.post("/account/sign_up", signUpForm)
         let first = try #require(browser.cookies["frontdoor_session"])
@@ -76,14 +78,14 @@ struct FrontdoorTests {
     }
 
     @Test func theHomeSendsStrangersToSignInAndBack() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         let response = TestBrowser(app).get("/account/?tab=1")
         #expect(response.status == 302)
         #expect(response.header("Location") == "/account/sign_in?rd=%2Faccount%2F%3Ftab%3D1")
     }
 
     @Test func signOutEndsTheSession() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         let browser = TestBrowser(app)
         browser.post("/account/sign_up", signUpForm)
         let token = try #require(browser.cookies["frontdoor_session"])
@@ -98,7 +100,7 @@ struct FrontdoorTests {
     }
 
     @Test func cookiesAreHttpOnlyLaxAndSecureOverHTTPS() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         let browser = TestBrowser(app)
         browser.https = true
         let response = browser.post("/account/sign_up", signUpForm)
@@ -109,7 +111,7 @@ struct FrontdoorTests {
     }
 
     @Test func errorsBecomePagesWithTheirStatus() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         let browser = TestBrowser(app)
         #expect(browser.get("/account/nope").status == 404)
         #expect(browser.get("/elsewhere").status == 404)
@@ -122,7 +124,7 @@ struct FrontdoorTests {
     }
 
     @Test func everyResponseCarriesTheSecurityHeaders() throws {
-        let (app, _, _) = try makeApp()
+        let app = try makeApp { $0.confirmation.required = false }.app
         for response in [TestBrowser(app).get("/account/sign_in"), TestBrowser(app).get("/account/missing")] {
             #expect(response.header("X-Frame-Options") == "DENY")
             #expect(response.header("X-Content-Type-Options") == "nosniff")
@@ -133,7 +135,7 @@ struct FrontdoorTests {
     }
 
     @Test func pagesLinkUnderTheConfiguredBasePath() throws {
-        let (app, _, _) = try makeApp { $0.basePath = "/auth" }
+        let app = try makeApp { $0.basePath = "/auth" }.app
         let page = TestBrowser(app).get("/auth/sign_in")
         #expect(page.status == 200)
         #expect(page.text.contains(#"action="/auth/sign_in""#))

@@ -6,23 +6,54 @@ import Foundation
 import Logging
 @testable import WebFront
 
-/// Builds a `Frontdoor` over an in-memory database, the repo's templates, a fixed clock and cheap argon2.
-func makeApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (Frontdoor, AccountServices, FixedClock) {
+/// The app under test and what a test looks at: services (database), clock, outbox folder.
+struct TestApp {
+    let app: Frontdoor
+    let services: AccountServices
+    let clock: FixedClock
+    let outbox: String
+
+    /// Delivers queued mail and returns the outbox's messages, oldest first.
+    func deliveredMail() throws -> [String] {
+        try services.mail.deliverDue()
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: outbox)) ?? []
+        return try files.map { URL(fileURLWithPath: outbox).appendingPathComponent($0) }
+            .sorted { (try $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast)
+                    < (try $1.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast) }
+            .map { try String(contentsOf: $0, encoding: .utf8) }
+    }
+
+    /// The first link in the newest mail that contains `marker`.
+    func link(containing marker: String) throws -> String? {
+        for mail in try deliveredMail().reversed() {
+            if let match = mail.firstMatch(of: /http:\/\/[^\s<>"]+/), String(match.0).contains(marker) { return String(match.0) }
+        }
+        return nil
+    }
+}
+
+/// Builds a `Frontdoor` over an in-memory database, the repo's templates, an outbox in a temp folder,
+/// a fixed clock and cheap argon2.
+func makeApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
     var configuration = AppConfiguration()
     configuration.templates.path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("templates").path
     configuration.password.argon2MemoryKiB = 64
     configuration.password.argon2Iterations = 1
+    configuration.mail.outbox = NSTemporaryDirectory() + "frontdoor-test-outbox-" + UUID().uuidString
     configure(&configuration)
     let clock = FixedClock()
-    let random = SeededRandomSource(seed: 42)
+    let random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
     let logger = Logger(label: "test")
+    let renderer = try PageRenderer(directory: configuration.templates.path, catalog: .english)
     let services = AccountServices(database: try AppDatabase.inMemory(), configuration: configuration.core,
-                                   validator: AccountForms.signUp(), logger: logger, clock: clock, random: random)
-    let site = Site(configuration: configuration, services: services,
-                    renderer: try PageRenderer(directory: configuration.templates.path, catalog: .english),
+                                   validator: AccountForms.signUp(),
+                                   composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
+                                   transport: OutboxTransport(folder: configuration.mail.outbox),
+                                   logger: logger, clock: clock, random: random)
+    let site = Site(configuration: configuration, services: services, renderer: renderer,
                     csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger)
-    return (Frontdoor(site: site), services, clock)
+    return TestApp(app: Frontdoor(site: site), services: services, clock: clock, outbox: configuration.mail.outbox)
 }
 
 /// A browser: keeps cookies between requests and finds the CSRF token in the last page.

@@ -38,6 +38,34 @@ extension AppDatabase {
                 t.column("value", .blob).notNull()
             }
         }
+        migrator.registerMigration("v2-tokens-mail") { db in
+            try db.create(table: "accountToken") { t in
+                t.primaryKey("digest", .blob).check { length($0) == 32 }
+                t.column("purpose", .text).notNull()
+                t.belongsTo("account", onDelete: .cascade).notNull()
+                t.belongsTo("emailAddress", onDelete: .cascade)
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull()
+                t.column("usedAt", .double)
+            }
+            try db.create(table: "mailQueue") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("sender", .text).notNull()
+                t.column("recipient", .text).notNull()
+                t.column("recipientKey", .text).notNull()
+                t.column("subject", .text).notNull()
+                t.column("message", .text).notNull()
+                t.column("messageId", .text).notNull().unique()
+                t.column("createdAt", .double).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("nextAttemptAt", .double).notNull()
+                t.column("lastError", .text)
+                t.column("sentAt", .double)
+            }
+            try db.create(index: "mailQueue_due", on: "mailQueue", columns: ["sentAt", "nextAttemptAt"])
+            try db.create(index: "mailQueue_recipient", on: "mailQueue", columns: ["recipientKey", "kind", "createdAt"])
+        }
         return migrator
     }
 }

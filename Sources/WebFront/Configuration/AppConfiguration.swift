@@ -10,11 +10,16 @@ public struct AppConfiguration: Sendable, Equatable {
     public var basePath = "/account"
     /// URL path of the static files nginx serves (`static_path`, default `<base_path>/static`).
     public var staticPath = ""
+    /// Scheme, host and port people reach the site at, for links in mail (`public_url`).
+    public var publicURL = "http://127.0.0.1:8080"
     public var database = Database()
     public var templates = Templates()
     public var fastcgi = FastCGI()
     public var session = Session()
     public var password = Password()
+    public var confirmation = Confirmation()
+    public var reminder = Reminder()
+    public var mail = Mail()
     public var log = Log()
 
     public init() {}
@@ -71,6 +76,49 @@ public struct AppConfiguration: Sendable, Equatable {
         public var argon2Parallelism: UInt32 = 1
     }
 
+    /// Config section `confirmation`.
+    public struct Confirmation: Sendable, Equatable {
+        /// Sign-in waits until the address is confirmed (`required`, default true).
+        public var required = true
+        /// How long a confirmation link works (`lifetime`, default 3d).
+        public var lifetime: TimeInterval = 3 * 86400
+    }
+
+    /// Config section `reminder`.
+    public struct Reminder: Sendable, Equatable {
+        /// How long a password reset link works (`lifetime`, default 1h).
+        public var lifetime: TimeInterval = 3600
+    }
+
+    /// Config section `mail`.
+    public struct Mail: Sendable, Equatable {
+        /// `outbox` (files in `outbox`) or `smtp` (`transport`).
+        public var transport = MailTransportKind.outbox
+        /// Sender shown in every mail (`from`).
+        public var from = "Frontdoor <no-reply@localhost>"
+        /// Folder for .eml files with the outbox transport (`outbox`).
+        public var outbox = "var/outbox"
+        /// `smtp://host:587` or `smtps://host:465` (`smtp_url`).
+        public var smtpURL = ""
+        /// Require STARTTLS on smtp:// (`smtp_starttls`).
+        public var smtpStartTLS = false
+        public var smtpUsername = ""
+        public var smtpPassword = ""
+        /// SMTP connect and transfer limit (`timeout`, default 30s).
+        public var timeout: TimeInterval = 30
+        /// First retry delay after a failed delivery, doubling up to 1h (`retry_base`, default 30s).
+        public var retryBase: TimeInterval = 30
+        /// At most one mail of a kind per address in this window (`throttle`, default 1m).
+        public var throttle: TimeInterval = 60
+        /// How often the background sender looks for due mail (`send_interval`, default 5s).
+        public var sendInterval: TimeInterval = 5
+    }
+
+    /// Where mail goes.
+    public enum MailTransportKind: String, Sendable, Equatable, CaseIterable {
+        case outbox, smtp
+    }
+
     /// Config section `log`.
     public struct Log: Sendable, Equatable {
         /// trace, debug, info, notice, warning, error or critical (`level`, default info).
@@ -87,6 +135,8 @@ public struct AppConfiguration: Sendable, Equatable {
                                    rememberLifetime: session.rememberLifetime),
             password: PasswordPolicy(length: password.minLength...password.maxLength,
                                      hashing: .init(memoryKiB: password.argon2MemoryKiB, iterations: password.argon2Iterations,
-                                                    parallelism: password.argon2Parallelism)))
+                                                    parallelism: password.argon2Parallelism)),
+            mail: MailPolicy(confirmationRequired: confirmation.required, confirmationLifetime: confirmation.lifetime,
+                             resetLifetime: reminder.lifetime, throttle: mail.throttle, retryBase: mail.retryBase))
     }
 }

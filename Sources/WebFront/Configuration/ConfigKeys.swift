@@ -30,10 +30,21 @@ enum ConfigKeys {
         ConfigKey(name: name, apply: { $0[keyPath: path] = try parseDuration($1) }, read: { formatDuration($0[keyPath: path]) })
     }
 
+    static func flag(_ name: String, _ path: WritableKeyPath<AppConfiguration, Bool> & Sendable) -> ConfigKey {
+        ConfigKey(name: name, apply: { c, v in
+            switch v.lowercased() {
+            case "true", "yes", "on", "1": c[keyPath: path] = true
+            case "false", "no", "off", "0": c[keyPath: path] = false
+            default: throw ConfigError("must be true or false")
+            }
+        }, read: { $0[keyPath: path] ? "true" : "false" })
+    }
+
     static let all: [ConfigKey] = [
         text("site_name", \.siteName),
         text("base_path", \.basePath),
         text("static_path", \.staticPath),
+        text("public_url", \.publicURL),
         text("database.path", \.database.path),
         text("templates.path", \.templates.path),
         text("fastcgi.socket", \.fastcgi.socket),
@@ -56,6 +67,24 @@ enum ConfigKeys {
         unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB),
         unsigned("password.argon2_iterations", \.password.argon2Iterations),
         unsigned("password.argon2_parallelism", \.password.argon2Parallelism),
+        flag("confirmation.required", \.confirmation.required),
+        duration("confirmation.lifetime", \.confirmation.lifetime),
+        duration("reminder.lifetime", \.reminder.lifetime),
+        ConfigKey(name: "mail.transport", apply: { c, v in
+            guard let kind = AppConfiguration.MailTransportKind(rawValue: v) else { throw ConfigError("must be outbox or smtp") }
+            c.mail.transport = kind
+        }, read: { $0.mail.transport.rawValue }),
+        text("mail.from", \.mail.from),
+        text("mail.outbox", \.mail.outbox),
+        text("mail.smtp_url", \.mail.smtpURL),
+        flag("mail.smtp_starttls", \.mail.smtpStartTLS),
+        text("mail.smtp_username", \.mail.smtpUsername),
+        ConfigKey(name: "mail.smtp_password", apply: { $0.mail.smtpPassword = $1 },
+                  read: { $0.mail.smtpPassword.isEmpty ? "" : "(set, not shown)" }),
+        duration("mail.timeout", \.mail.timeout),
+        duration("mail.retry_base", \.mail.retryBase),
+        duration("mail.throttle", \.mail.throttle),
+        duration("mail.send_interval", \.mail.sendInterval),
         text("log.level", \.log.level),
     ]
 

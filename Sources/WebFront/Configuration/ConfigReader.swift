@@ -13,6 +13,12 @@
 //   session.secure_cookie        "auto" | "always"
 //   password.min_length 8   password.max_length 128
 //   password.argon2_memory_kib 19456   password.argon2_iterations 2   password.argon2_parallelism 1
+//   public_url                   "http://127.0.0.1:8080" (scheme://host[:port] for links in mail)
+//   confirmation.required true   confirmation.lifetime "3d"   reminder.lifetime "1h"
+//   mail.transport "outbox"|"smtp"   mail.from "Frontdoor <no-reply@localhost>"   mail.outbox "var/outbox"
+//   mail.smtp_url "" (smtp://host:587, smtps://host:465)   mail.smtp_starttls false
+//   mail.smtp_username ""   mail.smtp_password ""   mail.timeout "30s"
+//   mail.retry_base "30s"   mail.throttle "1m"   mail.send_interval "5s"
 //   log.level                    "info"
 // Durations: plain seconds or a number with s, m, h or d.
 import Foundation
@@ -48,6 +54,7 @@ public enum ConfigReader {
         }
         try validate(configuration)
         configuration.basePath = normalizedBasePath(configuration.basePath)
+        while configuration.publicURL.hasSuffix("/") { configuration.publicURL.removeLast() }
         return configuration
     }
 
@@ -94,6 +101,12 @@ public enum ConfigReader {
         try require(c.password.argon2Iterations >= 1 && c.password.argon2Parallelism >= 1
                     && c.password.argon2MemoryKiB >= 8 * c.password.argon2Parallelism,
                     "argon2 parameters too small (iterations >= 1, parallelism >= 1, memory >= 8 KiB per lane)")
+        try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
+        try require(!c.mail.from.contains(where: \.isNewline) && c.mail.from.contains("@"), "mail.from must be an address such as Frontdoor <no-reply@example.com>")
+        try require(c.mail.transport == .outbox || c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpURL.hasPrefix("smtps://"),
+                    "mail.smtp_url must start with smtp:// or smtps:// when mail.transport is smtp")
+        try require(c.confirmation.lifetime > 0 && c.reminder.lifetime > 0 && c.mail.sendInterval > 0 && c.mail.timeout > 0,
+                    "confirmation, reminder and mail durations must be positive")
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
     }
 

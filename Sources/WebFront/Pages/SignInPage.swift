@@ -22,6 +22,8 @@ struct SignInPage: Sendable {
             return context.redirect(to: returnTarget(context, raw: form["rd"]))
         } catch AccountError.invalidCredentials {
             return try render(context, email: form["email"] ?? "", returnTo: form["rd"], flash: Flash("sign_in_failed", kind: .alert))
+        } catch AccountError.unconfirmed {
+            return try render(context, email: form["email"] ?? "", returnTo: form["rd"], flash: Flash("unconfirmed", kind: .alert))
         }
     }
 

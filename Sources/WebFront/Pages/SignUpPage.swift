@@ -14,10 +14,14 @@ struct SignUpPage: Sendable {
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
         do {
-            let grant = try context.site.services.registration.signUp(context.form, client: context.client)
-            context.startSession(grant)
-            context.setFlash(Flash("signed_up"))
-            return context.redirect(to: context.site.paths.home)
+            switch try context.site.services.registration.signUp(context.form, client: context.client) {
+            case .signedIn(let grant):
+                context.startSession(grant)
+                context.setFlash(Flash("signed_up"))
+                return context.redirect(to: context.site.paths.home)
+            case .confirmationSent:
+                return try context.page("message", ["title": "check_email_title", "text": "check_email_text"].localized(context))
+            }
         } catch AccountError.invalid(let errors) {
             return try render(context, form: context.form, errors: errors)
         }

@@ -1,0 +1,59 @@
+// Confirmation.swift: proves a person owns an address: a mailed single-use link marks it verified.
+//
+// Options (config section `confirmation`):
+//   required   accounts cannot sign in until their address is confirmed (default true)
+//   lifetime   how long a confirmation link works (default 3 days)
+// Resending is throttled per address (mail.throttle) and always answers the same way.
+import AccountRules
+import Foundation
+import GRDB
+import Logging
+
+/// Confirmation of email addresses.
+public struct Confirmation: Sendable {
+    let database: AppDatabase
+    let tokens: AccountTokens
+    let mail: MailQueue
+    let logger: Logger
+    /// Whether sign-in waits for confirmation.
+    public let required: Bool
+    /// Lifetime of a confirmation link.
+    public let lifetime: TimeInterval
+
+    /// Issues a token for the address and queues the mail, in the caller's transaction.
+    func start(accountId: Int64, emailAddressId: Int64, address: String, in db: Database) throws {
+        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: db)
+        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: db)
+    }
+
+    /// Marks the token's address verified and returns it.
+    ///
+    /// - Throws: `AccountError.invalidToken` when the link is unknown, used or expired.
+    public func confirm(token: String) throws -> String {
+        let address = try database.writer.write { db -> String? in
+            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: db), let id = redeemed.emailAddressId else { return nil }
+            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?",
+                           arguments: [mail.clock.now().timeIntervalSince1970, id])
+            return try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE id = ?", arguments: [id])
+        }
+        guard let address else { throw AccountError.invalidToken }
+        logger.info("address confirmed")
+        return address
+    }
+
+    /// Sends a new link when `email` belongs to an unconfirmed address and none was sent within the throttle window.
+    /// Answers nothing either way: the caller shows one neutral page.
+    public func resend(email: String) throws {
+        try database.writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT id, accountId, address FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NULL
+                """, arguments: [EmailFormat.normalized(email)]) else { return }
+            let address: String = row["address"]
+            guard try !mail.isThrottled(.confirmation(token: ""), to: address, in: db) else {
+                logger.info("confirmation resend throttled")
+                return
+            }
+            try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db)
+        }
+    }
+}

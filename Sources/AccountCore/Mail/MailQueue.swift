@@ -1,0 +1,155 @@
+// MailQueue.swift: mail is queued in SQLite inside the request's transaction, then delivered by a sender with retries.
+//
+// Options (config section `mail`):
+//   retry_base   first retry delay; doubles per failed attempt up to one hour (default 30s)
+//   throttle     at most one mail of a kind per address in this window (default 1m)
+// A delivery failure never fails the web request: it stays queued with its error and is retried.
+import Foundation
+import GRDB
+import Logging
+
+/// What a mail is about; decides its wording (see `MailComposer`) and throttling.
+public enum MailKind: Sendable, Equatable {
+    /// "Confirm your address": carries the raw confirmation token for the link.
+    case confirmation(token: String)
+    /// To the owner of an address someone tried to sign up with again.
+    case signUpAttempt
+    /// "Reset your password": carries the raw reset token for the link.
+    case passwordReset(token: String)
+    /// "Your password was changed".
+    case passwordChanged
+
+    /// The name stored in the queue and used for throttling.
+    public var name: String {
+        switch self {
+        case .confirmation: "confirmation"
+        case .signUpAttempt: "sign_up_attempt"
+        case .passwordReset: "password_reset"
+        case .passwordChanged: "password_changed"
+        }
+    }
+}
+
+/// Words a mail of some kind for an address (implemented with the templates in WebFront).
+public protocol MailComposer: Sendable {
+    func compose(_ kind: MailKind, to address: String) throws -> MailMessage
+}
+
+/// One queued mail, as `frontdoor mail list` shows it.
+public struct QueuedMail: Sendable, Equatable {
+    public var id: Int64
+    public var kind: String
+    public var recipient: String
+    public var subject: String
+    public var createdAt: Date
+    public var attempts: Int
+    public var nextAttemptAt: Date
+    public var lastError: String?
+    public var sentAt: Date?
+}
+
+/// The queue: `enqueue` inside a write, `deliverDue` from the background sender or `frontdoor mail retry`.
+public struct MailQueue: Sendable {
+    let database: AppDatabase
+    let composer: any MailComposer
+    let transport: any MailTransport
+    let clock: any Clock
+    let random: any RandomSource
+    let logger: Logger
+    /// Delay before the first retry; doubled per failure, at most an hour.
+    public var retryBase: TimeInterval = 30
+    /// Window in which a second mail of one kind to one address is not sent.
+    public var throttle: TimeInterval = 60
+
+    public init(database: AppDatabase, composer: any MailComposer, transport: any MailTransport,
+                clock: any Clock, random: any RandomSource, logger: Logger) {
+        self.database = database
+        self.composer = composer
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+    }
+
+    /// True when a mail of `kind` went to `address` within the throttle window.
+    func isThrottled(_ kind: MailKind, to address: String, in db: Database) throws -> Bool {
+        let since = clock.now().timeIntervalSince1970 - throttle
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM mailQueue WHERE recipientKey = ? AND kind = ? AND createdAt > ?)
+            """, arguments: [address.lowercased(), kind.name, since]) ?? false
+    }
+
+    /// Words and queues a mail in the caller's transaction; it is sent after the transaction commits.
+    func enqueue(_ kind: MailKind, to address: String, in db: Database) throws {
+        let message = try composer.compose(kind, to: address)
+        let id = random.bytes(16).map { String(format: "%02x", $0) }.joined()
+        let domain = message.from.split(separator: "@").last.map { String($0.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) } ?? "localhost"
+        let text = try message.rfc5322(date: clock.now(), id: id, domain: domain.isEmpty ? "localhost" : domain)
+        let now = clock.now().timeIntervalSince1970
+        try db.execute(sql: """
+            INSERT INTO mailQueue (kind, sender, recipient, recipientKey, subject, message, messageId, createdAt, nextAttemptAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [kind.name, Self.bareAddress(message.from), address, address.lowercased(), message.subject, text, id, now, now])
+    }
+
+    /// Sends every due message (at most `limit`); failures are rescheduled with backoff. Returns (sent, failed).
+    @discardableResult
+    public func deliverDue(limit: Int = 50) throws -> (sent: Int, failed: Int) {
+        let now = clock.now().timeIntervalSince1970
+        let due = try database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, sender, recipient, message, messageId, attempts FROM mailQueue
+                WHERE sentAt IS NULL AND nextAttemptAt <= ? ORDER BY id LIMIT ?
+                """, arguments: [now, limit])
+        }
+        var sent = 0, failed = 0
+        for row in due {
+            let id: Int64 = row["id"], attempts: Int = row["attempts"]
+            do {
+                try transport.deliver(row["message"], from: row["sender"], to: row["recipient"], id: row["messageId"])
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE mailQueue SET sentAt = ?, attempts = ?, lastError = NULL WHERE id = ?",
+                                   arguments: [clock.now().timeIntervalSince1970, attempts + 1, id])
+                }
+                sent += 1
+            } catch {
+                let delay = min(retryBase * pow(2, Double(attempts)), 3600)
+                try database.writer.write { db in
+                    try db.execute(sql: "UPDATE mailQueue SET attempts = ?, nextAttemptAt = ?, lastError = ? WHERE id = ?",
+                                   arguments: [attempts + 1, clock.now().timeIntervalSince1970 + delay, "\(error)", id])
+                }
+                logger.warning("mail delivery failed; will retry", metadata: ["mail": "\(id)", "retry_in": "\(Int(delay))s", "error": "\(error)"])
+                failed += 1
+            }
+        }
+        return (sent, failed)
+    }
+
+    /// Makes every unsent message due now (`frontdoor mail retry`).
+    public func makeAllDue() throws {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE mailQueue SET nextAttemptAt = ? WHERE sentAt IS NULL", arguments: [clock.now().timeIntervalSince1970])
+        }
+    }
+
+    /// The newest `limit` messages, unsent first.
+    public func list(limit: Int = 100) throws -> [QueuedMail] {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, kind, recipient, subject, createdAt, attempts, nextAttemptAt, lastError, sentAt FROM mailQueue
+                ORDER BY sentAt IS NOT NULL, id DESC LIMIT ?
+                """, arguments: [limit]).map { row in
+                QueuedMail(id: row["id"], kind: row["kind"], recipient: row["recipient"], subject: row["subject"],
+                           createdAt: Date(timeIntervalSince1970: row["createdAt"]), attempts: row["attempts"],
+                           nextAttemptAt: Date(timeIntervalSince1970: row["nextAttemptAt"]), lastError: row["lastError"],
+                           sentAt: (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// `Name <a@b.c>` → `a@b.c`.
+    static func bareAddress(_ address: String) -> String {
+        guard let open = address.lastIndex(of: "<"), let close = address.lastIndex(of: ">"), open < close else { return address }
+        return String(address[address.index(after: open)..<close])
+    }
+}

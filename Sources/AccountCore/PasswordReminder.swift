@@ -1,0 +1,80 @@
+// PasswordReminder.swift: "forgot my password": a mailed single-use link to set a new one.
+//
+// Options (config section `reminder`):
+//   lifetime   how long a reset link works (default 1 h)
+// Reminders go only to known, confirmed addresses, throttled per address (mail.throttle), and the
+// caller always shows the same neutral page. A reset replaces the password, ends every session of
+// the account, voids other reset links, mails "your password was changed" and signs in this browser.
+import AccountRules
+import Foundation
+import GRDB
+import Logging
+
+/// Password reminders and resets.
+public struct PasswordReminder: Sendable {
+    let database: AppDatabase
+    let validator: Validator
+    let hasher: PasswordHasher
+    let sessions: Sessions
+    let tokens: AccountTokens
+    let mail: MailQueue
+    let clock: any Clock
+    let logger: Logger
+    /// Lifetime of a reset link.
+    public let lifetime: TimeInterval
+
+    /// The password rules of the sign-up form, applied to `password` and `password_confirmation`.
+    var passwordValidator: Validator {
+        Validator(validator.fields.filter { $0.name == "password" || $0.name == "password_confirmation" })
+    }
+
+    /// Mails a reset link when `email` is a known, confirmed address not mailed within the throttle window.
+    public func sendReminder(email: String) throws {
+        try database.writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT accountId, address FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NOT NULL
+                """, arguments: [EmailFormat.normalized(email)]) else {
+                logger.info("reminder not sent", metadata: ["reason": "unknown or unconfirmed address"])
+                return
+            }
+            let address: String = row["address"]
+            guard try !mail.isThrottled(.passwordReset(token: ""), to: address, in: db) else {
+                logger.info("reminder not sent", metadata: ["reason": "throttled"])
+                return
+            }
+            let token = try tokens.issue(.reset, accountId: row["accountId"], emailAddressId: nil, lifetime: lifetime, in: db)
+            try mail.enqueue(.passwordReset(token: token.encoded), to: address, in: db)
+        }
+    }
+
+    /// True while the reset link can still be used (GET shows the form, or the "expired" page).
+    public func isRedeemable(token: String) throws -> Bool {
+        try database.writer.read { db in try tokens.isRedeemable(token, purpose: .reset, in: db) }
+    }
+
+    /// Sets the new password from `form` (password, password_confirmation) and signs this browser in.
+    ///
+    /// - Throws: `AccountError.invalidToken` for an unknown, used or expired link (checked first);
+    ///   `AccountError.invalid` when the new password breaks the rules.
+    public func reset(token: String, form: [String: String], client: ClientInfo) throws -> SessionGrant {
+        guard try isRedeemable(token: token) else { throw AccountError.invalidToken }
+        let errors = passwordValidator.validate(form)
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+        let passwordHash = try hasher.hash(form["password"] ?? "")
+        let grant = try database.writer.write { db -> SessionGrant? in
+            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: db) else { return nil }
+            let accountId = redeemed.accountId
+            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
+                           arguments: [passwordHash, clock.now().timeIntervalSince1970, accountId])
+            try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
+            try tokens.voidAll(.reset, accountId: accountId, in: db)
+            let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
+                                              arguments: [accountId]) ?? ""
+            try mail.enqueue(.passwordChanged, to: primary, in: db)
+            return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client)
+        }
+        guard let grant else { throw AccountError.invalidToken }
+        logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])
+        return grant
+    }
+}

@@ -1,0 +1,10 @@
+// Typed wrappers over libcurl's variadic setopt/getinfo, which Swift cannot call directly.
+#include <curl/curl.h>
+
+static inline CURLcode fd_curl_setopt_long(CURL *c, CURLoption o, long v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode fd_curl_setopt_string(CURL *c, CURLoption o, const char *v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode fd_curl_setopt_pointer(CURL *c, CURLoption o, void *v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode fd_curl_setopt_slist(CURL *c, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode fd_curl_setopt_read(CURL *c, size_t (*f)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(c, CURLOPT_READFUNCTION, f);
+}

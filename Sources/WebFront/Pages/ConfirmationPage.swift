@@ -1,0 +1,36 @@
+// ConfirmationPage.swift: GET confirm?token= marks the address confirmed; confirmation/new resends the link.
+import AccountCore
+import FastCGI
+
+/// `GET <base>/confirm?token=…` and `GET|POST <base>/confirmation/new`.
+struct ConfirmationPage: Sendable {
+    /// Follows a mailed link: confirmed → sign-in page with a notice; bad link → a page offering a new one.
+    func confirm(_ context: RequestContext) throws -> Response {
+        do {
+            _ = try context.site.services.confirmation.confirm(token: context.query["token"] ?? "")
+            context.setFlash(Flash("confirmed"))
+            return context.redirect(to: context.site.paths.signIn())
+        } catch AccountError.invalidToken {
+            return try resendForm(context, title: "confirmation_invalid_title", text: "confirmation_invalid_text")
+        }
+    }
+
+    func show(_ context: RequestContext) throws -> Response {
+        try resendForm(context, title: "resend_confirmation_title", text: nil)
+    }
+
+    /// Always the same neutral answer, whether or not a mail was sent.
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        try context.site.services.confirmation.resend(email: context.form["email"] ?? "")
+        return try context.page("message", ["title": "resend_confirmation_title", "text": "resend_confirmation_sent"].localized(context))
+    }
+
+    private func resendForm(_ context: RequestContext, title: String, text: String?) throws -> Response {
+        var values = FormView.fields([.email(autocomplete: "email")], form: [:], catalog: context.site.renderer.catalog)
+        values.merge(["title": title, "button": "resend_confirmation_button"].localized(context)) { _, new in new }
+        values["action"] = context.site.paths.path("confirmation/new")
+        if let text { values["text"] = context.site.renderer.catalog.text(text) }
+        return try context.page("email_form", values)
+    }
+}

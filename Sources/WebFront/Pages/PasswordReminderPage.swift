@@ -1,0 +1,28 @@
+// PasswordReminderPage.swift: password/new asks for an address and always answers the same neutral page.
+import AccountCore
+import FastCGI
+
+/// `GET|POST <base>/password/new`.
+struct PasswordReminderPage: Sendable {
+    func show(_ context: RequestContext) throws -> Response {
+        try form(context, title: "reminder_title", text: "reminder_text")
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        try context.site.services.reminder.sendReminder(email: context.form["email"] ?? "")
+        return try context.page("message", ["title": "reminder_title", "text": "reminder_sent"].localized(context))
+    }
+
+    /// The address form, also shown when a reset link no longer works.
+    static func form(_ context: RequestContext, title: String, text: String) throws -> Response {
+        var values = FormView.fields([.email(autocomplete: "email")], form: [:], catalog: context.site.renderer.catalog)
+        values.merge(["title": title, "text": text, "button": "reminder_button"].localized(context)) { _, new in new }
+        values["action"] = context.site.paths.path("password/new")
+        return try context.page("email_form", values)
+    }
+
+    private func form(_ context: RequestContext, title: String, text: String) throws -> Response {
+        try Self.form(context, title: title, text: text)
+    }
+}

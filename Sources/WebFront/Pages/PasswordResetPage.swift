@@ -1,0 +1,44 @@
+// PasswordResetPage.swift: password/edit?token= shows the new-password form; POST sets it and signs in.
+import AccountCore
+import AccountRules
+import FastCGI
+
+/// `GET|POST <base>/password/edit`.
+struct PasswordResetPage: Sendable {
+    func show(_ context: RequestContext) throws -> Response {
+        let token = context.query["token"] ?? ""
+        guard try context.site.services.reminder.isRedeemable(token: token) else { return try invalid(context) }
+        return try render(context, token: token)
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let token = context.form["token"] ?? ""
+        do {
+            let grant = try context.site.services.reminder.reset(token: token, form: context.form, client: context.client)
+            context.startSession(grant)
+            context.setFlash(Flash("password_changed"))
+            return context.redirect(to: context.site.paths.home)
+        } catch AccountError.invalid(let errors) {
+            return try render(context, token: token, errors: errors)
+        } catch AccountError.invalidToken {
+            return try invalid(context)
+        }
+    }
+
+    private func invalid(_ context: RequestContext) throws -> Response {
+        try PasswordReminderPage.form(context, title: "reset_invalid_title", text: "reset_invalid_text")
+    }
+
+    private func render(_ context: RequestContext, token: String, errors: ValidationErrors = .init()) throws -> Response {
+        let inputs: [InputSpec] = [
+            .password("password", autocomplete: "new-password", hintKey: "password_hint",
+                      hintArguments: ["count": String(context.site.configuration.password.minLength)]),
+            .password("password_confirmation", autocomplete: "new-password"),
+        ]
+        var values = FormView.fields(inputs, form: [:], errors: errors, catalog: context.site.renderer.catalog)
+        values["token"] = token
+        if !errors.isEmpty { values["form_error"] = context.site.renderer.catalog.text("form_has_errors") }
+        return try context.page("password_edit", values)
+    }
+}

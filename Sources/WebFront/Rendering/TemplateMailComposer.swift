@@ -1,0 +1,36 @@
+// TemplateMailComposer.swift: words mails from templates/mail/<kind>.txt and .html, with absolute links.
+import AccountCore
+import AccountRules
+
+/// The `MailComposer` AccountCore uses: subject from the catalog, bodies from the mail templates.
+public struct TemplateMailComposer: MailComposer {
+    let renderer: PageRenderer
+    let configuration: AppConfiguration
+
+    public init(renderer: PageRenderer, configuration: AppConfiguration) {
+        self.renderer = renderer
+        self.configuration = configuration
+    }
+
+    public func compose(_ kind: MailKind, to address: String) throws -> MailMessage {
+        let paths = SitePaths(base: configuration.basePath)
+        let site = configuration.publicURL
+        var values: [String: Any] = [
+            "site_name": configuration.siteName,
+            "address": address,
+            "sign_in_url": site + paths.path("sign_in"),
+            "reminder_url": site + paths.path("password/new"),
+        ]
+        switch kind {
+        case .confirmation(let token): values["link"] = site + paths.path("confirm") + "?token=" + token
+        case .passwordReset(let token): values["link"] = site + paths.path("password/edit") + "?token=" + token
+        case .signUpAttempt, .passwordChanged: break
+        }
+        let catalog = renderer.catalog
+        return MailMessage(
+            from: configuration.mail.from, to: address,
+            subject: catalog.text("mail_\(kind.name)_subject", ["site": configuration.siteName]),
+            text: try renderer.render("mail/\(kind.name).txt", values),
+            html: try renderer.render("mail/\(kind.name).html", values))
+    }
+}

@@ -1,0 +1,45 @@
+// MailCommand.swift: `frontdoor mail list` shows the queue; `frontdoor mail retry` delivers everything unsent now.
+import AccountCore
+import ArgumentParser
+import Foundation
+
+struct MailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "mail", abstract: "Inspect and flush the mail queue.",
+                                                    subcommands: [List.self, Retry.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List queued and recently sent mail, unsent first.")
+        @OptionGroup var options: ConfigOptions
+        @Option(help: "How many messages to show.") var limit = 50
+
+        func run() throws {
+            try reportingFailures {
+                let app = try Bootstrap.makeApp(try options.load())
+                let mails = try app.site.services.mail.list(limit: limit)
+                if mails.isEmpty { print("the mail queue is empty") }
+                for mail in mails {
+                    let state = mail.sentAt.map { "sent \(stamp($0))" }
+                        ?? "queued, \(mail.attempts) attempt(s), next \(stamp(mail.nextAttemptAt))" + (mail.lastError.map { ", last error: \($0)" } ?? "")
+                    print("#\(mail.id) \(mail.kind) to \(mail.recipient): \(state)")
+                }
+            }
+        }
+    }
+
+    struct Retry: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Try every unsent message now; exit 1 if any still fails.")
+        @OptionGroup var options: ConfigOptions
+
+        func run() throws {
+            try reportingFailures {
+                let app = try Bootstrap.makeApp(try options.load())
+                try app.site.services.mail.makeAllDue()
+                let result = try app.site.services.mail.deliverDue(limit: 10_000)
+                print("sent \(result.sent), failed \(result.failed)")
+                if result.failed > 0 { throw ExitCode(1) }
+            }
+        }
+    }
+}
+
+private func stamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
