@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import Logging
+import Testing
+@testable import AccountCore
+
+/// Words every kind of mail in one line; enough to see what was queued.
+struct LineComposer: MailComposer {
+    func compose(_ kind: MailKind, to address: String) throws -> MailMessage {
+        MailMessage(from: "Frontdoor <no-reply@example.com>", to: address, subject: kind.name, text: "\(kind)", html: "<p>\(kind.name)</p>")
+    }
+}
+
+struct MailQueueTests {
+    func makeQueue(transport: any MailTransport, clock: FixedClock) throws -> (MailQueue, AppDatabase) {
+        let database = try AppDatabase.inMemory()
+        var queue = MailQueue(database: database, composer: LineComposer(), transport: transport, clock: clock,
+                              random: SeededRandomSource(seed: 1), logger: Logger(label: "test"))
+        queue.retryBase = 30
+        return (queue, database)
+    }
+
+    func outboxFolder() -> String { NSTemporaryDirectory() + "frontdoor-outbox-" + UUID().uuidString }
+
+    @Test func queuedMailIsWrittenToTheOutboxAsAnEmlFile() throws {
+        let clock = FixedClock(), folder = outboxFolder()
+        let (queue, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
+        try database.writer.write { db in try queue.enqueue(.passwordChanged, to: "ann@example.com", in: db) }
+        #expect(try queue.deliverDue() == (1, 0))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(files.count == 1 && files[0].hasSuffix(".eml"))
+        let text = try String(contentsOfFile: folder + "/" + files[0], encoding: .utf8)
+        #expect(text.contains("To: ann@example.com\r\n") && text.contains("Subject: password_changed\r\n"))
+        #expect(try queue.deliverDue() == (0, 0), "sent mail is not sent again")
+        #expect(try queue.list().first?.sentAt == clock.now())
+    }
+
+    @Test func aFailedDeliveryStaysQueuedAndIsRetriedWithBackoff() throws {
+        // Given an SMTP server that is down (nothing listens on port 1)
+        let clock = FixedClock()
+        let down = SMTPTransport(settings: .init(url: "smtp://127.0.0.1:1", timeout: 5))
+        let (queue, database) = try makeQueue(transport: down, clock: clock)
+        try database.writer.write { db in try queue.enqueue(.signUpAttempt, to: "ann@example.com", in: db) }
+        // When delivery fails twice
+        #expect(try queue.deliverDue() == (0, 1))
+        #expect(try queue.deliverDue() == (0, 0), "not due again before the backoff")
+        clock.advance(by: 30)
+        #expect(try queue.deliverDue() == (0, 1))
+        // Then it waits twice as long, keeps its error, and is never lost
+        let mail = try #require(try queue.list().first)
+        #expect(mail.attempts == 2 && mail.sentAt == nil)
+        #expect(mail.nextAttemptAt == clock.now() + 60)
+        #expect(mail.lastError?.contains("SMTP delivery") == true)
+        // And a forced retry makes it due at once
+        try queue.makeAllDue()
+        #expect(try queue.deliverDue() == (0, 1))
+    }
+
+    @Test func throttlingLooksAtTheKindTheAddressAndTheWindow() throws {
+        let clock = FixedClock()
+        let (queue, database) = try makeQueue(transport: OutboxTransport(folder: outboxFolder()), clock: clock)
+        try database.writer.write { db in
+            try queue.enqueue(.confirmation(token: "t"), to: "Ann@Example.com", in: db)
+            #expect(try queue.isThrottled(.confirmation(token: "other"), to: "ann@example.com", in: db))
+            #expect(try !queue.isThrottled(.passwordReset(token: "t"), to: "ann@example.com", in: db))
+            #expect(try !queue.isThrottled(.confirmation(token: "t"), to: "bob@example.com", in: db))
+        }
+        clock.advance(by: 61)
+        #expect(try database.writer.read { db in try queue.isThrottled(.confirmation(token: "t"), to: "ann@example.com", in: db) } == false)
+    }
+
+    @Test func theSenderAddressIsTakenFromItsAngleBrackets() {
+        #expect(MailQueue.bareAddress("Frontdoor <no-reply@example.com>") == "no-reply@example.com")
+        #expect(MailQueue.bareAddress("plain@example.com") == "plain@example.com")
+    }
+}
