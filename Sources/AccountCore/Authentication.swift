@@ -19,14 +19,6 @@ public struct Authentication: Sendable {
     let clock: any Clock
     let logger: Logger
 
-    init(database: AppDatabase, hasher: PasswordHasher, sessions: Sessions, confirmationRequired: Bool, clock: any Clock, logger: Logger) {
-        self.database = database
-        self.hasher = hasher
-        self.sessions = sessions
-        self.confirmationRequired = confirmationRequired
-        self.clock = clock
-        self.logger = logger
-    }
 
     /// Checks `email` and `password` and starts a new session; `previousToken` (the browser's old session) is ended,
     /// so the session id always changes at sign-in.

@@ -30,16 +30,6 @@ public struct Registration: Sendable {
     let clock: any Clock
     let logger: Logger
 
-    init(database: AppDatabase, validator: Validator, hasher: PasswordHasher, sessions: Sessions,
-         confirmation: Confirmation, clock: any Clock, logger: Logger) {
-        self.database = database
-        self.validator = validator
-        self.hasher = hasher
-        self.sessions = sessions
-        self.confirmation = confirmation
-        self.clock = clock
-        self.logger = logger
-    }
 
     /// Creates the account described by `form` (fields email, password, password_confirmation).
     ///
