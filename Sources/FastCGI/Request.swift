@@ -1,0 +1,61 @@
+// Request.swift: one request as the web server passed it (FastCGI params or CGI environment) plus its body.
+
+/// A request: every param as given, the body, and the few derived values an application needs.
+public struct Request: Sendable {
+    /// Every FastCGI/CGI param (REQUEST_METHOD, REQUEST_URI, HTTP_COOKIE, …).
+    public var params: [String: String]
+    /// The body; empty when `bodyTooLarge`.
+    public var body: [UInt8]
+    /// CONTENT_LENGTH exceeded the server's limit: the body was read and dropped.
+    public var bodyTooLarge: Bool
+
+    public init(params: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
+        self.params = params
+        self.body = body
+        self.bodyTooLarge = bodyTooLarge
+    }
+
+    /// REQUEST_METHOD upper-cased; GET when missing.
+    public var method: String { (params["REQUEST_METHOD"] ?? "GET").uppercased() }
+
+    /// REQUEST_URI; for servers that don't send it, SCRIPT_NAME + PATH_INFO (+ ?QUERY_STRING).
+    public var uri: String {
+        if let uri = params["REQUEST_URI"], !uri.isEmpty { return uri }
+        let path = (params["SCRIPT_NAME"] ?? "") + (params["PATH_INFO"] ?? "")
+        let query = params["QUERY_STRING"] ?? ""
+        return (path.isEmpty ? "/" : path) + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// The URI before `?`, still percent-encoded.
+    public var path: String {
+        let uri = uri
+        return uri.firstIndex(of: "?").map { String(uri[..<$0]) } ?? uri
+    }
+
+    /// QUERY_STRING, else the URI after `?`, else "".
+    public var query: String {
+        if let query = params["QUERY_STRING"] { return query }
+        let uri = uri
+        return uri.firstIndex(of: "?").map { String(uri[uri.index(after: $0)...]) } ?? ""
+    }
+
+    /// A request header by its HTTP name, case-insensitive ("Cookie" reads HTTP_COOKIE; Content-Type and
+    /// Content-Length read CONTENT_TYPE and CONTENT_LENGTH, which CGI passes without the HTTP_ prefix).
+    public func header(_ name: String) -> String? {
+        let key = name.uppercased().replacing("-", with: "_")
+        if key == "CONTENT_TYPE" || key == "CONTENT_LENGTH" { return params[key] }
+        return params["HTTP_" + key]
+    }
+
+    /// CONTENT_TYPE.
+    public var contentType: String? { params["CONTENT_TYPE"] }
+
+    /// REMOTE_ADDR: the client as the web server saw it.
+    public var remoteAddress: String? { params["REMOTE_ADDR"] }
+
+    /// True when the request came over https (HTTPS is "on" or "1", or REQUEST_SCHEME is https).
+    public var isHTTPS: Bool {
+        let https = params["HTTPS"]?.lowercased()
+        return https == "on" || https == "1" || params["REQUEST_SCHEME"]?.lowercased() == "https"
+    }
+}

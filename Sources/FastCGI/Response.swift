@@ -1,0 +1,79 @@
+// Response.swift: status, headers and body, written in CGI form ("Status:" line, headers, blank line, body).
+
+/// What the application answers. The same bytes serve FastCGI (on FCGI_STDOUT) and plain CGI (on stdout).
+public struct Response: Sendable {
+    public var status: Int
+    /// Headers in order; a name may repeat (Set-Cookie).
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response whose body is `text` in UTF-8 with the given Content-Type.
+    public init(status: Int = 200, contentType: String, text: String) {
+        self.init(status: status, headers: [(name: "Content-Type", value: contentType)], body: Array(text.utf8))
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Replaces every header called `name` with one.
+    public mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.caseInsensitiveEquals(name) }
+        headers.append((name: name, value: value))
+    }
+
+    /// Adds a header, keeping others of the same name.
+    public mutating func addHeader(_ name: String, _ value: String) {
+        headers.append((name: name, value: value))
+    }
+
+    /// The CGI form: `Status: 200 OK`, the headers, Content-Length unless set, a blank line, the body.
+    /// A header whose name or value holds CR or LF is dropped, so no response can be split.
+    public func serialized() -> [UInt8] {
+        let reason = Self.reasonPhrase(for: status)
+        var head = "Status: \(status)" + (reason.isEmpty ? "" : " \(reason)") + "\r\n"
+        for (name, value) in headers where !name.isEmpty && !(name + value).contains(where: { $0 == "\r" || $0 == "\n" }) {
+            head += "\(name): \(value)\r\n"
+        }
+        if header("Content-Length") == nil { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + body
+    }
+
+    /// The standard reason phrase for `status`, or "" when unknown.
+    public static func reasonPhrase(for status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 413: "Payload Too Large"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        default: ""
+        }
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool { lowercased() == other.lowercased() }
+}

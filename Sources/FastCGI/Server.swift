@@ -1,0 +1,203 @@
+// Server.swift: the FastCGI responder over libfcgi: a unix socket or fd 0, N worker threads, bounded bodies.
+//
+// Options (ServerConfiguration):
+//   socketPath    unix socket to listen on; nil: fd 0 as passed by spawn-fcgi or systemd socket activation
+//   socketMode    permissions of the socket file (default 0660)
+//   workers       threads, each with its own FCGX_Request looping FCGX_Accept_r (default 8)
+//   maxBodyBytes  larger bodies are read and dropped, and the request is marked bodyTooLarge (default 64 KiB)
+// Only the responder role exists (libfcgi answers other roles itself). SIGTERM ends the process:
+// FCGX_Init installs its own handler, which is put back to the default right after.
+import CFastCGI
+import Foundation
+
+/// How the server listens and how much it accepts.
+public struct ServerConfiguration: Sendable {
+    public var socketPath: String?
+    public var socketMode: UInt32
+    public var workers: Int
+    public var backlog: Int32
+    public var maxBodyBytes: Int
+
+    public init(socketPath: String? = nil, socketMode: UInt32 = 0o660, workers: Int = 8, backlog: Int32 = 128, maxBodyBytes: Int = 65_536) {
+        self.socketPath = socketPath
+        self.socketMode = socketMode
+        self.workers = workers
+        self.backlog = backlog
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// Why serving could not start.
+public struct FastCGIError: Error, CustomStringConvertible, Equatable {
+    private enum Code: Equatable { case cannotOpenSocket(String), notAWebServerRequest, cannotStartWorker }
+    private let code: Code
+
+    /// The unix socket could not be created or bound.
+    public static func cannotOpenSocket(_ path: String) -> FastCGIError { FastCGIError(code: .cannotOpenSocket(path)) }
+    /// Started as CGI but the environment holds no request (someone ran the binary by hand).
+    public static let notAWebServerRequest = FastCGIError(code: .notAWebServerRequest)
+    /// A worker thread could not be started.
+    public static let cannotStartWorker = FastCGIError(code: .cannotStartWorker)
+
+    public var description: String {
+        switch code {
+        case .cannotOpenSocket(let path): "fastcgi: cannot listen on \(path)"
+        case .notAWebServerRequest: "fastcgi: started as CGI but there is no request (REQUEST_METHOD is not set)"
+        case .cannotStartWorker: "fastcgi: cannot start a worker thread"
+        }
+    }
+}
+
+/// Serves a `Responder` over FastCGI (or one request over plain CGI).
+public final class Server: Sendable {
+    public let configuration: ServerConfiguration
+    private let responder: any Responder
+    private let listener = Listener()
+
+    public init(configuration: ServerConfiguration, responder: any Responder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    /// True when the process was started as plain CGI (fd 0 is not a listening socket).
+    public static func startedAsCGI() -> Bool {
+        initialiseLibrary()
+        return FCGX_IsCGI() != 0
+    }
+
+    /// FCGX_Init, then SIGTERM back to its default so the process ends on it.
+    private static func initialiseLibrary() {
+        FCGX_Init()
+        signal(SIGTERM, SIG_DFL)
+    }
+
+    /// Serves until the process is signalled or `shutdown()` is called.
+    public func run() throws {
+        Self.initialiseLibrary()
+        let fd: Int32
+        if let path = configuration.socketPath {
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+            fd = FCGX_OpenSocket(path, configuration.backlog)
+            guard fd >= 0 else { throw FastCGIError.cannotOpenSocket(path) }
+            chmod(path, mode_t(configuration.socketMode))
+        } else {
+            fd = 0
+        }
+        listener.set(fd)
+        var threads: [pthread_t] = []
+        for _ in 0..<max(1, configuration.workers) {
+            guard let thread = spawnThread({ [self] in serve(on: fd) }) else { throw FastCGIError.cannotStartWorker }
+            threads.append(thread)
+        }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+
+    /// Stops accepting: worker threads finish their request and `run()` returns.
+    public func shutdown() {
+        FCGX_ShutdownPending()
+        guard let fd = listener.take() else { return }
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    /// One worker: accept, read, respond, finish, until accepting fails.
+    private func serve(on fd: Int32) {
+        var request = FCGX_Request()
+        guard FCGX_InitRequest(&request, fd, 0) == 0 else { return }
+        while FCGX_Accept_r(&request) >= 0 {
+            let params = Self.params(request.envp)
+            let (body, tooLarge) = Self.readBody(length: params["CONTENT_LENGTH"], limit: configuration.maxBodyBytes) { buffer, count in
+                Int(FCGX_GetStr(buffer, Int32(count), request.in))
+            }
+            let response = responder.respond(to: Request(params: params, body: body, bodyTooLarge: tooLarge))
+            let bytes = response.serialized()
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { _ = FCGX_PutStr($0.baseAddress, Int32($0.count), request.out) }
+            }
+            FCGX_Finish_r(&request)
+        }
+        FCGX_Free(&request, 0)
+    }
+
+    /// Plain CGI: the request in `environment` and on `input`, the response on `output`.
+    public func serveCGI(environment: [String: String], input: Int32 = 0, output: Int32 = 1) throws {
+        guard environment["REQUEST_METHOD"] != nil else { throw FastCGIError.notAWebServerRequest }
+        let (body, tooLarge) = Self.readBody(length: environment["CONTENT_LENGTH"], limit: configuration.maxBodyBytes) { buffer, count in
+            read(input, buffer, count)
+        }
+        let bytes = responder.respond(to: Request(params: environment, body: body, bodyTooLarge: tooLarge)).serialized()
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(output, $0.baseAddress! + written, bytes.count - written) }
+            if n <= 0 { break }
+            written += n
+        }
+    }
+
+    /// Reads CONTENT_LENGTH bytes through `read` (which may return short counts). Over `limit`, the body
+    /// is read in chunks and dropped (up to 16 MiB, so the web server doesn't see a broken pipe).
+    static func readBody(length: String?, limit: Int, read: (UnsafeMutablePointer<CChar>, Int) -> Int) -> ([UInt8], Bool) {
+        guard let length = length.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length > 0 else { return ([], false) }
+        let tooLarge = length > limit
+        let keep = tooLarge ? 0 : length
+        let toRead = tooLarge ? min(length, 16 << 20) : length
+        var body = [UInt8](repeating: 0, count: keep)
+        var chunk = [CChar](repeating: 0, count: 16_384)
+        var got = 0
+        while got < toRead {
+            let want = min(chunk.count, toRead - got)
+            let n = chunk.withUnsafeMutableBufferPointer { read($0.baseAddress!, want) }
+            if n <= 0 { break }
+            if !tooLarge {
+                chunk.withUnsafeBufferPointer { source in
+                    source.withMemoryRebound(to: UInt8.self) { bytes in
+                        for i in 0..<n { body[got + i] = bytes[i] }
+                    }
+                }
+            }
+            got += n
+        }
+        if !tooLarge && got < length { body.removeLast(length - got) }
+        return (body, tooLarge)
+    }
+
+    /// The NAME=VALUE strings of a FastCGI param array as a dictionary.
+    static func params(_ envp: FCGX_ParamArray?) -> [String: String] {
+        var params: [String: String] = [:]
+        guard var cursor = envp else { return params }
+        while let entry = cursor.pointee {
+            let pair = String(cString: entry)
+            if let equals = pair.firstIndex(of: "=") {
+                params[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return params
+    }
+}
+
+/// The listening descriptor, shared between `run()` and `shutdown()`.
+private final class Listener: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fd: Int32?
+
+    func set(_ fd: Int32) { lock.withLock { self.fd = fd } }
+    func take() -> Int32? { lock.withLock { defer { fd = nil }; return fd } }
+}
+
+/// Runs `body` on a new pthread; nil when the thread could not be created.
+private func spawnThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    let rc = pthread_create(&thread, nil, { raw in
+        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, context)
+    guard rc == 0 else {
+        Unmanaged<Box>.fromOpaque(context).release()
+        return nil
+    }
+    return thread
+}
