@@ -36,10 +36,16 @@ public enum Base64URL {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The bytes of unpadded (or padded) base64url text; nil when it is not base64url.
+    /// The bytes of unpadded (or end-padded) base64url text; nil for any other character, inner padding or impossible length.
     public static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0 < 128 && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var body = Substring(text)
+        while body.hasSuffix("=") { body = body.dropLast() }
+        guard text.utf8.count - body.utf8.count <= 2, body.utf8.count % 4 != 1,
+              body.utf8.allSatisfy({ byte in
+                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+              }) else { return nil }
+        var base64 = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.utf8.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64).map { [UInt8]($0) }
     }

@@ -15,40 +15,29 @@ public struct MessageCatalog: Sendable {
         MessageCatalog(strings: strings.merging(overrides) { _, new in new })
     }
 
-    /// The text for `key` with `{name}` placeholders filled from `arguments`.
+    /// The text for `key` with `{name}` placeholders filled from `arguments`, in one left-to-right pass:
+    /// a value that itself contains `{…}` is never filled again.
     public func text(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        var text = strings[key] ?? key
-        for (name, value) in arguments { text = text.replacingAll("{\(name)}", with: value) }
-        return text
+        let template = strings[key] ?? key
+        guard !arguments.isEmpty else { return template }
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            if let close = rest[open...].firstIndex(of: "}"), let value = arguments[String(rest[rest.index(after: open)..<close])] {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result.append("{")
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        return result + rest
     }
 
     /// A validation message as a sentence: the field's display name, then the rule's message.
     public func fullMessage(for error: FieldError, displayName: String) -> String {
         let message = error.customMessage ?? text(error.key, error.arguments)
         return text("error_full_message", ["attribute": displayName, "message": message])
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = "", rest = self[...]
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-}
-
-extension Substring {
-    fileprivate func range(of target: String) -> Range<Index>? {
-        var start = startIndex
-        while start < endIndex {
-            if self[start...].hasPrefix(target) { return start..<index(start, offsetBy: target.count) }
-            start = index(after: start)
-        }
-        return nil
     }
 }

@@ -39,7 +39,8 @@ public struct Response: Sendable {
     public func serialized() -> [UInt8] {
         let reason = Self.reasonPhrase(for: status)
         var head = "Status: \(status)" + (reason.isEmpty ? "" : " \(reason)") + "\r\n"
-        for (name, value) in headers where !name.isEmpty && !(name + value).contains(where: { $0 == "\r" || $0 == "\n" }) {
+        // Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        for (name, value) in headers where !name.isEmpty && !(name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }) {
             head += "\(name): \(value)\r\n"
         }
         if header("Content-Length") == nil { head += "Content-Length: \(body.count)\r\n" }

@@ -76,10 +76,7 @@ public final class Server: Sendable {
         Self.initialiseLibrary()
         let fd: Int32
         if let path = configuration.socketPath {
-            var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
-            fd = FCGX_OpenSocket(path, configuration.backlog)
-            guard fd >= 0 else { throw FastCGIError.cannotOpenSocket(path) }
+            fd = try Self.listen(on: path, backlog: configuration.backlog)
             chmod(path, mode_t(configuration.socketMode))
         } else {
             fd = 0
@@ -91,14 +88,43 @@ public final class Server: Sendable {
             threads.append(thread)
         }
         for thread in threads { pthread_join(thread, nil) }
+        if configuration.socketPath != nil, let fd = listener.take() { close(fd) }
+    }
+
+    /// A listening unix socket at `path`, replacing a stale socket file (never another kind of file).
+    /// Done here rather than with FCGX_OpenSocket, which calls exit() when bind fails.
+    static func listen(on path: String, backlog: Int32) throws -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else { throw FastCGIError.cannotOpenSocket(path) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else { throw FastCGIError.cannotOpenSocket(path) }
+            unlink(path)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FastCGIError.cannotOpenSocket(path) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
+            close(fd)
+            throw FastCGIError.cannotOpenSocket(path)
+        }
+        return fd
     }
 
     /// Stops accepting: worker threads finish their request and `run()` returns.
+    /// Only shuts the socket down (accept then fails in every worker); `run()` closes it once they are gone,
+    /// so no worker can ever accept on a reused descriptor number. (FCGX_ShutdownPending is not used: it is
+    /// a process-wide flag that would stop every later server too.)
     public func shutdown() {
-        FCGX_ShutdownPending()
-        guard let fd = listener.take() else { return }
+        guard let fd = listener.current() else { return }
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
     }
 
     /// One worker: accept, read, respond, finish, until accepting fails.
@@ -183,6 +209,7 @@ private final class Listener: @unchecked Sendable {
     private var fd: Int32?
 
     func set(_ fd: Int32) { lock.withLock { self.fd = fd } }
+    func current() -> Int32? { lock.withLock { fd } }
     func take() -> Int32? { lock.withLock { defer { fd = nil }; return fd } }
 }
 

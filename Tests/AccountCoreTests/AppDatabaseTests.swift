@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import Testing
+@testable import AccountCore
+
+struct AppDatabaseTests {
+    @Test func openingMigratesToTheLatestSchema() throws {
+        let database = try AppDatabase.inMemory()
+        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail"])
+        let tables = try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
+        }
+        #expect(tables == ["account", "accountToken", "emailAddress", "mailQueue", "serverSecret", "session"])
+    }
+
+    @Test func foreignKeysAreEnforced() throws {
+        let database = try AppDatabase.inMemory()
+        #expect(try database.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+        #expect(throws: DatabaseError.self) {
+            try database.writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (99, 'a@b.c', 'a@b.c', 1, 0)
+                    """)
+            }
+        }
+    }
+
+    @Test func deletingAnAccountDeletesItsAddressesSessionsAndTokens() throws {
+        // Given an account with an address, two sessions and a confirmation token
+        let fixture = try TestFixture(confirmationRequired: true)
+        _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo())
+        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 0") }
+        _ = try fixture.signIn("ann@example.com")
+        _ = try fixture.signIn("ann@example.com")
+        #expect(try [fixture.count("account"), fixture.count("emailAddress"), fixture.count("session"), fixture.count("accountToken")] == [1, 1, 2, 1])
+        // When the account is deleted
+        try fixture.database.writer.write { db in try db.execute(sql: "DELETE FROM account") }
+        // Then everything that belonged to it is gone
+        #expect(try [fixture.count("emailAddress"), fixture.count("session"), fixture.count("accountToken")] == [0, 0, 0])
+    }
+
+    @Test func aSecretIsMadeOnceAndThenKept() throws {
+        let database = try AppDatabase.inMemory()
+        let first = try database.secret(named: "csrf", random: SeededRandomSource(seed: 1))
+        let second = try database.secret(named: "csrf", random: SeededRandomSource(seed: 2))
+        let other = try database.secret(named: "cookie", random: SeededRandomSource(seed: 1))
+        #expect(first.count == 32)
+        #expect(second == first, "stable across calls, whatever the random source")
+        #expect(other.count == 32)
+        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM serverSecret") } == 2)
+    }
+
+    @Test func aDatabaseFileKeepsItsSecretsAcrossOpeningsAndItsFolderIsCreated() throws {
+        let folder = NSTemporaryDirectory() + "frontdoor-db-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/nested/frontdoor.sqlite"
+        let made = try AppDatabase.open(path: path).secret(named: "csrf", random: SeededRandomSource(seed: 3))
+        #expect(FileManager.default.fileExists(atPath: path))
+        let reopened = try AppDatabase.open(path: path)
+        #expect(try reopened.appliedMigrations().count == 2)
+        #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
+    }
+}

@@ -1,0 +1,110 @@
+import AccountRules
+import Foundation
+import GRDB
+import Testing
+@testable import AccountCore
+
+struct RegistrationTests {
+    @Test func signingUpCreatesTheAccountItsPrimaryAddressAndASession() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.signUp("Ann.Lee@Example.com", client: ClientInfo(userAgent: "Browser/1", remoteAddress: "192.0.2.1"))
+
+        let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
+        #expect(address.address == "Ann.Lee@Example.com", "stored as entered")
+        #expect(address.normalizedAddress == "ann.lee@example.com")
+        #expect(address.isPrimary)
+        #expect(address.verifiedAt == nil)
+        #expect(address.createdAt == fixture.clock.now())
+        #expect(try fixture.count("account") == 1)
+
+        #expect(grant.session.accountId == address.accountId)
+        #expect(grant.session.email == "Ann.Lee@Example.com")
+        #expect(!grant.session.rememberMe)
+        let row = try #require(try fixture.sessionRow(grant))
+        #expect(row["accountId"] as Int64 == address.accountId)
+        #expect(row["userAgent"] as String == "Browser/1" && row["remoteAddress"] as String == "192.0.2.1")
+        #expect(try fixture.services.sessions.find(token: grant.token.encoded)?.accountId == address.accountId)
+    }
+
+    @Test func thePasswordIsStoredOnlyAsAnArgon2idHash() throws {
+        let fixture = try TestFixture()
+        try fixture.signUp(password: "correct horse")
+        let hash = try #require(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM account") })
+        #expect(hash.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$"))
+        #expect(!hash.contains("correct horse"))
+        #expect(fixture.services.hasher.verify("correct horse", against: hash))
+    }
+
+    @Test func anAddressTakenInAnotherCaseIsRefusedAndNothingIsAdded() throws {
+        // Given an account for ann@example.com
+        let fixture = try TestFixture()
+        try fixture.signUp("ann@example.com")
+        // When someone signs up with the same address in other case
+        let error = #expect(throws: AccountError.self) {
+            try fixture.services.registration.signUp(TestFixture.form(email: "ANN@Example.COM"), client: ClientInfo())
+        }
+        // Then the form says the address is taken, and there is still one account
+        guard case .invalid(let errors) = error else { Issue.record("expected .invalid, got \(String(describing: error))"); return }
+        #expect(errors.fieldNames == ["email"])
+        #expect(errors.keys(for: "email") == ["taken"])
+        #expect(errors.messages(for: "email", in: .english) == ["Email has already been taken"])
+        #expect(try [fixture.count("account"), fixture.count("emailAddress"), fixture.count("session")] == [1, 1, 1])
+    }
+
+    @Test func anInvalidFormWritesNothingAndListsEveryProblem() throws {
+        let fixture = try TestFixture()
+        let error = #expect(throws: AccountError.self) {
+            try fixture.services.registration.signUp(
+                ["email": "ann@example", "password": "abc", "password_confirmation": "abd"], client: ClientInfo())
+        }
+        guard case .invalid(let errors) = error else { Issue.record("expected .invalid, got \(String(describing: error))"); return }
+        #expect(errors.fieldNames == ["email", "password", "password_confirmation"])
+        for table in ["account", "emailAddress", "session", "accountToken", "mailQueue"] {
+            #expect(try fixture.count(table) == 0, "\(table)")
+        }
+    }
+
+    @Test func whiteSpaceAroundTheAddressIsTrimmed() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.signUp("  ann@example.com \t\n")
+        #expect(grant.session.email == "ann@example.com")
+        #expect(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT address FROM emailAddress") } == "ann@example.com")
+        #expect(try fixture.signIn("ann@example.com").session.accountId == grant.session.accountId)
+    }
+
+    @Test func theConfiguredPasswordLengthApplies() throws {
+        let fixture = try TestFixture()
+        let error = #expect(throws: AccountError.self) {
+            try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com", password: String(repeating: "p", count: 129)),
+                                                     client: ClientInfo())
+        }
+        guard case .invalid(let errors) = error else { Issue.record("expected .invalid, got \(String(describing: error))"); return }
+        #expect(errors.messages(for: "password", in: .english) == ["Password is too long (maximum is 128 characters)"])
+        #expect(try fixture.count("account") == 0)
+    }
+
+    @Test func withConfirmationRequiredSignUpMailsALinkAndStartsNoSession() throws {
+        let fixture = try TestFixture(confirmationRequired: true)
+        let outcome = try fixture.services.registration.signUp(TestFixture.form(email: "Ann@Example.com"), client: ClientInfo())
+        guard case .confirmationSent = outcome else { Issue.record("expected .confirmationSent"); return }
+        #expect(try [fixture.count("account"), fixture.count("session"), fixture.count("accountToken")] == [1, 0, 1])
+        #expect(try fixture.services.mail.list().map(\.kind) == ["confirmation"])
+        #expect(try fixture.services.mail.list().first?.recipient == "Ann@Example.com")
+    }
+
+    @Test func withConfirmationRequiredATakenAddressLooksTheSameAndMailsItsOwner() throws {
+        // Given an account for ann@example.com, with confirmation required
+        let fixture = try TestFixture(confirmationRequired: true)
+        _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo())
+        fixture.clock.advance(by: 120)
+        // When someone signs up with that address again
+        let outcome = try fixture.services.registration.signUp(TestFixture.form(email: "ANN@example.com", password: "other password"),
+                                                               client: ClientInfo())
+        // Then the answer is the same, nothing is created, and the owner hears about it
+        guard case .confirmationSent = outcome else { Issue.record("expected .confirmationSent"); return }
+        #expect(try [fixture.count("account"), fixture.count("emailAddress"), fixture.count("accountToken")] == [1, 1, 1])
+        let mails = try fixture.services.mail.list()
+        #expect(Set(mails.map(\.kind)) == ["confirmation", "sign_up_attempt"])
+        #expect(mails.allSatisfy { $0.recipient == "ann@example.com" })
+    }
+}

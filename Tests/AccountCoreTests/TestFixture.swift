@@ -1,0 +1,65 @@
+// TestFixture.swift: AccountServices over a fresh in-memory database, a fixed clock and seeded randomness.
+import AccountRules
+import Foundation
+import GRDB
+import Logging
+@testable import AccountCore
+
+/// argon2id parameters cheap enough for unit tests (the real cost is tested once, in PasswordHasherTests).
+let cheapHashing = PasswordHasher.Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
+
+/// One test's world: services wired as in production, but in memory and deterministic.
+struct TestFixture {
+    let clock = FixedClock()
+    let random: SeededRandomSource
+    let database: AppDatabase
+    let services: AccountServices
+
+    /// Confirmation is off unless asked for, so sign-up signs in directly.
+    init(session: SessionPolicy = .default, confirmationRequired: Bool = false, seed: UInt64 = 1) throws {
+        random = SeededRandomSource(seed: seed)
+        database = try AppDatabase.inMemory()
+        let configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
+                                              mail: MailPolicy(confirmationRequired: confirmationRequired))
+        services = AccountServices(database: database, configuration: configuration,
+                                   validator: AccountForms.signUp(passwordLength: configuration.password.length),
+                                   composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory() + "frontdoor-unused-outbox"),
+                                   logger: Logger(label: "test"), clock: clock, random: random)
+    }
+
+    /// A sign-up form with a matching confirmation.
+    static func form(email: String, password: String = "correct horse") -> [String: String] {
+        ["email": email, "password": password, "password_confirmation": password]
+    }
+
+    /// Signs `email` up (confirmation off) and returns the session it started.
+    @discardableResult
+    func signUp(_ email: String = "Ann@Example.com", password: String = "correct horse", client: ClientInfo = ClientInfo()) throws -> SessionGrant {
+        guard case .signedIn(let grant) = try services.registration.signUp(Self.form(email: email, password: password), client: client) else {
+            throw FixtureError("sign-up did not sign in; is confirmation required?")
+        }
+        return grant
+    }
+
+    /// Signs in with a password.
+    func signIn(_ email: String = "Ann@Example.com", password: String = "correct horse", rememberMe: Bool = false,
+                previousToken: String? = nil) throws -> SessionGrant {
+        try services.authentication.signIn(email: email, password: password, rememberMe: rememberMe, client: ClientInfo(),
+                                           previousToken: previousToken)
+    }
+
+    /// Rows in `table`.
+    func count(_ table: String) throws -> Int {
+        try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+    }
+
+    /// The stored session row for `grant`.
+    func sessionRow(_ grant: SessionGrant) throws -> Row? {
+        try database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM session WHERE digest = ?", arguments: [grant.token.digest]) }
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,39 @@
+import Testing
+@testable import FastCGI
+
+struct ResponseTests {
+    /// Byte fixtures: the response and its exact CGI form.
+    static let cases: [(Response, String)] = [
+        (Response(status: 200, contentType: "text/plain", text: "hi"),
+         "Status: 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi"),
+        (Response(status: 303, headers: [(name: "Location", value: "/account/")]),
+         "Status: 303 See Other\r\nLocation: /account/\r\nContent-Length: 0\r\n\r\n"),
+        (Response(status: 299, headers: [(name: "Set-Cookie", value: "a=1"), (name: "Set-Cookie", value: "b=2"),
+                                         (name: "Content-Length", value: "0")]),
+         "Status: 299\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 0\r\n\r\n"),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func serialisesToTheCGIForm(index: Int) {
+        let (response, expected) = Self.cases[index]
+        #expect(String(decoding: response.serialized(), as: UTF8.self) == expected)
+    }
+
+    @Test func headersWithLineBreaksAreNeverWritten() {
+        let response = Response(status: 302, headers: [(name: "Location", value: "/x\r\nSet-Cookie: evil=1"),
+                                                       (name: "X-Ok", value: "fine"), (name: "Bad\nName", value: "v")])
+        let text = String(decoding: response.serialized(), as: UTF8.self)
+        #expect(!text.contains("evil"))
+        #expect(!text.contains("Bad"))
+        #expect(text.contains("X-Ok: fine\r\n"))
+    }
+
+    @Test func headerAccessIsCaseInsensitiveAndSetReplaces() {
+        var response = Response()
+        response.addHeader("Set-Cookie", "a=1")
+        response.addHeader("set-cookie", "b=2")
+        #expect(response.header("SET-COOKIE") == "a=1")
+        response.setHeader("Set-Cookie", "c=3")
+        #expect(response.headers.map(\.value) == ["c=3"])
+    }
+}
