@@ -91,7 +91,7 @@ struct ServerTests {
 
     @Test func aRegularFileInTheSocketsPlaceIsNeverDeleted() throws {
         let path = NSTemporaryDirectory() + "not-a-socket-\(UUID().uuidString.prefix(8))"
-        FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
         defer { unlink(path) }
         let server = Server(configuration: ServerConfiguration(socketPath: path), responder: EchoResponder())
         #expect(throws: FastCGIError.cannotOpenSocket(path)) { try server.run() }

@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 import requests
-import urllib3
 from aiosmtpd.controller import Controller
 
-urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)  # the test TLS server is self-signed
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("FRONTDOOR_BIN", str(ROOT / ".build/debug/frontdoor"))
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

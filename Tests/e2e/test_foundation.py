@@ -2,6 +2,7 @@
 import re
 import subprocess
 
+import pytest
 import requests
 
 from conftest import ROOT, Browser, unique_email
@@ -110,6 +111,7 @@ def test_session_cookie_attributes_and_rotation(stack):
     assert replay.get("/").status_code == 302, "the session from before sign-in no longer works"
 
 
+@pytest.mark.filterwarnings("ignore::urllib3.exceptions.InsecureRequestWarning")  # the test server's certificate is self-signed
 def test_cookies_are_secure_over_https(stack):
     browser = Browser(stack, base=stack.https_base, verify=False)
     response = sign_up(browser, unique_email())
