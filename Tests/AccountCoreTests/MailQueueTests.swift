@@ -56,6 +56,33 @@ struct MailQueueTests {
         #expect(try queue.deliverDue() == (0, 1))
     }
 
+    @Test func twoSendersNeverDeliverTheSameMessage() throws {
+        // Given two queues over one database (the server's sender and `frontdoor mail retry`)
+        let clock = FixedClock(), folder = outboxFolder()
+        let (first, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
+        var second = first
+        second.retryBase = 30
+        try database.writer.write { db in
+            for i in 0..<20 { try first.enqueue(.passwordChanged, to: "user\(i)@example.com", in: db) }
+        }
+        // When both deliver at the same time
+        let group = DispatchGroup()
+        final class Total: @unchecked Sendable { let lock = NSLock(); var sent = 0 }
+        let total = Total()
+        for queue in [first, second] {
+            group.enter()
+            Thread {
+                let result = (try? queue.deliverDue()) ?? (sent: 0, failed: 0)
+                total.lock.withLock { total.sent += result.sent }
+                group.leave()
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        // Then every message went out exactly once
+        #expect(total.sent == 20)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 20)
+    }
+
     @Test func throttlingLooksAtTheKindTheAddressAndTheWindow() throws {
         let clock = FixedClock()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: outboxFolder()), clock: clock)

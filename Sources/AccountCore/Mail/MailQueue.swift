@@ -105,6 +105,7 @@ public struct MailQueue: Sendable {
         var sent = 0, failed = 0
         for row in due {
             let id: Int64 = row["id"], attempts: Int = row["attempts"]
+            guard try claim(id, now: now) else { continue }
             do {
                 try transport.deliver(row["message"], from: row["sender"], to: row["recipient"], id: row["messageId"])
                 try database.writer.write { db in
@@ -123,6 +124,19 @@ public struct MailQueue: Sendable {
             }
         }
         return (sent, failed)
+    }
+
+    /// How long a claimed message is left to its sender before another may try (covers a sender that died mid-send).
+    static let claimLease: TimeInterval = 300
+
+    /// Takes a due message for this sender by pushing its next attempt past the lease; false when another
+    /// sender (the server's thread, `frontdoor mail retry`) took it first. So a message is never sent twice at once.
+    private func claim(_ id: Int64, now: Double) throws -> Bool {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE mailQueue SET nextAttemptAt = ? WHERE id = ? AND sentAt IS NULL AND nextAttemptAt <= ?",
+                           arguments: [now + Self.claimLease, id, now])
+            return db.changesCount == 1
+        }
     }
 
     /// Makes every unsent message due now (`frontdoor mail retry`).
