@@ -1,9 +1,9 @@
 # Frontdoor: `make run` serves http://127.0.0.1:8080/account/; `make test` runs every test.
+# Both first install what is missing (scripts/install-deps: Debian packages; .venv for the e2e tests).
 .PHONY: run test deps build build-release unit e2e clean
 
 PORT ?= 8080
-RUN_DIR := $(CURDIR)/run
-VAR_DIR := $(CURDIR)/var
+PYTEST_ARGS ?=
 
 deps:
 	@scripts/install-deps
@@ -14,18 +14,19 @@ build: deps
 build-release: deps
 	swift build -c release
 
-# Starts frontdoor (release build) and a local nginx on 127.0.0.1:$(PORT); Ctrl-C stops both.
+# frontdoor (release build) on var/frontdoor.sock + nginx on 127.0.0.1:$(PORT), config in run/; Ctrl-C stops both.
 run: build-release
 	@scripts/run-dev $(PORT)
 
 unit: build
 	swift test
 
+# pytest through a real nginx and the debug binary (Tests/e2e; each session on its own free ports and temp folder).
 e2e: build
 	@scripts/install-deps --with-venv
-	FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q Tests/e2e
+	FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
 
 test: unit e2e
 
 clean:
-	rm -rf $(RUN_DIR) .venv
+	rm -rf run .venv

@@ -112,7 +112,8 @@ class Stack:
         make_tls_server(prefix, self.tls_port)
         self.nginx = subprocess.Popen(["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
                                        "-e", str(prefix / "error.log")],
-                                      stdout=subprocess.DEVNULL, stderr=open(self.folder / "nginx.stderr", "w"))
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=open(self.folder / "nginx.stderr", "w"))
         wait_for(lambda: self.answers(), what="nginx + frontdoor")
         return self
 
@@ -120,7 +121,7 @@ class Stack:
         self.app_log = open(self.folder / "frontdoor.log", "a")
         self.app = subprocess.Popen([BIN, "serve", "--config", str(self.config_path), "--socket", str(self.socket),
                                      "--socket-mode", "0666", "--workers", "4"],
-                                    stdout=self.app_log, stderr=subprocess.STDOUT, cwd=self.folder)
+                                    stdin=subprocess.DEVNULL, stdout=self.app_log, stderr=subprocess.STDOUT, cwd=self.folder)
         wait_for(lambda: self.socket.exists() or self.app.poll() is not None, what="the frontdoor socket")
         assert self.app.poll() is None, self.logs()
 
@@ -196,9 +197,13 @@ class Browser:
         return self.seen(self.session.get(self.url(path), timeout=10, **kw))
 
     def seen(self, response):
-        token = self.session.cookies.get("frontdoor_session")
-        if token:
-            self.stack.seen_session_tokens.add(token)
+        """Remembers every session cookie value the server hands out (checked against the database at the end)."""
+        for r in [*response.history, response]:
+            for header in r.raw.headers.getlist("Set-Cookie"):
+                name, _, rest = header.partition("=")
+                value = rest.split(";", 1)[0]
+                if name.strip() == "frontdoor_session" and value:
+                    self.stack.seen_session_tokens.add(value)
         return response
 
     def token(self, path):
@@ -223,6 +228,19 @@ class Browser:
         return self.session.cookies.get(name)
 
 
+STACKS = []  # every running stack, so a failing test's report can show their logs
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failure, attach the tails of frontdoor's log and nginx's error log to the test's report."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for stack in STACKS:
+            report.sections.append((f"stack {stack.folder.name} logs", stack.logs()))
+
+
 @pytest.fixture(scope="session")
 def smtp():
     sink = MailSink()
@@ -239,10 +257,10 @@ def _stack(tmp_path_factory, request, config):
         print(stack.logs())
         stack.stop()
         raise
+    STACKS.append(stack)
     yield stack
+    STACKS.remove(stack)
     stack.stop()
-    if request.session.testsfailed:
-        print(stack.logs())
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,9 @@
 """The same binary as plain CGI, under spawn-fcgi (listening socket on fd 0), and stopping on SIGTERM."""
+import os
 import signal
+import socket
 import subprocess
+import threading
 
 import requests
 
@@ -69,3 +72,53 @@ def test_sigterm_stops_the_server(stack, tmp_path):
     wait_for(sock.exists, what="the socket")
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=10) == -signal.SIGTERM
+
+
+def test_config_check_prints_the_effective_config_and_refuses_bad_values(stack, tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "FRONTDOOR_SESSION_IDLE_TIMEOUT": "30m", "FRONTDOOR_FASTCGI_WORKERS": "3"}
+    result = subprocess.run([BIN, "config", "check", "--config", str(stack.config_path)], env=env,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert 'idle_timeout: "30m"' in result.stdout and "workers: 3" in result.stdout
+    assert f'path: "{stack.db}"' in result.stdout
+    # Its output is itself a config file that reads back the same.
+    (tmp_path / "effective.yml").write_text(result.stdout)
+    again = subprocess.run([BIN, "config", "check", "--config", str(tmp_path / "effective.yml")], env={"PATH": "/usr/bin:/bin"},
+                           capture_output=True, text=True, timeout=30)
+    assert again.returncode == 0 and again.stdout == result.stdout, again.stderr
+    for bad in ({"FRONTDOOR_FASTCGI_WORKERS": "many"}, {"FRONTDOOR_SESSION_LIFETIME": "12x"},
+                {"FRONTDOOR_FASTCGI_SOCKET_MODE": "0999"}):
+        refused = subprocess.run([BIN, "config", "check", "--config", str(stack.config_path)], env={**env, **bad},
+                                 capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 1 and refused.stderr.strip(), bad
+
+
+def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
+    """scripts/run-dev (what `make run` starts) on a free port with its data in tmp: URL, a curl session, Ctrl-C."""
+    port = free_port()
+    # The dev config asks for confirmed addresses: curl-session.sh follows the link from the .eml in var/outbox.
+    env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
+    script = subprocess.Popen([str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    output = []
+    try:
+        reader = threading.Thread(target=lambda: output.extend(iter(script.stdout.readline, "")), daemon=True)
+        reader.start()
+        wait_for(lambda: any(f"http://127.0.0.1:{port}/account/" in line for line in output) or script.poll() is not None,
+                 timeout=60, what="run-dev's URL line")
+        assert script.poll() is None, "".join(output)
+        session = subprocess.run([str(ROOT / "scripts/curl-session.sh"), f"http://127.0.0.1:{port}/account",
+                                  str(tmp_path / "var/outbox")], capture_output=True, text=True, timeout=60)
+        assert session.returncode == 0, session.stdout + session.stderr + "".join(output)
+        assert (tmp_path / "var/frontdoor.sqlite").exists() and not (tmp_path / "run/nginx/error.log").read_text().count("[emerg]")
+        os.killpg(script.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+        assert script.wait(timeout=15) == 0, "".join(output)
+        reader.join(5)
+        assert "stopped" in "".join(output)
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", port)) != 0, "nginx still listening after Ctrl-C"
+        with socket.socket(socket.AF_UNIX) as probe:
+            assert probe.connect_ex(str(tmp_path / "var/frontdoor.sock")) != 0, "frontdoor still serving after Ctrl-C"
+    finally:
+        if script.poll() is None:
+            os.killpg(script.pid, signal.SIGKILL)
