@@ -9,6 +9,7 @@ public struct Request: Sendable {
     /// CONTENT_LENGTH exceeded the server's limit: the body was read and dropped.
     public var bodyTooLarge: Bool
 
+    /// A request from its params and body, as the server (or a test) builds it.
     public init(params: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
         self.params = params
         self.body = body

@@ -2,11 +2,14 @@
 
 /// What the application answers. The same bytes serve FastCGI (on FCGI_STDOUT) and plain CGI (on stdout).
 public struct Response: Sendable {
+    /// The HTTP status code.
     public var status: Int
     /// Headers in order; a name may repeat (Set-Cookie).
     public var headers: [(name: String, value: String)]
+    /// The body bytes, sent as they are.
     public var body: [UInt8]
 
+    /// A response from its parts; 200 with no headers and no body by default.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

@@ -4,6 +4,7 @@
 //   socketPath    unix socket to listen on; nil: fd 0 as passed by spawn-fcgi or systemd socket activation
 //   socketMode    permissions of the socket file (default 0660)
 //   workers       threads, each with its own FCGX_Request looping FCGX_Accept_r (default 8)
+//   backlog       listen() backlog of the socket (default 128)
 //   maxBodyBytes  larger bodies are read and dropped, and the request is marked bodyTooLarge (default 64 KiB)
 // Only the responder role exists (libfcgi answers other roles itself). SIGTERM ends the process:
 // FCGX_Init installs its own handler, which is put back to the default right after.
@@ -12,12 +13,18 @@ import Foundation
 
 /// How the server listens and how much it accepts.
 public struct ServerConfiguration: Sendable {
+    /// The unix socket to listen on; nil: fd 0, as passed by spawn-fcgi or systemd socket activation.
     public var socketPath: String?
+    /// Permissions given to the socket file after it is created.
     public var socketMode: UInt32
+    /// Worker threads, each accepting and serving one request at a time.
     public var workers: Int
+    /// The listen() backlog.
     public var backlog: Int32
+    /// Bodies longer than this are read and dropped, and the request is marked `bodyTooLarge`.
     public var maxBodyBytes: Int
 
+    /// A configuration; every value has the default named in the file header.
     public init(socketPath: String? = nil, socketMode: UInt32 = 0o660, workers: Int = 8, backlog: Int32 = 128, maxBodyBytes: Int = 65_536) {
         self.socketPath = socketPath
         self.socketMode = socketMode
@@ -39,6 +46,7 @@ public struct FastCGIError: Error, CustomStringConvertible, Equatable {
     /// A worker thread could not be started.
     public static let cannotStartWorker = FastCGIError(code: .cannotStartWorker)
 
+    /// The message, prefixed "fastcgi: ".
     public var description: String {
         switch code {
         case .cannotOpenSocket(let path): "fastcgi: cannot listen on \(path)"
@@ -50,10 +58,12 @@ public struct FastCGIError: Error, CustomStringConvertible, Equatable {
 
 /// Serves a `Responder` over FastCGI (or one request over plain CGI).
 public final class Server: Sendable {
+    /// How this server listens and how much it accepts.
     public let configuration: ServerConfiguration
     private let responder: any Responder
     private let listener = Listener()
 
+    /// A server that answers every request with `responder`; nothing happens until `run()` or `serveCGI`.
     public init(configuration: ServerConfiguration, responder: any Responder) {
         self.configuration = configuration
         self.responder = responder
@@ -83,12 +93,18 @@ public final class Server: Sendable {
         }
         listener.set(fd)
         var threads: [pthread_t] = []
+        var failed = false
         for _ in 0..<max(1, configuration.workers) {
-            guard let thread = spawnThread({ [self] in serve(on: fd) }) else { throw FastCGIError.cannotStartWorker }
+            guard let thread = spawnThread({ [self] in serve(on: fd) }) else {
+                failed = true
+                shutdown()   // the workers already started stop too, so none outlives run()
+                break
+            }
             threads.append(thread)
         }
         for thread in threads { pthread_join(thread, nil) }
         if configuration.socketPath != nil, let fd = listener.take() { close(fd) }
+        if failed { throw FastCGIError.cannotStartWorker }
     }
 
     /// A listening unix socket at `path`, replacing a stale socket file (never another kind of file).
@@ -150,13 +166,17 @@ public final class Server: Sendable {
     public func serveCGI(environment: [String: String], input: Int32 = 0, output: Int32 = 1) throws {
         guard environment["REQUEST_METHOD"] != nil else { throw FastCGIError.notAWebServerRequest }
         let (body, tooLarge) = Self.readBody(length: environment["CONTENT_LENGTH"], limit: configuration.maxBodyBytes) { buffer, count in
-            read(input, buffer, count)
+            while true {
+                let n = read(input, buffer, count)
+                if n >= 0 || errno != EINTR { return n }
+            }
         }
         let bytes = responder.respond(to: Request(params: environment, body: body, bodyTooLarge: tooLarge)).serialized()
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(output, $0.baseAddress! + written, bytes.count - written) }
-            if n <= 0 { break }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }   // the web server went away: nothing more to do
             written += n
         }
     }
@@ -166,25 +186,18 @@ public final class Server: Sendable {
     static func readBody(length: String?, limit: Int, read: (UnsafeMutablePointer<CChar>, Int) -> Int) -> ([UInt8], Bool) {
         guard let length = length.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length > 0 else { return ([], false) }
         let tooLarge = length > limit
-        let keep = tooLarge ? 0 : length
         let toRead = tooLarge ? min(length, 16 << 20) : length
-        var body = [UInt8](repeating: 0, count: keep)
-        var chunk = [CChar](repeating: 0, count: 16_384)
+        var body: [UInt8] = []
+        if !tooLarge { body.reserveCapacity(min(length, 1 << 20)) }   // grows as bytes arrive, never from the header alone
+        var chunk = [UInt8](repeating: 0, count: 16_384)
         var got = 0
         while got < toRead {
             let want = min(chunk.count, toRead - got)
-            let n = chunk.withUnsafeMutableBufferPointer { read($0.baseAddress!, want) }
-            if n <= 0 { break }
-            if !tooLarge {
-                chunk.withUnsafeBufferPointer { source in
-                    source.withMemoryRebound(to: UInt8.self) { bytes in
-                        for i in 0..<n { body[got + i] = bytes[i] }
-                    }
-                }
-            }
+            let n = chunk.withUnsafeMutableBufferPointer { $0.withMemoryRebound(to: CChar.self) { read($0.baseAddress!, want) } }
+            if n <= 0 { break }   // end of input or an error: the body is what arrived
+            if !tooLarge { body.append(contentsOf: chunk[0..<n]) }
             got += n
         }
-        if !tooLarge && got < length { body.removeLast(length - got) }
         return (body, tooLarge)
     }
 

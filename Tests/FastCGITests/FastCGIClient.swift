@@ -37,9 +37,17 @@ enum FastCGIClient {
 
     /// Connects to the unix socket at `path`, sends `bytes`, and returns the STDOUT content up to END_REQUEST.
     static func exchange(socketPath path: String, _ bytes: [UInt8]) throws -> String {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try connect(socketPath: path)
         defer { close(fd) }
-        var limit = timeval(tv_sec: 5, tv_usec: 0)   // a server that never answers fails the test instead of hanging it
+        try send(fd, bytes)
+        return try readOutput(fd)
+    }
+
+    /// A connected socket to `path`; reads on it give up after 5 s, so a server that never answers fails the test
+    /// instead of hanging it.
+    static func connect(socketPath path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -47,15 +55,27 @@ enum FastCGIClient {
             for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    static func send(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + sent, bytes.count - sent) }
             guard n > 0 else { throw POSIXError(.EPIPE) }
             sent += n
         }
+    }
+
+    /// Reads records until the server closes, and returns the STDOUT content up to END_REQUEST.
+    static func readOutput(_ fd: Int32) throws -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -70,6 +90,7 @@ enum FastCGIClient {
             let type = received[offset + 1]
             let length = Int(received[offset + 4]) << 8 | Int(received[offset + 5])
             let padding = Int(received[offset + 6])
+            guard offset + 8 + length <= received.count else { break }
             if type == RecordType.stdout.rawValue { output += received[(offset + 8)..<(offset + 8 + length)] }
             if type == RecordType.endRequest.rawValue { break }
             offset += 8 + length + padding

@@ -11,6 +11,11 @@ struct ResponseTests {
         (Response(status: 299, headers: [(name: "Set-Cookie", value: "a=1"), (name: "Set-Cookie", value: "b=2"),
                                          (name: "Content-Length", value: "0")]),
          "Status: 299\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 0\r\n\r\n"),
+        (Response(), "Status: 200 OK\r\nContent-Length: 0\r\n\r\n"),
+        (Response(status: 413, headers: [(name: "content-length", value: "3")], body: Array("big".utf8)),
+         "Status: 413 Payload Too Large\r\ncontent-length: 3\r\n\r\nbig"),
+        (Response(status: 500, contentType: "text/html; charset=utf-8", text: "é"),
+         "Status: 500 Internal Server Error\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 2\r\n\r\né"),
     ]
 
     @Test(arguments: 0..<cases.count)

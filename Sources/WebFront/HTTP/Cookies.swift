@@ -1,4 +1,5 @@
 // Cookies.swift: reading the Cookie header and writing Set-Cookie headers with Frontdoor's attributes.
+import AccountRules
 
 /// Parses `Cookie: a=1; b=2`. The first cookie of a name wins (the most specific path, per RFC 6265 §5.4).
 public enum CookieHeader {
@@ -41,12 +42,5 @@ public struct SetCookie: Sendable, Equatable {
         parts.append("SameSite=Lax")
         if secure { parts.append("Secure") }
         return parts.joined(separator: "; ")
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(self[first...last])
     }
 }
