@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // Frontdoor: a self-hosted sign-in front served over FastCGI behind nginx.
-// Dependency direction: frontdoor → WebFront → {AccountCore, FastCGI}; AccountCore → AccountRules.
+// Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, FastCGI}; AccountCore → AccountRules.
 import PackageDescription
 
 let package = Package(
@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FastCGI", targets: ["FastCGI"]),
         .library(name: "AccountRules", targets: ["AccountRules"]),
         .library(name: "AccountCore", targets: ["AccountCore"]),
+        .library(name: "BrowserID", targets: ["BrowserID"]),
         .library(name: "WebFront", targets: ["WebFront"]),
     ],
     dependencies: [
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
+        .package(url: "https://github.com/attaswift/BigInt", exact: "6.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
@@ -33,8 +35,14 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BrowserID", dependencies: [
+            "CCurl",
+            .product(name: "BigInt", package: "BigInt"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "FastCGI",
+            "AccountCore", "AccountRules", "BrowserID", "FastCGI",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -48,6 +56,7 @@ let package = Package(
         .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
         .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore"]),
-        .testTarget(name: "WebFrontTests", dependencies: ["WebFront"]),
+        .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID"], exclude: ["Vectors"]),
+        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID"]),
     ]
 )

@@ -22,6 +22,7 @@ public struct AccountServices: Sendable {
     public let authentication: Authentication
     public let confirmation: Confirmation
     public let reminder: PasswordReminder
+    public let addresses: EmailAddresses
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger,
@@ -44,6 +45,7 @@ public struct AccountServices: Sendable {
                                     confirmation: confirmation, clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
+        addresses = EmailAddresses(database: database)
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
                                     mail: mail, clock: clock, logger: logger, lifetime: configuration.mail.resetLifetime)
     }

@@ -2,7 +2,7 @@
 
 extension MessageCatalog {
     /// English wording of every message.
-    public static let english = MessageCatalog(strings: [
+    public static let english = MessageCatalog(strings: englishBrowserID.merging([
         // Validation (Rails/Devise wording): "{attribute} {message}".
         "error_full_message": "{attribute} {message}",
         "blank": "can't be blank",
@@ -94,5 +94,5 @@ extension MessageCatalog {
         "error_bad_request": "The request could not be understood.",
         "error_internal": "Something went wrong on our side. Please try again in a moment.",
         "error_back_home": "Go to the start page",
-    ])
+    ]) { first, _ in first })
 }

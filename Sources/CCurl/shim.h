@@ -8,3 +8,8 @@ static inline CURLcode fd_curl_setopt_slist(CURL *c, CURLoption o, struct curl_s
 static inline CURLcode fd_curl_setopt_read(CURL *c, size_t (*f)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(c, CURLOPT_READFUNCTION, f);
 }
+static inline CURLcode fd_curl_setopt_write(CURL *c, size_t (*f)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, f);
+}
+static inline CURLcode fd_curl_getinfo_long(CURL *c, CURLINFO i, long *v) { return curl_easy_getinfo(c, i, v); }
+static inline CURLcode fd_curl_getinfo_string(CURL *c, CURLINFO i, char **v) { return curl_easy_getinfo(c, i, v); }

@@ -8,10 +8,12 @@ import Logging
 public struct Frontdoor: Responder {
     public let site: Site
     private let routes: [String: [String: Handler]]
+    private let rootRoutes: [String: [String: Handler]]
 
     public init(site: Site) {
         self.site = site
         self.routes = Routes.table()
+        self.rootRoutes = Routes.rootTable()
     }
 
     public func respond(to request: Request) -> Response {
@@ -30,7 +32,8 @@ public struct Frontdoor: Responder {
 
     private func route(_ context: RequestContext) throws -> Response {
         if context.request.bodyTooLarge { throw HTTPError.payloadTooLarge }
-        guard let route = site.paths.route(forRequestPath: context.request.path), let methods = routes[route] else {
+        let path = context.request.path
+        guard let methods = rootRoutes[path] ?? site.paths.route(forRequestPath: path).flatMap({ routes[$0] }) else {
             throw HTTPError.notFound
         }
         let method = context.request.method == "HEAD" ? "GET" : context.request.method

@@ -9,6 +9,7 @@ enum Routes {
     static func table() -> [String: [String: Handler]] {
         let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
         let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
+        let dialog = BrowserIDDialogPage(), certify = CertifyAction(), verify = VerifyAPI()
         return [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
@@ -18,6 +19,18 @@ enum Routes {
             "confirmation/new": ["GET": confirmation.show, "POST": confirmation.submit],
             "password/new": ["GET": reminder.show, "POST": reminder.submit],
             "password/edit": ["GET": reset.show, "POST": reset.submit],
+            "browserid/sign_in": ["GET": dialog.show],
+            "browserid/communication_iframe": ["GET": dialog.communicationFrame],
+            "browserid/provision": ["GET": dialog.provision],
+            "browserid/authenticate": ["GET": dialog.authenticate],
+            "browserid/certify": ["POST": certify.submit],
+            "verify": ["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
+                       "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod],
         ]
+    }
+
+    /// Routes outside the base path, by full request path (nginx sends only these there).
+    static func rootTable() -> [String: [String: Handler]] {
+        [SupportDocumentPage.path: ["GET": SupportDocumentPage().show]]
     }
 }

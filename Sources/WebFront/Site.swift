@@ -2,7 +2,7 @@
 import AccountCore
 import Logging
 
-/// The dependencies of the web front: configuration, URL paths, account services, templates, CSRF, logger.
+/// The dependencies of the web front: configuration, URL paths, account services, templates, CSRF, logger, BrowserID.
 public struct Site: Sendable {
     public let configuration: AppConfiguration
     public let paths: SitePaths
@@ -10,13 +10,17 @@ public struct Site: Sendable {
     public let renderer: PageRenderer
     public let csrf: CSRF
     public let logger: Logger
+    /// The BrowserID identity provider and verifier (nil: those routes answer 404, e.g. in page tests).
+    public let browserID: BrowserIDServices?
 
-    public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger) {
+    public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger,
+                browserID: BrowserIDServices? = nil) {
         self.configuration = configuration
         self.paths = SitePaths(base: configuration.basePath)
         self.services = services
         self.renderer = renderer
         self.csrf = csrf
         self.logger = logger
+        self.browserID = browserID
     }
 }

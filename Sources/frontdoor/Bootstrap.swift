@@ -1,4 +1,5 @@
-// Bootstrap.swift: builds the application from the configuration: logging, database, services, templates, CSRF key.
+// Bootstrap.swift: builds the application from the configuration: logging, database, services, templates, CSRF key,
+// BrowserID (the root key is made here on first start).
 import AccountCore
 import AccountRules
 import Foundation
@@ -32,7 +33,12 @@ enum Bootstrap {
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                        transport: makeTransport(configuration), logger: logger)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
-        let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger)
+        let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock)
+        do { try browserID.provider.ensureKey() } catch {
+            throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
+        }
+        let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
+                        browserID: browserID)
         return Frontdoor(site: site)
     }
 

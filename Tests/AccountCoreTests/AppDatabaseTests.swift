@@ -6,11 +6,11 @@ import Testing
 struct AppDatabaseTests {
     @Test func openingMigratesToTheLatestSchema() throws {
         let database = try AppDatabase.inMemory()
-        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail"])
+        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
-        #expect(tables == ["account", "accountToken", "emailAddress", "mailQueue", "serverSecret", "session"])
+        #expect(tables == ["account", "accountToken", "emailAddress", "mailQueue", "serverSecret", "session", "signingKey"])
     }
 
     @Test func foreignKeysAreEnforced() throws {
@@ -56,8 +56,10 @@ struct AppDatabaseTests {
         let path = folder + "/nested/frontdoor.sqlite"
         let made = try AppDatabase.open(path: path).secret(named: "csrf", random: SeededRandomSource(seed: 3))
         #expect(FileManager.default.fileExists(atPath: path))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 2)
+        #expect(try reopened.appliedMigrations().count == 3)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 }

@@ -92,4 +92,21 @@ struct ConfigReaderTests {
         for (key, value) in values { environment["FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()] = value }
         return try ConfigReader.read(file: nil, environment: environment)
     }
+
+    @Test func browserIDSettingsAreCheckedAndTheIssuerComesFromThePublicURL() throws {
+        #expect(try read([:]).effectiveIssuer == "127.0.0.1:8080")
+        #expect(try read(["public_url": "https://id.example.com:443"]).effectiveIssuer == "id.example.com")
+        #expect(try read(["public_url": "https://id.example.com", "browserid.issuer": "login.example.com"]).effectiveIssuer == "login.example.com")
+        let config = try read(["browserid.trusted_issuers": "a.example, b.example:8443",
+                               "browserid.http_hosts": "idp.test=127.0.0.1:5678, other.test=localhost:9"])
+        #expect(config.browserID.trustedIssuerList == ["a.example", "b.example:8443"])
+        #expect(config.browserID.httpHostMap == ["idp.test": "127.0.0.1:5678", "other.test": "localhost:9"])
+        for bad in [["browserid.http_hosts": "idp.test=10.0.0.1:80"], ["browserid.http_hosts": "idp.test"],
+                    ["browserid.certificate_lifetime": "25h"], ["browserid.verify_leeway": "2m"],
+                    ["browserid.issuer": "evil/path"]] {
+            #expect(throws: ConfigError.self) { try read(bad) }
+        }
+        #expect(ConfigReader.isLoopbackAddress("[::1]:80") && ConfigReader.isLoopbackAddress("127.1.2.3"))
+        #expect(!ConfigReader.isLoopbackAddress("127.0.0.1.evil:80") && !ConfigReader.isLoopbackAddress("localhost:http"))
+    }
 }

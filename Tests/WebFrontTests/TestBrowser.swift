@@ -33,8 +33,8 @@ struct TestApp {
 }
 
 /// Builds a `Frontdoor` over an in-memory database, the repo's templates, an outbox in a temp folder,
-/// a fixed clock and cheap argon2.
-func makeApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
+/// a fixed clock and cheap argon2. With `browserID`, the identity provider too (an RSA key is made: slower).
+func makeApp(browserID: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
     var configuration = AppConfiguration()
     configuration.templates.path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("templates").path
@@ -51,8 +51,13 @@ func makeApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> T
                                    composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                    transport: OutboxTransport(folder: configuration.mail.outbox),
                                    logger: logger, clock: clock, random: random)
+    var identity: BrowserIDServices?
+    if browserID {
+        identity = BrowserIDServices.make(configuration: configuration, database: services.database, clock: clock)
+        try identity?.provider.ensureKey()
+    }
     let site = Site(configuration: configuration, services: services, renderer: renderer,
-                    csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger)
+                    csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger, browserID: identity)
     return TestApp(app: Frontdoor(site: site), services: services, clock: clock, outbox: configuration.mail.outbox)
 }
 

@@ -19,9 +19,13 @@ public final class AppDatabase: Sendable {
     }
 
     /// Opens (creating if needed) the SQLite file at `path` in WAL mode, creating its folder.
+    /// A new file is made readable by its owner only (mode 0600): it holds private keys; SQLite gives its
+    /// -wal and -shm files the same mode.
     public static func open(path: String) throws -> AppDatabase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let created = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)   // fails harmlessly when it exists
+        if created >= 0 { close(created) }
         return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()))
     }
 

@@ -66,6 +66,18 @@ extension AppDatabase {
             try db.create(index: "mailQueue_due", on: "mailQueue", columns: ["sentAt", "nextAttemptAt"])
             try db.create(index: "mailQueue_recipient", on: "mailQueue", columns: ["recipientKey", "kind", "createdAt"])
         }
+        migrator.registerMigration("v3-signing-keys") { db in
+            try db.create(table: "signingKey") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("purpose", .text).notNull()
+                t.column("privateKey", .text).notNull()
+                t.column("publicKey", .text).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("retiredAt", .double)
+            }
+            try db.create(index: "signingKey_oneCurrent", on: "signingKey", columns: ["purpose"],
+                          unique: true, condition: Column("retiredAt") == nil)
+        }
         return migrator
     }
 }

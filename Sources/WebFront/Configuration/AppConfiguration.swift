@@ -20,6 +20,7 @@ public struct AppConfiguration: Sendable, Equatable {
     public var confirmation = Confirmation()
     public var reminder = Reminder()
     public var mail = Mail()
+    public var browserID = BrowserID()
     public var log = Log()
 
     public init() {}
@@ -117,6 +118,60 @@ public struct AppConfiguration: Sendable, Equatable {
     /// Where mail goes.
     public enum MailTransportKind: String, Sendable, Equatable, CaseIterable {
         case outbox, smtp
+    }
+
+    /// Config section `browserid`: Frontdoor as BrowserID identity provider and verifier.
+    public struct BrowserID: Sendable, Equatable {
+        /// Issuer name in certificates (`issuer`); empty: host[:port] of `public_url`.
+        public var issuer = ""
+        /// Certificate lifetime (`certificate_lifetime`, default 24h, at most 24h).
+        public var certificateLifetime: TimeInterval = 86400
+        /// Certificate lifetime when "this is not my computer" is ticked (`ephemeral_certificate_lifetime`, default 1h).
+        public var ephemeralCertificateLifetime: TimeInterval = 3600
+        /// Other identity providers trusted to vouch for any address (`trusted_issuers`, comma-separated).
+        public var trustedIssuers = ""
+        /// Test only: issuers whose support document is fetched over plain http from a loopback address
+        /// (`http_hosts`, "idp.test=127.0.0.1:5678, …").
+        public var httpHosts = ""
+        /// Slack allowed on expiry times when verifying (`verify_leeway`, default 0s, at most 60s).
+        public var verifyLeeway: TimeInterval = 0
+        /// Time limit for fetching another provider's support document (`fetch_timeout`, default 8s).
+        public var fetchTimeout: TimeInterval = 8
+        /// How long a fetched support document is reused (`fetch_cache`, default 10m).
+        public var fetchCache: TimeInterval = 600
+        /// Origins allowed to use the redirect flow (`allowed_origins`, comma-separated); empty: any site.
+        public var allowedOrigins = ""
+
+        /// Whether a relying party at `origin` (scheme://host[:port]) may use the redirect flow.
+        public func allowsOrigin(_ origin: String) -> Bool {
+            let allowed = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            return allowed.isEmpty || allowed.contains(origin.lowercased())
+        }
+
+        /// `trusted_issuers` as a list.
+        public var trustedIssuerList: [String] {
+            trustedIssuers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        /// `http_hosts` as name → address; nil when an entry is not `name=address`.
+        public var httpHostMap: [String: String]? {
+            var map: [String: String] = [:]
+            for entry in httpHosts.split(separator: ",") {
+                let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+                map[parts[0]] = parts[1]
+            }
+            return map
+        }
+    }
+
+    /// `browserid.issuer`, or host[:port] of `public_url` (the default port left out).
+    public var effectiveIssuer: String {
+        if !browserID.issuer.isEmpty { return browserID.issuer }
+        guard let url = URLComponents(string: publicURL), let host = url.host else { return "localhost" }
+        let defaultPort = url.scheme == "https" ? 443 : 80
+        guard let port = url.port, port != defaultPort else { return host }
+        return "\(host):\(port)"
     }
 
     /// Config section `log`.

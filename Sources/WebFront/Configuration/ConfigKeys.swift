@@ -85,6 +85,15 @@ enum ConfigKeys {
         duration("mail.retry_base", \.mail.retryBase),
         duration("mail.throttle", \.mail.throttle),
         duration("mail.send_interval", \.mail.sendInterval),
+        text("browserid.issuer", \.browserID.issuer),
+        duration("browserid.certificate_lifetime", \.browserID.certificateLifetime),
+        duration("browserid.ephemeral_certificate_lifetime", \.browserID.ephemeralCertificateLifetime),
+        text("browserid.trusted_issuers", \.browserID.trustedIssuers),
+        text("browserid.http_hosts", \.browserID.httpHosts),
+        duration("browserid.verify_leeway", \.browserID.verifyLeeway),
+        duration("browserid.fetch_timeout", \.browserID.fetchTimeout),
+        duration("browserid.fetch_cache", \.browserID.fetchCache),
+        text("browserid.allowed_origins", \.browserID.allowedOrigins),
         text("log.level", \.log.level),
     ]
 

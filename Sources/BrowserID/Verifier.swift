@@ -1,0 +1,161 @@
+// Verifier.swift: checks a backed identity assertion the way Persona's verifier did, with its reason strings.
+// Options (VerifierPolicy): trustedSecondaries (issuers that may vouch for any domain: Frontdoor itself and any
+// configured), leeway (slack on expiry and issue times, default 0 as in Persona), maxDelegations (6).
+// Order: shape, expiry, audience, email, issuer policy, then keys and signatures (network last).
+// Not done: Persona's "the email domain's own support document wins over a secondary" lookup.
+import Foundation
+
+/// How much a verifier trusts.
+public struct VerifierPolicy: Sendable {
+    public var trustedSecondaries: Set<String>
+    public var leeway: TimeInterval
+    public var maxDelegations: Int
+
+    public init(trustedSecondaries: Set<String> = [], leeway: TimeInterval = 0, maxDelegations: Int = 6) {
+        self.trustedSecondaries = Set(trustedSecondaries.map { $0.lowercased() })
+        self.leeway = leeway
+        self.maxDelegations = maxDelegations
+    }
+}
+
+/// The verdict on one assertion.
+public enum VerificationResult: Sendable, Equatable {
+    /// `audience` is echoed as the relying party gave it; `expires` is the assertion's expiry in milliseconds.
+    case okay(email: String, audience: String, expires: Int64, issuer: String)
+    case failure(reason: String)
+}
+
+/// Verifies backed assertions against support documents from `source`.
+public struct Verifier: Sendable {
+    public let source: any SupportDocumentSource
+    public let policy: VerifierPolicy
+
+    public init(source: any SupportDocumentSource, policy: VerifierPolicy) {
+        self.source = source
+        self.policy = policy
+    }
+
+    public func verify(assertion: String, audience: String, now: Date) -> VerificationResult {
+        do { return try check(assertion, audience: audience, now: now) } catch let error as BrowserIDError {
+            return .failure(reason: error.reason)
+        } catch {
+            return .failure(reason: "\(error)")
+        }
+    }
+
+    private func check(_ bundle: String, audience: String, now: Date) throws -> VerificationResult {
+        guard bundle.utf8.count <= 65_536 else { throw BrowserIDError(reason: "malformed backed assertion") }
+        let parts = bundle.split(separator: "~", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { throw BrowserIDError(reason: parts.first?.contains(".") == true ? "no certificates provided" : "malformed backed assertion") }
+        guard parts.count == 2 else { throw BrowserIDError(reason: "certificate chaining is not yet allowed") }
+        let certificateJWS = try JWS(parts[0]), assertionJWS = try JWS(parts[1])
+        let certificate = try IdentityCertificate(jws: certificateJWS, token: String(parts[0]))
+
+        guard let expires = JWS.milliseconds(assertionJWS.payload["exp"]) else { throw BrowserIDError(reason: "assertion has no expiration") }
+        if expires.addingTimeInterval(policy.leeway) < now { throw BrowserIDError(reason: "assertion has expired") }
+        if let issued = JWS.milliseconds(assertionJWS.payload["iat"]), issued.addingTimeInterval(-policy.leeway) > now {
+            throw BrowserIDError(reason: "assertion issued later than verification date")
+        }
+        guard let aud = assertionJWS.payload["aud"] as? String else { throw BrowserIDError(reason: "audience mismatch: domain missing") }
+        if let mismatch = Audience.mismatch(assertion: aud, expected: audience) { throw BrowserIDError(reason: "audience mismatch: " + mismatch) }
+        if certificate.expiresAt.addingTimeInterval(policy.leeway) < now { throw BrowserIDError(reason: "certificate has expired") }
+        if let issued = certificate.issuedAt, issued.addingTimeInterval(-policy.leeway) > now {
+            throw BrowserIDError(reason: "certificate issued later than verification date")
+        }
+
+        guard let email = certificate.email else { throw BrowserIDError(reason: "missing email") }
+        let pieces = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty, !email.contains(where: { $0.isWhitespace }) else {
+            throw BrowserIDError(reason: "invalid email")
+        }
+        let domain = pieces[1].lowercased(), issuer = certificate.issuer.lowercased()
+        guard issuer == domain || policy.trustedSecondaries.contains(issuer) || delegates(domain, to: issuer) else {
+            throw BrowserIDError(reason: "issuer '\(certificate.issuer)' may not speak for emails from '\(domain)'")
+        }
+
+        let keys = try resolveKeys(issuer)
+        guard keys.contains(where: { certificateJWS.isSigned(by: $0) }) else { throw BrowserIDError(reason: "bad signature in chain") }
+        guard assertionJWS.isSigned(by: certificate.publicKey) else { throw BrowserIDError(reason: "invalid signature") }
+        return .okay(email: email, audience: audience, expires: JWS.milliseconds(expires), issuer: certificate.issuer)
+    }
+
+    /// Whether `domain`'s support document hands authority (directly or along a chain) to `issuer`.
+    private func delegates(_ domain: String, to issuer: String) -> Bool {
+        var host = domain, seen: Set<String> = [domain]
+        for _ in 0..<policy.maxDelegations {
+            guard case let .authority(next) = try? source.supportDocument(for: host) else { return false }
+            if next == issuer { return true }
+            guard seen.insert(next).inserted else { return false }
+            host = next
+        }
+        return false
+    }
+
+    /// The keys `issuer` publishes, following `authority` at most `maxDelegations` times, refusing cycles.
+    private func resolveKeys(_ issuer: String) throws -> [PublicKey] {
+        var host = issuer, seen: Set<String> = [issuer]
+        for _ in 0...policy.maxDelegations {
+            switch try source.supportDocument(for: host) {
+            case .disabled:
+                throw BrowserIDError(reason: "can't get public key for \(issuer): \(host) has disabled browserid support")
+            case let .authority(next):
+                guard seen.insert(next).inserted else {
+                    throw BrowserIDError(reason: "can't get public key for \(issuer): circular reference in delegating authority")
+                }
+                host = next
+            case let document:
+                return document.verificationKeys
+            }
+        }
+        throw BrowserIDError(reason: "can't get public key for \(issuer): too many hops while delegating authority")
+    }
+}
+
+/// Audience matching: a full origin (default ports filled in) compares scheme, host and port; `host:port` compares
+/// host and port; a bare host compares the host only.
+enum Audience {
+    /// nil when `assertion` (the `aud` the browser signed) matches `expected` (what the relying party says it is).
+    static func mismatch(assertion: String, expected: String) -> String? {
+        guard let want = Origin(assertion, bare: false) else { return "malformed domain" }
+        guard let got = Origin(expected, bare: true) else { return "malformed domain" }
+        if let scheme = got.scheme, scheme != want.scheme { return "scheme mismatch" }
+        if got.host != want.host { return "domain mismatch" }
+        if let port = got.port, port != want.port { return "port mismatch" }
+        return nil
+    }
+
+    struct Origin {
+        var scheme: String?
+        var host: String
+        var port: Int?
+
+        init?(_ text: String, bare: Bool) {
+            var rest = Substring(text)
+            if let range = text.range(of: "://") {
+                let scheme = text[..<range.lowerBound].lowercased()
+                guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+                self.scheme = scheme
+                rest = text[range.upperBound...]
+            } else if !bare {
+                return nil
+            }
+            if let slash = rest.firstIndex(of: "/") {
+                guard rest[slash...] == "/" else { return nil }
+                rest = rest[..<slash]
+            }
+            var hostPart = rest, portText: Substring?
+            if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
+                hostPart = rest[..<colon]
+                portText = rest[rest.index(after: colon)...]
+            }
+            guard !hostPart.isEmpty, hostPart.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-[]:_".contains($0)) }) else { return nil }
+            host = hostPart.lowercased()
+            if let portText {
+                guard let port = Int(portText), (1...65535).contains(port) else { return nil }
+                self.port = port
+            } else if let scheme {
+                port = scheme == "https" ? 443 : (scheme == "http" ? 80 : nil)
+            }
+        }
+    }
+}

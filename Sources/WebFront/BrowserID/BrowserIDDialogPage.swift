@@ -1,0 +1,94 @@
+// BrowserIDDialogPage.swift: the pages a relying party's include.js opens: the sign-in dialog (popup or full
+// page), the communication iframe, the provisioning page, and the authentication entry point.
+// Options: `return_to` (absolute http(s) URL: the redirect flow, whose origin is the relying party), `email`
+// (hint), `site_name`; config `browserid.allowed_origins` (empty: any site may ask, as BrowserID intends).
+// Only the communication iframe and the provisioning page may be framed; the dialog keeps frame denial.
+import AccountCore
+import AccountRules
+import FastCGI
+import Foundation
+
+/// `GET <base>/browserid/sign_in|communication_iframe|provision|authenticate`.
+struct BrowserIDDialogPage: Sendable {
+    /// The dialog: sign in if needed, then choose which verified address to give the site.
+    func show(_ context: RequestContext) throws -> Response {
+        let query = context.query
+        var values = try common(context)
+        values["mode_redirect"] = false
+        values["return_to"] = ""
+        values["rp_origin"] = ""
+        if let returnTo = query["return_to"], !returnTo.isEmpty {
+            guard let origin = RelyingPartyOrigin.of(returnTo),
+                  context.site.configuration.browserID.allowsOrigin(origin) else { throw HTTPError.badRequest }
+            values["mode_redirect"] = true
+            values["return_to"] = RelyingPartyOrigin.withoutFragment(returnTo)
+            values["rp_origin"] = origin
+        }
+        values["site_name_rp"] = String((query["site_name"] ?? "").prefix(100))
+        values["email_hint"] = String((query["email"] ?? "").prefix(254))
+        let paths = context.site.paths
+        values["sign_in_action"] = paths.path("sign_in")
+        values["rd"] = context.request.path + (context.request.query.isEmpty ? "" : "?" + context.request.query)
+        values["sign_up_url"] = paths.path("sign_up")
+        values["reminder_url"] = paths.path("password/new")
+        return try context.page("browserid/dialog", values)
+    }
+
+    /// The hidden iframe include.js talks to (its state lives in the browser, not on the server).
+    func communicationFrame(_ context: RequestContext) throws -> Response {
+        try Self.frameable(context.page("browserid/communication_iframe"))
+    }
+
+    /// The provisioning page named in the support document: frameable by the embedding dialog.
+    func provision(_ context: RequestContext) throws -> Response {
+        try Self.frameable(context.page("browserid/provision", common(context)))
+    }
+
+    /// The authentication page named in the support document: Frontdoor's own sign-in.
+    func authenticate(_ context: RequestContext) throws -> Response {
+        context.redirect(to: context.site.paths.signIn())
+    }
+
+    /// What the dialog and the provisioning page both show: who is signed in, their verified addresses, the clock.
+    private func common(_ context: RequestContext) throws -> [String: Any] {
+        let hint = context.query["email"].map(EmailFormat.normalized) ?? ""
+        var values: [String: Any] = [
+            "signed_in": false, "emails": [[String: Any]](), "no_verified_email": false, "account_email": "",
+            "certify_url": context.site.paths.path("browserid/certify"),
+            "server_time": Int64((context.site.services.clock.now().timeIntervalSince1970 * 1000).rounded()),
+        ]
+        if let session = try context.session() {
+            let verified = try context.site.services.addresses.all(of: session.accountId).filter { $0.verifiedAt != nil }
+            let selected = verified.first { EmailFormat.normalized($0.address) == hint } ?? verified.first
+            values["signed_in"] = true
+            values["account_email"] = session.email
+            values["emails"] = verified.map { ["address": $0.address, "selected": $0.id == selected?.id] }
+            values["no_verified_email"] = verified.isEmpty
+        }
+        return values
+    }
+
+    /// Allows any site to frame the response (CSP frame-ancestors *; no X-Frame-Options).
+    static func frameable(_ response: Response) -> Response {
+        var response = response
+        response.setHeader("Content-Security-Policy", SecurityHeaders.framingAllowedCSP)
+        return response
+    }
+}
+
+/// The origin a relying party is reached at, from an absolute URL: scheme://host[:port], default ports left out.
+enum RelyingPartyOrigin {
+    static func of(_ url: String) -> String? {
+        guard url.utf8.count <= 2048, !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }),
+              let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+              components.user == nil, components.password == nil else { return nil }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = components.port.flatMap { $0 == defaultPort ? nil : $0 }
+        return "\(scheme)://\(host.lowercased())" + (port.map { ":\($0)" } ?? "")
+    }
+
+    static func withoutFragment(_ url: String) -> String {
+        url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+    }
+}

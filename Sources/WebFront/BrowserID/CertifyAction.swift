@@ -1,0 +1,37 @@
+// CertifyAction.swift: POST <base>/browserid/certify: the dialog's key, certified for one of the person's verified addresses.
+// Fields: email, pubkey (BrowserID public-key JSON), ephemeral ("true": "this is not my computer", short
+// lifetime), csrf_token. Accepted keys: RSA of at least 2048 bits, DS128, DS256. Answers JSON; the
+// certificate is logged by account id only, never the key or the certificate itself.
+import AccountCore
+import BrowserID
+import FastCGI
+import Foundation
+
+/// Signs a certificate for a verified address of the signed-in person.
+struct CertifyAction: Sendable {
+    func submit(_ context: RequestContext) throws -> Response {
+        guard let services = context.site.browserID else { throw HTTPError.notFound }
+        guard let session = try context.session() else { return .json(["error": "not_signed_in"], status: 401) }
+        try context.verifyCSRF()
+        let form = context.form
+        guard let email = form["email"], !email.isEmpty, let keyText = form["pubkey"], !keyText.isEmpty else {
+            return .json(["error": "missing_fields"], status: 400)
+        }
+        guard keyText.utf8.count <= 8192, let key = try? PublicKey(jsonText: keyText), Self.acceptable(key) else {
+            return .json(["error": "bad_key"], status: 400)
+        }
+        guard let address = try context.site.services.addresses.verified(email, of: session.accountId) else {
+            return .json(["error": "not_your_address"], status: 403)
+        }
+        let certificate = try services.provider.certify(email: address.address, publicKey: key, ephemeral: form["ephemeral"] == "true")
+        context.site.logger.info("browserid certificate issued", metadata: ["account": "\(session.accountId)", "ephemeral": "\(form["ephemeral"] == "true")"])
+        let now = context.site.services.clock.now().timeIntervalSince1970
+        return .json(["certificate": certificate, "server_time": Int64((now * 1000).rounded())])
+    }
+
+    /// Keys worth certifying: RSA ≥ 2048 bits (what WebCrypto makes), or DSA in the DS128/DS256 groups.
+    static func acceptable(_ key: PublicKey) -> Bool {
+        guard let algorithm = key.algorithm else { return false }
+        return key.isRSA ? key.bitLength >= 2048 : (algorithm == "DS128" || algorithm == "DS256")
+    }
+}

@@ -1,0 +1,63 @@
+// SigningKeysTests.swift: one current key per purpose, rotation keeps the old key published for the grace period.
+import Foundation
+import Testing
+@testable import AccountCore
+
+@Suite struct SigningKeysTests {
+    let fixture: TestFixture
+    let keys: SigningKeys
+
+    init() throws {
+        fixture = try TestFixture()
+        keys = SigningKeys(database: fixture.database, purpose: "browserid", clock: fixture.clock)
+    }
+
+    @Test func noKeyUntilTheFirstIsAdded() throws {
+        #expect(try keys.current() == nil)
+        #expect(try keys.currentID() == nil)
+        #expect(try keys.published(grace: 86400).isEmpty)
+    }
+
+    @Test func addFirstKeepsAnExistingKey() throws {
+        let first = try keys.addFirst(privateKey: "private-1", publicKey: "public-1")
+        let again = try keys.addFirst(privateKey: "private-2", publicKey: "public-2")
+        #expect(again == first)
+        #expect(try keys.current()?.privateKey == "private-1")
+        #expect(try fixture.count("signingKey") == 1)
+    }
+
+    @Test func rotationRetiresTheCurrentKeyAndKeepsItPublishedForTheGrace() throws {
+        let first = try keys.addFirst(privateKey: "private-1", publicKey: "public-1")
+        fixture.clock.advance(by: 60)
+        let second = try keys.rotate(privateKey: "private-2", publicKey: "public-2")
+        #expect(try keys.currentID() == second.id)
+        #expect(try keys.published(grace: 3600).map(\.publicKey) == ["public-2", "public-1"])
+        #expect(try keys.all().first { $0.id == first.id }?.retiredAt == fixture.clock.now())
+        fixture.clock.advance(by: 3601)
+        #expect(try keys.published(grace: 3600).map(\.publicKey) == ["public-2"])
+        #expect(try keys.all().count == 2)
+    }
+
+    @Test func purposesAreSeparate() throws {
+        try keys.addFirst(privateKey: "a", publicKey: "A")
+        let other = SigningKeys(database: fixture.database, purpose: "other", clock: fixture.clock)
+        #expect(try other.current() == nil)
+        try other.addFirst(privateKey: "b", publicKey: "B")
+        #expect(try keys.current()?.publicKey == "A")
+    }
+}
+
+@Suite struct EmailAddressesTests {
+    @Test func onlyVerifiedAddressesOfTheAccountAreFound() throws {
+        let fixture = try TestFixture(confirmationRequired: false)
+        let ann = try fixture.signUp("Ann@Example.com").session.accountId
+        let bob = try fixture.signUp("bob@example.com").session.accountId
+        let addresses = fixture.services.addresses
+        #expect(try addresses.all(of: ann).map(\.address) == ["Ann@Example.com"])
+        #expect(try addresses.verified("ann@example.com", of: ann) == nil)   // not confirmed yet
+        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        #expect(try addresses.verified("ANN@example.com", of: ann)?.address == "Ann@Example.com")
+        #expect(try addresses.verified("bob@example.com", of: ann) == nil)
+        #expect(try addresses.verified("bob@example.com", of: bob) != nil)
+    }
+}
