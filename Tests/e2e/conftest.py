@@ -276,6 +276,44 @@ def mail_stack(tmp_path_factory, request, smtp):
                                                   "mail.from": "Frontdoor <no-reply@frontdoor.test>"})
 
 
+@pytest.fixture(scope="session")
+def test_idp():
+    from idp_server import IdentityProvider
+    idp = IdentityProvider().start()
+    yield idp
+    idp.stop()
+
+
+@pytest.fixture(scope="module")
+def bid_stack(tmp_path_factory, request, test_idp):
+    """Confirmation on, mail to an outbox folder, and the test identity provider reachable over http."""
+    yield from _stack(tmp_path_factory, request, {"mail.transport": "outbox", "browserid.http_hosts": test_idp.http_hosts})
+
+
+def outbox_link(stack, to, marker):
+    """The link containing `marker` in the newest outbox mail to `to` (waiting for the sender to write it)."""
+    def find():
+        for path in sorted(stack.outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime, reverse=True):
+            text = path.read_text()
+            if to in text:
+                match = re.search(r"http://[^\s<>\"]+" + re.escape(marker) + r"[^\s<>\"]*", text)
+                if match:
+                    return match.group(0).replace("&amp;", "&")
+        return None
+    wait_for(lambda: stack.outbox.exists() and find(), what=f"mail to {to}")
+    return find()
+
+
+def confirmed_user(stack, password="correct horse battery"):
+    """A Browser signed in as a new, confirmed account; returns (browser, email)."""
+    email = unique_email("bid")
+    browser = Browser(stack)
+    browser.post("/sign_up", {"email": email, "password": password, "password_confirmation": password})
+    assert browser.get(outbox_link(stack, email, "/confirm?token=")).status_code == 302
+    assert browser.post("/sign_in", {"email": email, "password": password}).status_code == 303
+    return browser, email
+
+
 @pytest.fixture
 def browser(stack):
     return Browser(stack)
