@@ -106,6 +106,18 @@ struct VerifierTests {
                 == "assertion has expired")
     }
 
+    @Test func aDS256UserKeyFromAnOpensslGroupVerifies() throws {
+        let key = try PublicKey(jsonText: KnownAnswerVectors.ds256IssuerKey)
+        let verifier = Verifier(source: StaticDocuments(documents: ["ds256.example": StaticDocuments.support(key)]), policy: VerifierPolicy())
+        let result = verifier.verify(assertion: KnownAnswerVectors.ds256Assertion, audience: KnownAnswerVectors.audience, now: now)
+        #expect(result == .okay(email: "bob@ds256.example", audience: KnownAnswerVectors.audience, expires: KnownAnswerVectors.expires,
+                                issuer: "ds256.example"))
+        let certified = try IdentityCertificate(token: String(KnownAnswerVectors.ds256Assertion.split(separator: "~")[0]))
+        #expect(certified.publicKey.algorithm == "DS256")
+        let tampered = KnownAnswerVectors.ds256Assertion.replacingOccurrences(of: "~eyJ", with: "~eyK")
+        #expect(reason(verifier.verify(assertion: tampered, audience: KnownAnswerVectors.audience, now: now)) != nil)
+    }
+
     /// Half an hour before the vectors expire (their certificates were issued an hour before).
     let vectorNow = Date(timeIntervalSince1970: Double(KnownAnswerVectors.expires) / 1000 - 1800)
 
