@@ -23,6 +23,10 @@ public struct AccountServices: Sendable {
     public let confirmation: Confirmation
     public let reminder: PasswordReminder
     public let addresses: EmailAddresses
+    public let audit: AuditLog
+    public let lockout: Lockout
+    public let administration: Administration
+    public let invitations: Invitations
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger,
@@ -38,15 +42,23 @@ public struct AccountServices: Sendable {
         mail.throttle = configuration.mail.throttle
         self.mail = mail
         let tokens = AccountTokens(clock: clock, random: random)
-        confirmation = Confirmation(database: database, tokens: tokens, mail: mail, logger: logger,
+        audit = AuditLog(database: database, clock: clock)
+        lockout = Lockout(database: database, policy: configuration.lockout, tokens: tokens, mail: mail, audit: audit, clock: clock,
+                          logger: logger, resetLifetime: configuration.mail.resetLifetime)
+        confirmation = Confirmation(database: database, tokens: tokens, mail: mail, lockout: lockout, audit: audit, logger: logger,
                                     required: configuration.mail.confirmationRequired,
                                     lifetime: configuration.mail.confirmationLifetime)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
-                                    confirmation: confirmation, clock: clock, logger: logger)
-        authentication = Authentication(database: database, hasher: hasher, sessions: sessions,
+                                    confirmation: confirmation, audit: audit, clock: clock, logger: logger)
+        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         addresses = EmailAddresses(database: database)
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
-                                    mail: mail, clock: clock, logger: logger, lifetime: configuration.mail.resetLifetime)
+                                    mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
+                                    lifetime: configuration.mail.resetLifetime)
+        administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
+                                        lockout: lockout, audit: audit, clock: clock, logger: logger)
+        invitations = Invitations(database: database, policy: configuration.signUp, mail: mail, audit: audit,
+                                  clock: clock, random: random, logger: logger)
     }
 }

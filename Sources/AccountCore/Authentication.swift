@@ -2,8 +2,9 @@
 //
 // Options:
 //   password   PasswordPolicy (argon2id cost; hashes made with older parameters are upgraded at sign-in)
-// Every failure is the same `AccountError.invalidCredentials`; an unknown address costs one argon2id
-// verification like a wrong password does. Only the log tells the reasons apart.
+//   lockout    Lockout (failed sign-ins lock the account and block the client address)
+// Every failure is the same `AccountError.invalidCredentials`; an unknown address and a locked account cost
+// one argon2id verification like a wrong password does. Only the audit trail and the log tell the reasons apart.
 import AccountRules
 import Foundation
 import GRDB
@@ -14,6 +15,8 @@ public struct Authentication: Sendable {
     let database: AppDatabase
     let hasher: PasswordHasher
     let sessions: Sessions
+    let lockout: Lockout
+    let audit: AuditLog
     /// Sign-in waits until the address used is confirmed.
     let confirmationRequired: Bool
     let clock: any Clock
@@ -28,24 +31,34 @@ public struct Authentication: Sendable {
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
                        previousToken: String? = nil) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
-        let found = try database.writer.read { db in
-            try Row.fetchOne(db, sql: """
+        let (found, addressBlocked) = try database.writer.read { db in
+            let found = try Row.fetchOne(db, sql: """
                 SELECT a.id, a.passwordHash, e.verifiedAt IS NOT NULL FROM emailAddress e
                 JOIN account a ON a.id = e.accountId
                 WHERE e.normalizedAddress = ?
                 """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String, verified: $0[2] as Bool) }
+            return (found, try lockout.isBlocked(remoteAddress: client.remoteAddress, in: db))
+        }
+        let typed = String(email.prefix(320))
+        if addressBlocked {
+            // A blocked address gets the usual answer without the hash work: it is the address that is refused.
+            try fail(accountId: found?.id, email: typed, client: client, reason: "client address blocked")
         }
         guard !email.isEmpty, password.utf8.count <= 4096, let found else {
             _ = hasher.verifyAgainstDummy(password)
-            logger.info("sign-in failed", metadata: ["reason": "unknown address"])
-            throw AccountError.invalidCredentials
+            try fail(accountId: nil, email: typed, client: client, reason: "unknown address")
         }
-        guard hasher.verify(password, against: found.hash) else {
-            logger.info("sign-in failed", metadata: ["reason": "wrong password", "account": "\(found.id)"])
-            throw AccountError.invalidCredentials
+        let passwordMatches = hasher.verify(password, against: found.hash)
+        if try database.writer.read({ db in try lockout.isLocked(accountId: found.id, in: db) }) {
+            try fail(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
+                     counts: !passwordMatches)
+        }
+        guard passwordMatches else {
+            try fail(accountId: found.id, email: typed, client: client, reason: "wrong password")
         }
         if confirmationRequired && !found.verified {
             logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)"])
+            try audit.record(.signInFailed, accountId: found.id, email: typed, client: client, detail: "address not confirmed")
             throw AccountError.unconfirmed
         }
         let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
@@ -59,9 +72,24 @@ public struct Authentication: Sendable {
             }
             let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
                                               arguments: [found.id]) ?? email
+            try lockout.recordSuccess(accountId: found.id, in: db)
+            try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: rememberMe ? "remember me" : "", in: db)
             return try sessions.create(in: db, accountId: found.id, email: primary, rememberMe: rememberMe, client: client)
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant
+    }
+
+    /// Records the failure (counted towards locks unless `counts` is false) and throws the one sign-in failure.
+    private func fail(accountId: Int64?, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
+        logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])
+        try database.writer.write { db in
+            if counts {
+                try lockout.recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: db)
+            } else {
+                try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
+            }
+        }
+        throw AccountError.invalidCredentials
     }
 }

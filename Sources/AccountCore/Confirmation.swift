@@ -14,6 +14,8 @@ public struct Confirmation: Sendable {
     let database: AppDatabase
     let tokens: AccountTokens
     let mail: MailQueue
+    let lockout: Lockout
+    let audit: AuditLog
     let logger: Logger
     /// Whether sign-in waits for confirmation.
     public let required: Bool
@@ -29,12 +31,14 @@ public struct Confirmation: Sendable {
     /// Marks the token's address verified and returns it.
     ///
     /// - Throws: `AccountError.invalidToken` when the link is unknown, used or expired.
-    public func confirm(token: String) throws -> String {
+    public func confirm(token: String, client: ClientInfo = ClientInfo()) throws -> String {
         let address = try database.writer.write { db -> String? in
             guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: db), let id = redeemed.emailAddressId else { return nil }
             try db.execute(sql: "UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?",
                            arguments: [mail.clock.now().timeIntervalSince1970, id])
-            return try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE id = ?", arguments: [id])
+            let address = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE id = ?", arguments: [id])
+            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: address, client: client, in: db)
+            return address
         }
         guard let address else { throw AccountError.invalidToken }
         logger.info("address confirmed")
@@ -43,12 +47,16 @@ public struct Confirmation: Sendable {
 
     /// Sends a new link when `email` belongs to an unconfirmed address and none was sent within the throttle window.
     /// Answers nothing either way: the caller shows one neutral page.
-    public func resend(email: String) throws {
+    public func resend(email: String, client: ClientInfo = ClientInfo()) throws {
         try database.writer.write { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT id, accountId, address FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NULL
                 """, arguments: [EmailFormat.normalized(email)]) else { return }
             let address: String = row["address"]
+            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: db) else {
+                logger.info("confirmation not resent: account locked or client address blocked")
+                return
+            }
             guard try !mail.isThrottled(.confirmation(token: ""), to: address, in: db) else {
                 logger.info("confirmation resend throttled")
                 return

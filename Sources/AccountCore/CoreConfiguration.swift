@@ -64,16 +64,73 @@ public struct MailPolicy: Sendable, Equatable {
     public static let `default` = MailPolicy()
 }
 
+/// Failed sign-in limits (config section `lockout`); see `Lockout`.
+public struct LockoutPolicy: Sendable, Equatable {
+    /// Failures of one account within `window` that lock it (default 5; 0 turns account locks off).
+    public var maxFailures: Int
+    /// How far back failures count (default 10 min).
+    public var window: TimeInterval
+    /// How long an account stays locked (default 15 min).
+    public var duration: TimeInterval
+    /// Failures from one client address within `addressWindow` that block the address (default 50; 0: off).
+    public var addressMaxFailures: Int
+    /// How far back an address's failures count (default 10 min).
+    public var addressWindow: TimeInterval
+    /// How long an address stays blocked (default 15 min).
+    public var addressDuration: TimeInterval
+
+    public init(maxFailures: Int = 5, window: TimeInterval = 600, duration: TimeInterval = 900,
+                addressMaxFailures: Int = 50, addressWindow: TimeInterval = 600, addressDuration: TimeInterval = 900) {
+        self.maxFailures = maxFailures
+        self.window = window
+        self.duration = duration
+        self.addressMaxFailures = addressMaxFailures
+        self.addressWindow = addressWindow
+        self.addressDuration = addressDuration
+    }
+
+    public static let `default` = LockoutPolicy()
+}
+
+/// Who may sign up (config keys `signup`, `invite.lifetime`).
+public struct SignUpPolicy: Sendable, Equatable {
+    /// Who may create an account.
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
+        /// Anyone (the default).
+        case open
+        /// Only the address an invitation (`frontdoor invite create`) names, through its link.
+        case invite
+        /// Nobody: accounts come from `frontdoor user add`.
+        case closed
+    }
+
+    public var mode: Mode
+    /// How long an invitation link works (default 7 days).
+    public var inviteLifetime: TimeInterval
+
+    public init(mode: Mode = .open, inviteLifetime: TimeInterval = 7 * 86400) {
+        self.mode = mode
+        self.inviteLifetime = inviteLifetime
+    }
+
+    public static let `default` = SignUpPolicy()
+}
+
 /// Everything AccountCore is configured with.
 public struct CoreConfiguration: Sendable, Equatable {
     public var session: SessionPolicy
     public var password: PasswordPolicy
     public var mail: MailPolicy
+    public var lockout: LockoutPolicy
+    public var signUp: SignUpPolicy
 
-    public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default) {
+    public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
+                lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {
         self.session = session
         self.password = password
         self.mail = mail
+        self.lockout = lockout
+        self.signUp = signUp
     }
 
     public static let `default` = CoreConfiguration()

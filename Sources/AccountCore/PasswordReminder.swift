@@ -4,7 +4,7 @@
 //   lifetime   how long a reset link works (default 1 h)
 // Reminders go only to known, confirmed addresses, throttled per address (mail.throttle), and the
 // caller always shows the same neutral page. A reset replaces the password, ends every session of
-// the account, voids other reset links, mails "your password was changed" and signs in this browser.
+// the account, voids other reset links, lifts a lock, mails "your password was changed" and signs in this browser.
 import AccountRules
 import Foundation
 import GRDB
@@ -18,6 +18,8 @@ public struct PasswordReminder: Sendable {
     let sessions: Sessions
     let tokens: AccountTokens
     let mail: MailQueue
+    let lockout: Lockout
+    let audit: AuditLog
     let clock: any Clock
     let logger: Logger
     /// Lifetime of a reset link.
@@ -28,8 +30,9 @@ public struct PasswordReminder: Sendable {
         Validator(validator.fields.filter { $0.name == "password" || $0.name == "password_confirmation" })
     }
 
-    /// Mails a reset link when `email` is a known, confirmed address not mailed within the throttle window.
-    public func sendReminder(email: String) throws {
+    /// Mails a reset link when `email` is a known, confirmed address not mailed within the throttle window,
+    /// its account not locked and `client`'s address not blocked.
+    public func sendReminder(email: String, client: ClientInfo = ClientInfo()) throws {
         try database.writer.write { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT accountId, address FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NOT NULL
@@ -38,6 +41,10 @@ public struct PasswordReminder: Sendable {
                 return
             }
             let address: String = row["address"]
+            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: db) else {
+                logger.info("reminder not sent", metadata: ["reason": "account locked or client address blocked"])
+                return
+            }
             guard try !mail.isThrottled(.passwordReset(token: ""), to: address, in: db) else {
                 logger.info("reminder not sent", metadata: ["reason": "throttled"])
                 return
@@ -68,9 +75,11 @@ public struct PasswordReminder: Sendable {
                            arguments: [passwordHash, clock.now().timeIntervalSince1970, accountId])
             try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
             try tokens.voidAll(.reset, accountId: accountId, in: db)
+            try lockout.unlock(accountId: accountId, in: db)
             let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
                                               arguments: [accountId]) ?? ""
             try mail.enqueue(.passwordChanged, to: primary, in: db)
+            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: db)
             return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client)
         }
         guard let grant else { throw AccountError.invalidToken }

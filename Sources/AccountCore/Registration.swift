@@ -27,6 +27,7 @@ public struct Registration: Sendable {
     let hasher: PasswordHasher
     let sessions: Sessions
     let confirmation: Confirmation
+    let audit: AuditLog
     let clock: any Clock
     let logger: Logger
 
@@ -52,6 +53,7 @@ public struct Registration: Sendable {
                 }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, in: db)
                 logger.info("account created", metadata: ["account": "\(accountId)"])
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: db)
                 if confirmation.required {
                     try confirmation.start(accountId: accountId, emailAddressId: emailId, address: address, in: db)
                     return .confirmationSent

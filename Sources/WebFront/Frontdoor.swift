@@ -17,25 +17,34 @@ public struct Frontdoor: Responder {
     }
 
     public func respond(to request: Request) -> Response {
+        let started = ContinuousClock.now
         let context = RequestContext(request: request, site: site)
+        let (label, methods) = match(request.path)
         var response: Response
         do {
-            response = try route(context)
+            response = try route(context, methods)
         } catch {
             response = errorResponse(error, context: context)
         }
         for cookie in context.outgoingCookies { response.addHeader("Set-Cookie", cookie.headerValue) }
         SecurityHeaders.apply(to: &response)
         if request.method == "HEAD" { response.body = [] }
+        let elapsed = ContinuousClock.now - started
+        site.metrics.observe(route: label, status: response.status,
+                             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
         return response
     }
 
-    private func route(_ context: RequestContext) throws -> Response {
+    /// The route a path names: its label for metrics (the table's key, or "unmatched") and its handlers.
+    private func match(_ path: String) -> (String, [String: Handler]?) {
+        if let methods = rootRoutes[path] { return (path, methods) }
+        if let route = site.paths.route(forRequestPath: path), let methods = routes[route] { return (route.isEmpty ? "home" : route, methods) }
+        return ("unmatched", nil)
+    }
+
+    private func route(_ context: RequestContext, _ methods: [String: Handler]?) throws -> Response {
         if context.request.bodyTooLarge { throw HTTPError.payloadTooLarge }
-        let path = context.request.path
-        guard let methods = rootRoutes[path] ?? site.paths.route(forRequestPath: path).flatMap({ routes[$0] }) else {
-            throw HTTPError.notFound
-        }
+        guard let methods else { throw HTTPError.notFound }
         let method = context.request.method == "HEAD" ? "GET" : context.request.method
         guard let handler = methods[method] else { throw HTTPError.methodNotAllowed(methods.keys.sorted()) }
         return try handler(context)

@@ -10,6 +10,7 @@ enum Routes {
         let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
         let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
         let dialog = BrowserIDDialogPage(), certify = CertifyAction(), verify = VerifyAPI()
+        let gate = Gate(), metrics = MetricsPage()
         return [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
@@ -24,6 +25,8 @@ enum Routes {
             "browserid/provision": ["GET": dialog.provision],
             "browserid/authenticate": ["GET": dialog.authenticate],
             "browserid/certify": ["POST": certify.submit],
+            "auth/check": ["GET": gate.check],
+            "metrics": ["GET": metrics.show],
             "verify": ["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                        "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod],
         ]

@@ -12,6 +12,8 @@ public struct Site: Sendable {
     public let logger: Logger
     /// The BrowserID identity provider and verifier (nil: those routes answer 404, e.g. in page tests).
     public let browserID: BrowserIDServices?
+    /// Request counts and latencies for `GET <base>/metrics`.
+    public let metrics: Metrics
 
     public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger,
                 browserID: BrowserIDServices? = nil) {
@@ -22,5 +24,6 @@ public struct Site: Sendable {
         self.csrf = csrf
         self.logger = logger
         self.browserID = browserID
+        self.metrics = Metrics()
     }
 }

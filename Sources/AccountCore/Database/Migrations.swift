@@ -78,6 +78,44 @@ extension AppDatabase {
             try db.create(index: "signingKey_oneCurrent", on: "signingKey", columns: ["purpose"],
                           unique: true, condition: Column("retiredAt") == nil)
         }
+        migrator.registerMigration("v4-lockout-audit-invites") { db in
+            // Lockout: the account's lock, failed sign-ins (per account and per client address), blocked addresses.
+            try db.alter(table: "account") { t in t.add(column: "lockedUntil", .double) }
+            try db.create(table: "signInFailure") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("account", onDelete: .cascade)   // NULL: the address typed has no account
+                t.column("remoteAddress", .text).notNull()
+                t.column("createdAt", .double).notNull()
+            }
+            try db.create(index: "signInFailure_account", on: "signInFailure", columns: ["accountId", "createdAt"])
+            try db.create(index: "signInFailure_address", on: "signInFailure", columns: ["remoteAddress", "createdAt"])
+            try db.create(table: "addressBlock") { t in
+                t.primaryKey("remoteAddress", .text)
+                t.column("blockedUntil", .double).notNull()
+            }
+            // Audit: no foreign key, so the trail outlives a deleted account.
+            try db.create(table: "audit") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("createdAt", .double).notNull().indexed()
+                t.column("event", .text).notNull()
+                t.column("accountId", .integer)
+                t.column("email", .text)
+                t.column("remoteAddress", .text).notNull()
+                t.column("userAgent", .text).notNull()
+                t.column("detail", .text).notNull().defaults(to: "")
+            }
+            try db.create(index: "audit_account", on: "audit", columns: ["accountId", "createdAt"])
+            try db.create(index: "audit_event", on: "audit", columns: ["event", "createdAt"])
+            // Invitations: only the token's digest is stored; one address per invitation.
+            try db.create(table: "invite") { t in
+                t.primaryKey("digest", .blob).check { length($0) == 32 }
+                t.column("address", .text).notNull()
+                t.column("normalizedAddress", .text).notNull().indexed()
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull()
+                t.column("usedAt", .double)
+            }
+        }
         return migrator
     }
 }

@@ -18,6 +18,10 @@ public enum MailKind: Sendable, Equatable {
     case passwordReset(token: String)
     /// "Your password was changed".
     case passwordChanged
+    /// "Your account was locked after failed sign-ins": carries a raw reset token for the link.
+    case accountLocked(token: String)
+    /// "You are invited to sign up": carries the raw invitation token for the link.
+    case invitation(token: String)
 
     /// The name stored in the queue and used for throttling.
     public var name: String {
@@ -26,6 +30,8 @@ public enum MailKind: Sendable, Equatable {
         case .signUpAttempt: "sign_up_attempt"
         case .passwordReset: "password_reset"
         case .passwordChanged: "password_changed"
+        case .accountLocked: "account_locked"
+        case .invitation: "invitation"
         }
     }
 }

@@ -22,6 +22,14 @@ public struct AppConfiguration: Sendable, Equatable {
     public var mail = Mail()
     public var browserID = BrowserID()
     public var log = Log()
+    /// Who may sign up (`signup`): `open`, `invite` or `closed`.
+    public var signUp = SignUpPolicy.Mode.open
+    /// How long an invitation link works (`invite.lifetime`, default 7d).
+    public var inviteLifetime: TimeInterval = 7 * 86400
+    public var lockout = Lockout()
+    public var redirect = Redirect()
+    public var client = Client()
+    public var metrics = Metrics()
 
     public init() {}
 
@@ -61,6 +69,9 @@ public struct AppConfiguration: Sendable, Equatable {
         public var rememberLifetime: TimeInterval = 30 * 86400
         /// `auto`: Secure when the request came over https; `always`: Secure on every cookie (`secure_cookie`).
         public var secureCookie = SecureCookie.auto
+        /// Domain of the session cookie (`cookie_domain`), e.g. `example.com` so one sign-in covers
+        /// `app.example.com` and `wiki.example.com`; empty: this host only.
+        public var cookieDomain = ""
     }
 
     /// When cookies carry the Secure attribute.
@@ -192,6 +203,10 @@ public struct AppConfiguration: Sendable, Equatable {
                                      hashing: .init(memoryKiB: password.argon2MemoryKiB, iterations: password.argon2Iterations,
                                                     parallelism: password.argon2Parallelism)),
             mail: MailPolicy(confirmationRequired: confirmation.required, confirmationLifetime: confirmation.lifetime,
-                             resetLifetime: reminder.lifetime, throttle: mail.throttle, retryBase: mail.retryBase))
+                             resetLifetime: reminder.lifetime, throttle: mail.throttle, retryBase: mail.retryBase),
+            lockout: LockoutPolicy(maxFailures: lockout.maxFailures, window: lockout.window, duration: lockout.duration,
+                                   addressMaxFailures: lockout.addressMaxFailures, addressWindow: lockout.addressWindow,
+                                   addressDuration: lockout.addressDuration),
+            signUp: SignUpPolicy(mode: signUp, inviteLifetime: inviteLifetime))
     }
 }

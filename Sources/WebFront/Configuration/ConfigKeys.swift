@@ -1,4 +1,5 @@
 // ConfigKeys.swift: the table of config keys: how each is parsed from text and written back.
+import AccountCore
 import Foundation
 
 /// One config key: its dotted name, how to set it from text, how to show it.
@@ -62,6 +63,7 @@ enum ConfigKeys {
             guard let mode = AppConfiguration.SecureCookie(rawValue: v) else { throw ConfigError("must be auto or always") }
             c.session.secureCookie = mode
         }, read: { $0.session.secureCookie.rawValue }),
+        text("session.cookie_domain", \.session.cookieDomain),
         integer("password.min_length", \.password.minLength),
         integer("password.max_length", \.password.maxLength),
         unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB),
@@ -95,6 +97,21 @@ enum ConfigKeys {
         duration("browserid.fetch_cache", \.browserID.fetchCache),
         text("browserid.allowed_origins", \.browserID.allowedOrigins),
         text("log.level", \.log.level),
+        ConfigKey(name: "signup", apply: { c, v in
+            guard let mode = SignUpPolicy.Mode(rawValue: v) else { throw ConfigError("must be open, invite or closed") }
+            c.signUp = mode
+        }, read: { $0.signUp.rawValue }),
+        duration("invite.lifetime", \.inviteLifetime),
+        integer("lockout.max_failures", \.lockout.maxFailures),
+        duration("lockout.window", \.lockout.window),
+        duration("lockout.duration", \.lockout.duration),
+        integer("lockout.address_max_failures", \.lockout.addressMaxFailures),
+        duration("lockout.address_window", \.lockout.addressWindow),
+        duration("lockout.address_duration", \.lockout.addressDuration),
+        text("redirect.allowed_hosts", \.redirect.allowedHosts),
+        text("client.trusted_proxies", \.client.trustedProxies),
+        flag("metrics.enabled", \.metrics.enabled),
+        text("metrics.allowed_addresses", \.metrics.allowedAddresses),
     ]
 
     static func parseInteger(_ text: String) throws -> Int {

@@ -20,6 +20,13 @@
 //   mail.smtp_username ""   mail.smtp_password ""   mail.timeout "30s"
 //   mail.retry_base "30s"   mail.throttle "1m"   mail.send_interval "5s"
 //   log.level                    "info"
+//   session.cookie_domain ""  (e.g. example.com: one sign-in for every subdomain)
+//   signup "open"|"invite"|"closed"   invite.lifetime "7d"
+//   lockout.max_failures 5   lockout.window "10m"   lockout.duration "15m"
+//   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
+//   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
+//   client.trusted_proxies ""  (addresses whose X-Forwarded-For is believed)
+//   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"
 // Durations: plain seconds or a number with s, m, h or d.
 import Foundation
 import Yams
@@ -117,6 +124,13 @@ public enum ConfigReader {
                     "browserid.issuer must be a host name, with :port if not the default")
         try require(bid.httpHostMap.map { $0.values.allSatisfy(isLoopbackAddress) } ?? false,
                     "browserid.http_hosts must list name=address pairs with loopback addresses (127.0.0.1:PORT, localhost:PORT, [::1]:PORT)")
+        try require(c.lockout.window > 0 && c.lockout.duration > 0 && c.lockout.addressWindow > 0 && c.lockout.addressDuration > 0,
+                    "lockout durations must be positive")
+        try require(c.inviteLifetime > 0, "invite.lifetime must be positive")
+        let hostCharacters = { (text: String) in text.allSatisfy { $0.isLetter || $0.isNumber || ".-:[]".contains($0) } }
+        try require(hostCharacters(c.session.cookieDomain), "session.cookie_domain must be a domain such as example.com")
+        try require(c.redirect.allowedHostList.allSatisfy(hostCharacters),
+                    "redirect.allowed_hosts must list host names such as app.example.com or .example.com")
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
     }
 

@@ -23,7 +23,8 @@ public struct TemplateMailComposer: MailComposer {
         ]
         switch kind {
         case .confirmation(let token): values["link"] = site + paths.path("confirm") + "?token=" + token
-        case .passwordReset(let token): values["link"] = site + paths.path("password/edit") + "?token=" + token
+        case .passwordReset(let token), .accountLocked(let token): values["link"] = site + paths.path("password/edit") + "?token=" + token
+        case .invitation(let token): values["link"] = site + paths.path("sign_up") + "?invite=" + token
         case .signUpAttempt, .passwordChanged: break
         }
         let catalog = renderer.catalog

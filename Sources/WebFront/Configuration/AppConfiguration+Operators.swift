@@ -1,0 +1,58 @@
+// AppConfiguration+Operators.swift: the operator's sections: lockout, sign-up mode, redirect hosts, client address, metrics.
+import AccountCore
+import Foundation
+
+extension AppConfiguration {
+    /// Config section `lockout` (see AccountCore's `Lockout`).
+    public struct Lockout: Sendable, Equatable {
+        /// Failures of one account within `window` that lock it (`max_failures`, default 5; 0: never lock).
+        public var maxFailures = 5
+        /// `window`, default 10m.
+        public var window: TimeInterval = 600
+        /// How long the account stays locked (`duration`, default 15m).
+        public var duration: TimeInterval = 900
+        /// Failures from one client address within `address_window` that block it (`address_max_failures`, default 50; 0: never).
+        public var addressMaxFailures = 50
+        /// `address_window`, default 10m.
+        public var addressWindow: TimeInterval = 600
+        /// How long the address stays blocked (`address_duration`, default 15m).
+        public var addressDuration: TimeInterval = 900
+    }
+
+    /// Config section `redirect`: where return targets (`rd`) may point.
+    public struct Redirect: Sendable, Equatable {
+        /// Hosts besides `public_url`'s that return targets may name (`allowed_hosts`, comma-separated):
+        /// `app.example.com` (that host, any port) or `.example.com` (the domain and every subdomain).
+        public var allowedHosts = ""
+
+        /// `allowed_hosts` as a list, lower-cased.
+        public var allowedHostList: [String] {
+            allowedHosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        }
+    }
+
+    /// Config section `client`: who the client is when nginx sits behind another proxy.
+    public struct Client: Sendable, Equatable {
+        /// Addresses whose `X-Forwarded-For` is believed (`trusted_proxies`, comma-separated); empty: REMOTE_ADDR is the client.
+        public var trustedProxies = ""
+
+        /// `trusted_proxies` as a set.
+        public var trustedProxyList: Set<String> {
+            Set(trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+    }
+
+    /// Config section `metrics`: `GET <base>/metrics` in Prometheus text format.
+    public struct Metrics: Sendable, Equatable {
+        /// Serve metrics at all (`enabled`, default true).
+        public var enabled = true
+        /// Client addresses that may read them (`allowed_addresses`, comma-separated, default loopback); requests nginx
+        /// marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too.
+        public var allowedAddresses = "127.0.0.1, ::1"
+
+        /// `allowed_addresses` as a set.
+        public var allowedAddressList: Set<String> {
+            Set(allowedAddresses.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+    }
+}
