@@ -80,6 +80,19 @@ public struct Authentication: Sendable {
         return grant
     }
 
+    /// Ends the session whose token is `encoded` and records the sign-out; unknown tokens are ignored.
+    public func signOut(token encoded: String, client: ClientInfo) throws {
+        guard let token = SecretToken(encoded: encoded) else { return }
+        try database.writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT s.accountId, e.address FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+                WHERE s.digest = ?
+                """, arguments: [token.digest]) else { return }
+            try sessions.revoke(digest: token.digest, in: db)
+            try audit.record(.signOut, accountId: row[0], email: row[1], client: client, in: db)
+        }
+    }
+
     /// Records the failure (counted towards locks unless `counts` is false) and throws the one sign-in failure.
     private func fail(accountId: Int64?, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
         logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])

@@ -1,6 +1,57 @@
-// Gate.swift: `GET <base>/auth/check`, nginx's auth_request target. STUB until the gate lands.
+// Gate.swift: `GET <base>/auth/check`, the target of nginx's `auth_request`: is this visitor signed in, and allowed?
+//
+// Options (nginx passes them; see nginx/snippets/frontdoor-gate.conf):
+//   X-Original-URL     the protected URL ($scheme://$http_host$request_uri); the 401's sign-in link returns there (`rd`)
+//   FRONTDOOR_ALLOW    optional rule for this location: addresses and domains separated by spaces or commas
+//                      (`alice@example.com @example.org .example.net`); a signed-in person outside them gets 403
+// Answers 200 with Remote-User (account id), Remote-Email and Remote-Name; 401 with `Location: <sign-in URL>?rd=…`
+// (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed
+// SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most once a minute per session.
+import AccountCore
 import FastCGI
 
 struct Gate: Sendable {
-    func check(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func check(_ context: RequestContext) throws -> Response {
+        guard let session = try context.session() else { return unauthorized(context) }
+        if let rule = context.request.params["FRONTDOOR_ALLOW"], !GateRule(rule).allows(session.email) {
+            return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
+        }
+        return Response(status: 200, headers: [
+            (name: "Remote-User", value: String(session.accountId)),
+            (name: "Remote-Email", value: session.email),
+            (name: "Remote-Name", value: String(session.email.prefix { $0 != "@" })),
+        ])
+    }
+
+    /// 401 with the sign-in URL (absolute, on `public_url`) carrying the original URL when it may be returned to.
+    private func unauthorized(_ context: RequestContext) -> Response {
+        let site = context.site
+        let original = context.request.header("X-Original-URL")
+        let target = original.map(context.returnTarget).flatMap { $0 == site.paths.home ? nil : $0 }
+        let location = site.configuration.publicURL + site.paths.signIn(returnTo: target)
+        return Response(status: 401, headers: [(name: "Location", value: location),
+                                               (name: "Content-Type", value: "text/plain; charset=utf-8")],
+                        body: Array("sign in first\n".utf8))
+    }
+}
+
+/// A location's allow rule: exact addresses (`alice@example.com`), domains (`@example.org` or `example.org`), and
+/// domains with their subdomains (`.example.net`). Compared without case. An empty rule allows everyone signed in.
+struct GateRule: Sendable, Equatable {
+    let entries: [String]
+
+    init(_ text: String) {
+        entries = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map { $0.lowercased() }
+    }
+
+    func allows(_ email: String) -> Bool {
+        guard !entries.isEmpty else { return true }
+        let email = email.lowercased()
+        let domain = email.split(separator: "@").last.map(String.init) ?? ""
+        return entries.contains { entry in
+            if entry.hasPrefix(".") { return domain == entry.dropFirst() || domain.hasSuffix(entry) }
+            if entry.hasPrefix("@") { return domain == entry.dropFirst() }
+            return entry.contains("@") ? email == entry : domain == entry
+        }
+    }
 }

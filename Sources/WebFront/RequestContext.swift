@@ -29,9 +29,24 @@ public final class RequestContext {
     /// The request's cookies by name.
     public lazy var cookies: [String: String] = CookieHeader.parse(request.header("Cookie"))
 
-    /// User agent and address, recorded with new sessions.
+    /// User agent and address, recorded with sessions, audit rows and failed sign-ins.
     public var client: ClientInfo {
-        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: request.remoteAddress ?? "")
+        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: clientAddress)
+    }
+
+    /// The client's address: REMOTE_ADDR, or, when that is a trusted proxy (`client.trusted_proxies`), the nearest
+    /// address in X-Forwarded-For that is not one (read from the right, since the left end is whatever the client sent).
+    public var clientAddress: String {
+        let remote = request.remoteAddress ?? ""
+        let trusted = site.configuration.client.trustedProxyList
+        guard trusted.contains(remote), let forwarded = request.header("X-Forwarded-For") else { return remote }
+        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.reversed().first { !trusted.contains($0) } ?? hops.first ?? remote
+    }
+
+    /// `raw` when it is a path on this site or a URL on an allowed host (see `ReturnTarget`), else the home page.
+    public func returnTarget(_ raw: String?) -> String {
+        ReturnTarget.checked(raw, fallback: site.paths.home, allowedHosts: site.allowedHosts)
     }
 
     /// The session cookie's value, if any.
@@ -73,21 +88,34 @@ public final class RequestContext {
 
     /// Queues a cookie under the base path; Secure when the request came over https or config says always.
     public func setCookie(_ name: String, _ value: String, maxAge: Int? = nil) {
-        let secure = site.configuration.session.secureCookie == .always || request.isHTTPS
-        outgoingCookies.removeAll { $0.name == name }
-        outgoingCookies.append(SetCookie(name: name, value: value, path: site.paths.cookiePath, maxAge: maxAge, secure: secure))
+        queueCookie(SetCookie(name: name, value: value, path: site.paths.cookiePath, maxAge: maxAge, secure: false))
+    }
+
+    private func queueCookie(_ cookie: SetCookie) {
+        var cookie = cookie
+        cookie.secure = site.configuration.session.secureCookie == .always || request.isHTTPS
+        outgoingCookies.removeAll { $0.name == cookie.name }
+        outgoingCookies.append(cookie)
+    }
+
+    /// The session cookie: for the whole host (Path=/) and, with `session.cookie_domain`, its subdomains, because
+    /// nginx's auth_request gate reads it on the protected apps' requests too.
+    private func sessionCookie(_ value: String, maxAge: Int?) -> SetCookie {
+        let domain = site.configuration.session.cookieDomain
+        return SetCookie(name: site.configuration.session.cookieName, value: value, path: "/", maxAge: maxAge, secure: false,
+                         domain: domain.isEmpty ? nil : domain)
     }
 
     /// Sends the new session's cookie (lasting as long as a remembered session, else until the browser closes).
     public func startSession(_ grant: SessionGrant) {
         let maxAge = grant.session.rememberMe ? Int(site.configuration.session.rememberLifetime) : nil
-        setCookie(site.configuration.session.cookieName, grant.token.encoded, maxAge: maxAge)
+        queueCookie(sessionCookie(grant.token.encoded, maxAge: maxAge))
         loadedSession = .some(grant.session)
     }
 
     /// Removes the session cookie.
     public func clearSession() {
-        setCookie(site.configuration.session.cookieName, "", maxAge: 0)
+        queueCookie(sessionCookie("", maxAge: 0))
         loadedSession = .some(nil)
     }
 

@@ -14,6 +14,8 @@ public struct Site: Sendable {
     public let browserID: BrowserIDServices?
     /// Request counts and latencies for `GET <base>/metrics`.
     public let metrics: Metrics
+    /// Hosts that return targets may name: `public_url`'s and `redirect.allowed_hosts`.
+    public let allowedHosts: AllowedHosts
 
     public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger,
                 browserID: BrowserIDServices? = nil) {
@@ -25,5 +27,6 @@ public struct Site: Sendable {
         self.logger = logger
         self.browserID = browserID
         self.metrics = Metrics()
+        self.allowedHosts = AllowedHosts(publicURL: configuration.publicURL, patterns: configuration.redirect.allowedHostList)
     }
 }

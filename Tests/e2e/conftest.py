@@ -79,8 +79,9 @@ class MailSink:
 class Stack:
     """frontdoor serve + nginx (from nginx/frontdoor.conf via nginx/render) on free ports in `folder`."""
 
-    def __init__(self, folder: Path, config: dict):
+    def __init__(self, folder: Path, config: dict, server_files=None):
         self.folder = folder
+        self.server_files = server_files  # callable(stack) -> {name: nginx text} for PREFIX/server.d, or None
         self.port = free_port()
         self.tls_port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/account"
@@ -110,6 +111,8 @@ class Stack:
         subprocess.run([str(ROOT / "nginx/render"), "--base", "/account", "--static", str(ROOT / "static"),
                         "--socket", str(self.socket), "--server", str(prefix), str(self.port)], check=True)
         make_tls_server(prefix, self.tls_port)
+        for name, text in (self.server_files(self) if self.server_files else {}).items():
+            (prefix / "server.d" / name).write_text(text)
         self.nginx = subprocess.Popen(["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
                                        "-e", str(prefix / "error.log")],
                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -249,8 +252,8 @@ def smtp():
     sink.stop()
 
 
-def _stack(tmp_path_factory, request, config):
-    stack = Stack(tmp_path_factory.mktemp("stack"), config)
+def _stack(tmp_path_factory, request, config, server_files=None):
+    stack = Stack(tmp_path_factory.mktemp("stack"), config, server_files)
     try:
         stack.start()
     except Exception:

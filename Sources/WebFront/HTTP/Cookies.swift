@@ -25,18 +25,22 @@ public struct SetCookie: Sendable, Equatable {
     public var path: String
     public var maxAge: Int?
     public var secure: Bool
+    /// `Domain=`: the cookie also goes to this domain's subdomains; nil: this host only.
+    public var domain: String?
 
-    public init(name: String, value: String, path: String, maxAge: Int? = nil, secure: Bool) {
+    public init(name: String, value: String, path: String, maxAge: Int? = nil, secure: Bool, domain: String? = nil) {
         self.name = name
         self.value = value
         self.path = path
         self.maxAge = maxAge
         self.secure = secure
+        self.domain = domain
     }
 
     /// The header value.
     public var headerValue: String {
         var parts = ["\(name)=\(value)", "Path=\(path)"]
+        if let domain { parts.append("Domain=\(domain)") }
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
         parts.append("HttpOnly")
         parts.append("SameSite=Lax")

@@ -7,7 +7,7 @@ struct ConfirmationPage: Sendable {
     /// Follows a mailed link: confirmed → sign-in page with a notice; bad link → a page offering a new one.
     func confirm(_ context: RequestContext) throws -> Response {
         do {
-            _ = try context.site.services.confirmation.confirm(token: context.query["token"] ?? "")
+            _ = try context.site.services.confirmation.confirm(token: context.query["token"] ?? "", client: context.client)
             context.setFlash(Flash("confirmed"))
             return context.redirect(to: context.site.paths.signIn())
         } catch AccountError.invalidToken {
@@ -22,7 +22,7 @@ struct ConfirmationPage: Sendable {
     /// Always the same neutral answer, whether or not a mail was sent.
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        try context.site.services.confirmation.resend(email: context.form["email"] ?? "")
+        try context.site.services.confirmation.resend(email: context.form["email"] ?? "", client: context.client)
         return try context.page("message", ["title": "resend_confirmation_title", "text": "resend_confirmation_sent"].localized(context))
     }
 

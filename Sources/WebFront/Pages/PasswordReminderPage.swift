@@ -10,7 +10,7 @@ struct PasswordReminderPage: Sendable {
 
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        try context.site.services.reminder.sendReminder(email: context.form["email"] ?? "")
+        try context.site.services.reminder.sendReminder(email: context.form["email"] ?? "", client: context.client)
         return try context.page("message", ["title": "reminder_title", "text": "reminder_sent"].localized(context))
     }
 

@@ -5,8 +5,7 @@ import FastCGI
 /// `GET|POST <base>/sign_in`: email, password, remember me, and the return target `rd`.
 struct SignInPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        let target = returnTarget(context, raw: context.query["rd"])
-        if try context.session() != nil { return context.redirect(to: target) }
+        if try context.session() != nil { return context.redirect(to: context.returnTarget(context.query["rd"])) }
         return try render(context, email: "", returnTo: context.query["rd"])
     }
 
@@ -19,7 +18,7 @@ struct SignInPage: Sendable {
                 client: context.client, previousToken: context.sessionToken)
             context.startSession(grant)
             context.setFlash(Flash("signed_in"))
-            return context.redirect(to: returnTarget(context, raw: form["rd"]))
+            return context.redirect(to: context.returnTarget(form["rd"]))
         } catch AccountError.invalidCredentials {
             return try render(context, email: form["email"] ?? "", returnTo: form["rd"], flash: Flash("sign_in_failed", kind: .alert))
         } catch AccountError.unconfirmed {
@@ -27,14 +26,10 @@ struct SignInPage: Sendable {
         }
     }
 
-    private func returnTarget(_ context: RequestContext, raw: String?) -> String {
-        ReturnTarget.checked(raw, fallback: context.site.paths.home)
-    }
-
     private func render(_ context: RequestContext, email: String, returnTo: String?, flash: Flash? = nil) throws -> Response {
         var values = FormView.fields([.email(autocomplete: "username"), .password("password", autocomplete: "current-password")],
                                      form: ["email": email], catalog: context.site.renderer.catalog)
-        if let returnTo, case let checked = ReturnTarget.checked(returnTo, fallback: ""), !checked.isEmpty { values["rd"] = checked }
+        if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
         return try context.page("sign_in", values, flash: flash)
     }
 }

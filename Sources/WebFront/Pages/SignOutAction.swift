@@ -7,7 +7,7 @@ struct SignOutAction: Sendable {
     func submit(_ context: RequestContext) throws -> Response {
         if try context.session() != nil {
             try context.verifyCSRF()
-            if let token = context.sessionToken { try context.site.services.sessions.revoke(token: token) }
+            if let token = context.sessionToken { try context.site.services.authentication.signOut(token: token, client: context.client) }
         }
         context.clearSession()
         context.setFlash(Flash("signed_out"))

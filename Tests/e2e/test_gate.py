@@ -1,0 +1,173 @@
+"""The auth_request gate through nginx: the README's "Protect an app" snippet in front of a real upstream app,
+sign-in and back with `rd`, headers passed on, per-location rules, sign-out, and open-redirect attempts refused."""
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import quote
+
+import pytest
+
+from conftest import ROOT, Browser, _stack, unique_email
+
+PASSWORD = "correct horse battery"
+
+
+class EchoApp(BaseHTTPRequestHandler):
+    """The protected upstream: a page that shows which identity headers nginx passed to it."""
+
+    def do_GET(self):
+        body = (f"protected page {self.path}\nRemote-User={self.headers.get('Remote-User')}\n"
+                f"Remote-Email={self.headers.get('Remote-Email')}\nRemote-Name={self.headers.get('Remote-Name')}\n").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def upstream():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), EchoApp)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def readme_snippet():
+    """The nginx block of the README's "Protect an app" section, as an operator would paste it."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Protect an app", 1)[1]
+    return re.search(r"```nginx\n(.*?)```", section, re.S).group(1)
+
+
+def server_files(port):
+    def files(stack):
+        prefix = stack.folder / "nginx"
+        gate = (prefix / "snippets/frontdoor-gate.conf").read_text()
+        admins_gate = gate.replace("location = /internal/frontdoor/check {",
+                                   'location = /internal/frontdoor/check-admins {\n'
+                                   '    fastcgi_param FRONTDOOR_ALLOW "boss@example.com @admins.test";')
+        protect = (prefix / "snippets/frontdoor-protect.conf").read_text()
+        admins = protect.replace("auth_request /internal/frontdoor/check;", "auth_request /internal/frontdoor/check-admins;")
+        return {
+            "app.conf": readme_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{port}"),
+            "admins.conf": admins_gate + "\nlocation /admins/ {\n" + admins + f"\n    proxy_pass http://127.0.0.1:{port}/;\n}}\n",
+        }
+    return files
+
+
+@pytest.fixture(scope="module")
+def gate_stack(tmp_path_factory, request, upstream):
+    yield from _stack(tmp_path_factory, request,
+                      {"confirmation.required": "false", "mail.transport": "outbox", "redirect.allowed_hosts": "app.test, .partner.test"},
+                      server_files(upstream))
+
+
+def signed_up(stack, email=None):
+    email = email or unique_email("gate")
+    browser = Browser(stack)
+    assert browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD}).status_code == 303
+    return browser, email
+
+
+def origin(stack):
+    return f"http://127.0.0.1:{stack.port}"
+
+
+def test_anonymous_visitor_is_sent_to_sign_in_and_back_with_the_headers_passed_on(gate_stack):
+    stack = gate_stack
+    browser = Browser(stack)
+    page = origin(stack) + "/app/reports?year=2026"
+    first = browser.get(page)
+    assert first.status_code == 302
+    sign_in = f"{origin(stack)}/account/sign_in?rd={quote(page, safe='')}"
+    assert first.headers["Location"] == sign_in
+    assert "protected page" not in first.text
+
+    email = unique_email("Reader")
+    _, email = signed_up(stack, email)
+    signed_out_form = browser.get(sign_in)
+    assert signed_out_form.status_code == 200 and f'value="{page}"' in signed_out_form.text.replace("&amp;", "&")
+    back = browser.post(sign_in, {"email": email, "password": PASSWORD, "rd": page})
+    assert back.status_code == 303 and back.headers["Location"] == page
+    shown = browser.get(page)
+    assert shown.status_code == 200
+    account_id = stack.query("SELECT accountId FROM emailAddress WHERE address = ?", email)[0][0]
+    assert "protected page /reports?year=2026" in shown.text
+    assert f"Remote-Email={email}" in shown.text and f"Remote-User={account_id}" in shown.text
+    assert f"Remote-Name={email.split('@')[0]}" in shown.text
+
+
+def test_signing_out_closes_the_gate_again(gate_stack):
+    browser, _ = signed_up(gate_stack)
+    page = origin(gate_stack) + "/app/"
+    assert browser.get(page).status_code == 200
+    assert browser.post("/sign_out", {}).status_code == 303
+    again = browser.get(page)
+    assert again.status_code == 302 and "/account/sign_in?rd=" in again.headers["Location"]
+
+
+def test_headers_a_client_forges_are_replaced(gate_stack):
+    stack = gate_stack
+    forged = {"Remote-Email": "boss@example.com", "Remote-User": "1", "X-Original-URL": "http://evil.example/"}
+    anonymous = Browser(stack).get(origin(stack) + "/app/x", headers=forged)
+    assert anonymous.status_code == 302
+    assert anonymous.headers["Location"].endswith("rd=" + quote(origin(stack) + "/app/x", safe=""))
+    browser, email = signed_up(stack)
+    shown = browser.get(origin(stack) + "/app/x", headers=forged)
+    assert shown.status_code == 200 and f"Remote-Email={email}\n" in shown.text and "boss@example.com" not in shown.text
+
+
+def test_a_location_rule_lets_in_only_the_listed_people(gate_stack):
+    stack = gate_stack
+    page = origin(stack) + "/admins/panel"
+    assert Browser(stack).get(page).status_code == 302
+    outsider, _ = signed_up(stack)
+    assert outsider.get(page).status_code == 403
+    boss, _ = signed_up(stack, f"Boss-{unique_email()}".replace("@example.com", "@admins.test"))
+    assert boss.get(page).status_code == 200
+    assert outsider.get(origin(stack) + "/app/panel").status_code == 200, "the rule is for that location only"
+
+
+def test_the_check_answers_nginx_with_401_200_and_the_sign_in_location(gate_stack):
+    # The route itself, as nginx's internal location calls it (also reachable directly: it tells only "signed in?").
+    stack = gate_stack
+    anonymous = Browser(stack).get("/auth/check")
+    assert anonymous.status_code == 401
+    assert anonymous.headers["Location"] == f"{origin(stack)}/account/sign_in"
+    browser, email = signed_up(stack)
+    ok = browser.get("/auth/check")
+    assert ok.status_code == 200 and ok.headers["Remote-Email"] == email
+    assert "frontdoor_csrf" not in ok.headers.get("Set-Cookie", ""), "the hot path sets no cookie"
+
+
+@pytest.mark.parametrize("target", [
+    "//evil.example/", "///evil.example/", "\\/evil.example/", "/\\evil.example/", "\\\\evil.example",
+    "https:evil.example", "https:/evil.example", "http://evil.example/", "https://127.0.0.1.evil.example/",
+    "https://127.0.0.1@evil.example/", "http://evil.example\\@127.0.0.1/", "http://evil.example%2F@127.0.0.1/",
+    "%2F%2Fevil.example", "/%2F%2Fevil.example", "%252F%252Fevil.example", "/%5Cevil.example", "javascript:alert(1)",
+    " //evil.example", "http://evil.example\t/", "http://app.test.evil.example/", "http://notpartner.test/",
+])
+def test_open_redirect_attempts_fall_back_to_the_home_page(gate_stack, target):
+    stack = gate_stack
+    browser, email = signed_up(stack)
+    browser.post("/sign_out", {})
+    response = browser.post("/sign_in", {"email": email, "password": PASSWORD, "rd": target})
+    assert response.status_code == 303 and response.headers["Location"] == "/account/"
+    # Already signed in, GET sign_in?rd= redirects straight away: the same check.
+    again = browser.get("/sign_in?rd=" + quote(target, safe=""))
+    assert again.status_code == 302 and again.headers["Location"] == "/account/"
+
+
+@pytest.mark.parametrize("target", ["/account/sign_up", "http://app.test/welcome?a=1", "https://wiki.partner.test/x",
+                                    "http://partner.test:8443/", "http://127.0.0.1:1/elsewhere"])
+def test_allowed_return_targets_are_followed(gate_stack, target):
+    browser, email = signed_up(gate_stack)
+    browser.post("/sign_out", {})
+    response = browser.post("/sign_in", {"email": email, "password": PASSWORD, "rd": target})
+    assert response.status_code == 303 and response.headers["Location"] == target
