@@ -6,11 +6,12 @@ import Testing
 struct AppDatabaseTests {
     @Test func openingMigratesToTheLatestSchema() throws {
         let database = try AppDatabase.inMemory()
-        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys"])
+        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
-        #expect(tables == ["account", "accountToken", "emailAddress", "mailQueue", "serverSecret", "session", "signingKey"])
+        #expect(tables == ["account", "accountToken", "addressBlock", "audit", "emailAddress", "invite", "mailQueue", "serverSecret", "session",
+                           "signInFailure", "signingKey"])
     }
 
     @Test func foreignKeysAreEnforced() throws {
@@ -59,7 +60,7 @@ struct AppDatabaseTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 3)
+        #expect(try reopened.appliedMigrations().count == 4)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 }

@@ -16,11 +16,11 @@ struct TestFixture {
     let services: AccountServices
 
     /// Confirmation is off unless asked for, so sign-up signs in directly.
-    init(session: SessionPolicy = .default, confirmationRequired: Bool = false, seed: UInt64 = 1) throws {
+    init(session: SessionPolicy = .default, confirmationRequired: Bool = false, lockout: LockoutPolicy = .default, seed: UInt64 = 1) throws {
         random = SeededRandomSource(seed: seed)
         database = try AppDatabase.inMemory()
         let configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
-                                              mail: MailPolicy(confirmationRequired: confirmationRequired))
+                                              mail: MailPolicy(confirmationRequired: confirmationRequired), lockout: lockout)
         services = AccountServices(database: database, configuration: configuration,
                                    validator: AccountForms.signUp(passwordLength: configuration.password.length),
                                    composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory() + "frontdoor-unused-outbox"),
@@ -42,9 +42,10 @@ struct TestFixture {
     }
 
     /// Signs in with a password.
+    @discardableResult
     func signIn(_ email: String = "Ann@Example.com", password: String = "correct horse", rememberMe: Bool = false,
-                previousToken: String? = nil) throws -> SessionGrant {
-        try services.authentication.signIn(email: email, password: password, rememberMe: rememberMe, client: ClientInfo(),
+                previousToken: String? = nil, client: ClientInfo = ClientInfo()) throws -> SessionGrant {
+        try services.authentication.signIn(email: email, password: password, rememberMe: rememberMe, client: client,
                                            previousToken: previousToken)
     }
 

@@ -1,3 +1,4 @@
+import AccountCore
 import Testing
 @testable import WebFront
 
@@ -53,6 +54,12 @@ struct ConfigReaderTests {
         ("FRONTDOOR_LOG_LEVEL", "loud", "log.level"),
         ("FRONTDOOR_BASE_PATH", "account", "base_path"),
         ("FRONTDOOR_PASSWORD_MIN_LENGTH", "200", "password.min_length"),
+        ("FRONTDOOR_SIGNUP", "sometimes", "signup"),
+        ("FRONTDOOR_LOCKOUT_MAX_FAILURES", "-1", "lockout.max_failures"),
+        ("FRONTDOOR_LOCKOUT_DURATION", "0", "lockout durations"),
+        ("FRONTDOOR_SESSION_COOKIE_DOMAIN", "example.com; Secure", "session.cookie_domain"),
+        ("FRONTDOOR_REDIRECT_ALLOWED_HOSTS", "app.example.com, evil/path", "redirect.allowed_hosts"),
+        ("FRONTDOOR_METRICS_ENABLED", "maybe", "metrics.enabled"),
     ])
     func aBadValueIsRefusedNamingItsKey(variable: String, value: String, key: String) {
         #expect {
@@ -69,8 +76,34 @@ struct ConfigReaderTests {
         #expect(throws: ConfigError.self) { try ConfigReader.read(file: "/nonexistent/frontdoor.yml", environment: [:]) }
     }
 
+    @Test func theOperatorSectionsHaveTheirDefaultsAndReachTheCore() throws {
+        let values = try ConfigReader.parse(yaml: """
+            signup: invite
+            invite:
+              lifetime: 2d
+            lockout:
+              max_failures: 3
+              address_window: 5m
+            redirect:
+              allowed_hosts: "app.example.com, .example.org"
+            client:
+              trusted_proxies: 10.0.0.1
+            metrics:
+              allowed_addresses: 10.1.1.1
+            """)
+        let config = try read(values)
+        #expect(config.core.signUp == SignUpPolicy(mode: .invite, inviteLifetime: 2 * 86400))
+        #expect(config.core.lockout == LockoutPolicy(maxFailures: 3, addressWindow: 300))
+        #expect(config.redirect.allowedHostList == ["app.example.com", ".example.org"])
+        #expect(config.client.trustedProxyList == ["10.0.0.1"] && config.metrics.allowedAddressList == ["10.1.1.1"])
+        #expect(AppConfiguration().core.lockout == .default && AppConfiguration().metrics.allowedAddressList == ["127.0.0.1", "::1"])
+    }
+
     @Test func theRenderedConfigReadsBackToTheSameValues() throws {
         var config = AppConfiguration()
+        config.signUp = .closed
+        config.session.cookieDomain = "example.com"
+        config.lockout.duration = 120
         config.siteName = "Say \"hi\""
         config.session.idleTimeout = 45
         config.fastcgi.socketMode = 0o600

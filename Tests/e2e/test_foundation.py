@@ -135,7 +135,7 @@ def test_session_cookie_attributes_and_rotation(stack):
     first = browser.cookie("frontdoor_session")
     cookies = browser.post("/sign_in", {"email": email, "password": PASSWORD}).raw.headers.getlist("Set-Cookie")
     cookie = next(c for c in cookies if c.startswith("frontdoor_session="))
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/account" in cookie and "Secure" not in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/;" in cookie and "Secure" not in cookie
     second = browser.cookie("frontdoor_session")
     assert second and second != first
     replay = Browser(stack)

@@ -167,6 +167,11 @@ public struct MailQueue: Sendable {
         }
     }
 
+    /// How many messages wait to be sent (for metrics).
+    public func pendingCount() throws -> Int {
+        try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE sentAt IS NULL") ?? 0 }
+    }
+
     /// `Name <a@b.c>` → `a@b.c`.
     static func bareAddress(_ address: String) -> String {
         guard let open = address.lastIndex(of: "<"), let close = address.lastIndex(of: ">"), open < close else { return address }

@@ -67,17 +67,19 @@ public enum ReturnTarget {
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return nil }
             let port = host[host.index(after: close)...]
-            guard port.isEmpty || (port.hasPrefix(":") && port.count > 1 && port.dropFirst().allSatisfy(\.isNumber)) else { return nil }
+            guard port.isEmpty || (port.hasPrefix(":") && isPort(port.dropFirst())) else { return nil }
             host = host[...close]
             return host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) ? String(host) : nil
         }
         if let colon = host.firstIndex(of: ":") {
             let port = host[host.index(after: colon)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isNumber) else { return nil }
+            guard isPort(port) else { return nil }
             host = host[..<colon]
         }
         guard !host.isEmpty, host.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" }),
               !host.hasPrefix("."), !host.hasPrefix("-") else { return nil }
         return String(host)
     }
+
+    private static func isPort(_ text: Substring) -> Bool { text.allSatisfy(\.isASCII) && UInt16(text) != nil }
 }

@@ -1,7 +1,45 @@
 // MetricsPage.swift: `GET <base>/metrics`, Prometheus text format, for allow-listed addresses only.
-// STUB: filled in by the metrics work (see issue 5).
+//
+// Options (config section `metrics`):
+//   enabled             serve them at all (default true)
+//   allowed_addresses   client addresses that may read them (default 127.0.0.1, ::1); a request nginx marks with
+//                       `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too
+// Anyone else gets the ordinary 404, so the page does not announce itself.
+import AccountCore
 import FastCGI
+import Foundation
 
 struct MetricsPage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        let settings = context.site.configuration.metrics
+        let internalRequest = context.request.params["FRONTDOOR_INTERNAL"] == "1"
+        guard settings.enabled, internalRequest || settings.allowedAddressList.contains(context.clientAddress) else {
+            throw HTTPError.notFound
+        }
+        let services = context.site.services
+        var text = context.site.metrics.requestText()
+        let events = try services.audit.counts()
+        for (name, event, help) in [("sign_ins", AuditEvent.signIn, "Successful sign-ins."),
+                                    ("sign_in_failures", .signInFailed, "Failed sign-ins (any reason)."),
+                                    ("lockouts", .lockout, "Accounts locked."),
+                                    ("address_blocks", .addressBlocked, "Client addresses blocked.")] {
+            text += "# HELP frontdoor_\(name)_total \(help)\n# TYPE frontdoor_\(name)_total counter\n"
+            text += "frontdoor_\(name)_total \(events[event.rawValue] ?? 0)\n"
+        }
+        text += "# HELP frontdoor_mail_queue_depth Mail waiting to be sent.\n# TYPE frontdoor_mail_queue_depth gauge\n"
+        text += "frontdoor_mail_queue_depth \(try services.mail.pendingCount())\n"
+        if let resident = Self.residentBytes() {
+            text += "# HELP process_resident_memory_bytes Resident memory size.\n# TYPE process_resident_memory_bytes gauge\n"
+            text += "process_resident_memory_bytes \(resident)\n"
+        }
+        return Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
+    }
+
+    /// The process's resident set in bytes, from /proc/self/statm (nil elsewhere).
+    static func residentBytes() -> Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
 }

@@ -1,0 +1,87 @@
+// GateTests.swift: the auth_request check: 401 with the sign-in location, 200 with identity headers, 403 by rule.
+import AccountCore
+import FastCGI
+import Testing
+@testable import WebFront
+
+struct GateTests {
+    let signUpForm = ["email": "Ann@Example.com", "password": "correct horse", "password_confirmation": "correct horse"]
+
+    func check(_ browser: TestBrowser, original: String? = nil, allow: String? = nil) -> Response {
+        var request = Request(params: ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/auth/check", "REMOTE_ADDR": "127.0.0.1"])
+        if !browser.cookies.isEmpty { request.params["HTTP_COOKIE"] = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        if let original { request.params["HTTP_X_ORIGINAL_URL"] = original }
+        if let allow { request.params["FRONTDOOR_ALLOW"] = allow }
+        return browser.send(request)
+    }
+
+    @Test func anonymousVisitorsGet401WithTheSignInURLCarryingTheOriginalOne() throws {
+        let app = try makeApp { $0.publicURL = "https://login.example.com"; $0.redirect.allowedHosts = "app.example.com" }.app
+        let browser = TestBrowser(app)
+        let response = check(browser, original: "https://app.example.com/books?id=7")
+        #expect(response.status == 401)
+        #expect(response.header("Location") == "https://login.example.com/account/sign_in?rd=https%3A%2F%2Fapp.example.com%2Fbooks%3Fid%3D7")
+        #expect(response.cookies(named: "frontdoor_csrf").isEmpty, "the gate sets no cookie")
+        // A host nobody allowed is not carried: sign-in would refuse it anyway.
+        #expect(check(browser, original: "https://evil.example/").header("Location") == "https://login.example.com/account/sign_in")
+        #expect(check(browser).header("Location") == "https://login.example.com/account/sign_in")
+    }
+
+    @Test func aSignedInVisitorGets200WithWhoTheyAre() throws {
+        let app = try makeApp { $0.confirmation.required = false }.app
+        let browser = TestBrowser(app)
+        #expect(browser.post("/account/sign_up", signUpForm).status == 303)
+        let response = check(browser, original: "http://127.0.0.1:8080/app/")
+        #expect(response.status == 200)
+        #expect(response.header("Remote-User") == "1" && response.header("Remote-Email") == "Ann@Example.com")
+        #expect(response.header("Remote-Name") == "Ann")
+        #expect(response.body.isEmpty)
+    }
+
+    @Test func aRuleRefusesSignedInPeopleItDoesNotList() throws {
+        let app = try makeApp { $0.confirmation.required = false }.app
+        let browser = TestBrowser(app)
+        browser.post("/account/sign_up", signUpForm)
+        #expect(check(browser, allow: "bob@example.com, @example.org").status == 403)
+        #expect(check(browser, allow: "bob@example.com ann@example.com").status == 200)
+        #expect(check(browser, allow: "@EXAMPLE.com").status == 200)
+        // Anonymous visitors still get 401 (sign in first), not 403.
+        #expect(check(TestBrowser(app), allow: "@example.com").status == 401)
+    }
+
+    @Test(arguments: [
+        ("ann@example.com", "ann@example.com", true), ("ann@example.com", "bob@example.com", false),
+        ("ann@example.com", "@example.com", true), ("ann@example.com", "example.com", true),
+        ("ann@mail.example.com", "@example.com", false), ("ann@mail.example.com", ".example.com", true),
+        ("ann@example.com", ".example.com", true), ("ann@badexample.com", ".example.com", false),
+        ("ann@example.com", "", true), ("Ann@Example.COM", "ANN@example.com", true),
+    ])
+    func rules(email: String, rule: String, allowed: Bool) {
+        #expect(GateRule(rule).allows(email) == allowed)
+    }
+
+    @Test func theSessionCookieCoversTheWholeHostAndTheConfiguredDomain() throws {
+        let app = try makeApp { $0.confirmation.required = false; $0.session.cookieDomain = "example.com" }.app
+        let response = TestBrowser(app).post("/account/sign_up", signUpForm)
+        let cookie = try #require(response.cookies(named: "frontdoor_session").first)
+        #expect(cookie.contains("Path=/;") && cookie.contains("Domain=example.com"))
+        let csrf = try #require(TestBrowser(app).get("/account/sign_in").cookies(named: "frontdoor_csrf").first)
+        #expect(csrf.contains("Path=/account") && !csrf.contains("Domain="), "other cookies stay under the base path")
+    }
+
+    @Test func theClientAddressComesFromXForwardedForOnlyBehindATrustedProxy() throws {
+        let trusted = try makeApp { $0.client.trustedProxies = "127.0.0.1, 10.0.0.2" }
+        func address(_ app: TestApp, remote: String, forwarded: String?) -> String {
+            var params = ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/sign_in", "REMOTE_ADDR": remote]
+            if let forwarded { params["HTTP_X_FORWARDED_FOR"] = forwarded }
+            return RequestContext(request: Request(params: params), site: app.app.site).clientAddress
+        }
+        #expect(address(trusted, remote: "127.0.0.1", forwarded: "203.0.113.9") == "203.0.113.9")
+        #expect(address(trusted, remote: "127.0.0.1", forwarded: "1.1.1.1, 203.0.113.9, 10.0.0.2") == "203.0.113.9",
+                "the nearest untrusted hop, not what the client wrote first")
+        #expect(address(trusted, remote: "198.51.100.4", forwarded: "203.0.113.9") == "198.51.100.4", "an untrusted sender's header is ignored")
+        #expect(address(trusted, remote: "127.0.0.1", forwarded: nil) == "127.0.0.1")
+        let plain = try makeApp()
+        #expect(address(plain, remote: "127.0.0.1", forwarded: "203.0.113.9") == "127.0.0.1")
+    }
+}
