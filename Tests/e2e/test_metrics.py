@@ -1,0 +1,59 @@
+"""GET /account/metrics through nginx: Prometheus text that a real parser reads, with the figures moving as people
+sign in, fail, get locked and pass the gate; refused (404) to addresses not allowed."""
+from prometheus_client.parser import text_string_to_metric_families
+
+from conftest import Browser, _stack, unique_email
+
+import pytest
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def metrics_stack(tmp_path_factory, request):
+    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                  "lockout.max_failures": "2"})
+
+
+def scrape(stack):
+    response = Browser(stack).get("/metrics")
+    assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    samples = {}
+    for family in text_string_to_metric_families(response.text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return samples
+
+
+def value(samples, name, **labels):
+    return samples.get((name, tuple(sorted(labels.items()))), 0)
+
+
+def test_metrics_parse_and_count_what_happens(metrics_stack):
+    stack = metrics_stack
+    before = scrape(stack)
+    browser = Browser(stack)
+    email = unique_email("metrics")
+    browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
+    assert browser.get("/auth/check").status_code == 200
+    assert Browser(stack).get("/auth/check").status_code == 401
+    browser.post("/sign_out", {})
+    assert browser.post("/sign_in", {"email": email, "password": PASSWORD}).status_code == 303
+    for _ in range(2):
+        Browser(stack).post("/sign_in", {"email": email, "password": "wrong wrong"})
+    after = scrape(stack)
+    assert value(after, "frontdoor_sign_ins_total") - value(before, "frontdoor_sign_ins_total") == 1
+    assert value(after, "frontdoor_sign_in_failures_total") - value(before, "frontdoor_sign_in_failures_total") == 2
+    assert value(after, "frontdoor_lockouts_total") - value(before, "frontdoor_lockouts_total") == 1
+    assert value(after, "frontdoor_gate_checks_total", result="allowed") - value(before, "frontdoor_gate_checks_total", result="allowed") == 1
+    assert value(after, "frontdoor_gate_checks_total", result="unauthenticated") >= 1
+    posted = value(after, "frontdoor_http_requests_total", route="sign_in", status="303")
+    assert posted - value(before, "frontdoor_http_requests_total", route="sign_in", status="303") == 1
+    count = value(after, "frontdoor_http_request_duration_seconds_count", route="sign_in")
+    assert value(after, "frontdoor_http_request_duration_seconds_bucket", route="sign_in", le="+Inf") == count > 0
+    assert value(after, "frontdoor_mail_queue_depth") >= 0 and value(after, "process_resident_memory_bytes") > 1_000_000
+
+
+def test_metrics_are_refused_to_other_addresses(tmp_path_factory, request):
+    for stack in _stack(tmp_path_factory, request, {"metrics.allowed_addresses": "192.0.2.1"}):
+        assert Browser(stack).get("/metrics").status_code == 404
