@@ -1,13 +1,16 @@
 """The auth_request gate through nginx: the README's "Protect an app" snippet in front of a real upstream app,
 sign-in and back with `rd`, headers passed on, per-location rules, sign-out, and open-redirect attempts refused."""
+import os
 import re
+import signal
+import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote
 
 import pytest
 
-from conftest import ROOT, Browser, _stack, unique_email
+from conftest import BIN, ROOT, Browser, _stack, free_port, outbox_link, unique_email, wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -171,3 +174,44 @@ def test_allowed_return_targets_are_followed(gate_stack, target):
     browser.post("/sign_out", {})
     response = browser.post("/sign_in", {"email": email, "password": PASSWORD, "rd": target})
     assert response.status_code == 303 and response.headers["Location"] == target
+
+
+def test_the_readme_snippet_protects_a_page_in_the_make_run_server(tmp_path, upstream):
+    """scripts/run-dev (what `make run` starts) with the README's snippet saved in run/nginx/server.d/, as the README says."""
+    port = free_port()
+    (tmp_path / "run/nginx/server.d").mkdir(parents=True)
+    (tmp_path / "run/nginx/server.d/app.conf").write_text(readme_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{upstream}"))
+    env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
+    script = subprocess.Popen([str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        class Dev:  # just enough of a Stack for conftest's Browser and outbox_link
+            outbox = tmp_path / "var/outbox"
+            seen_session_tokens = set()
+        browser = Browser(Dev, base=base + "/account")
+        wait_for(lambda: script.poll() is not None or browser_answers(browser), timeout=60, what="make run's server")
+        assert script.poll() is None
+        first = browser.get(base + "/app/hello")
+        assert first.status_code == 302 and first.headers["Location"] == f"{base}/account/sign_in?rd={quote(base + '/app/hello', safe='')}"
+        email = unique_email("dev")
+        browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
+        browser.get(outbox_link(Dev, email, "/confirm?token="))
+        back = browser.post("/sign_in", {"email": email, "password": PASSWORD, "rd": base + "/app/hello"})
+        assert back.status_code == 303 and back.headers["Location"] == base + "/app/hello"
+        page = browser.get(base + "/app/hello")
+        assert page.status_code == 200 and f"Remote-Email={email}" in page.text
+    finally:
+        os.killpg(script.pid, signal.SIGINT)
+        try:
+            script.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(script.pid, signal.SIGKILL)
+
+
+def browser_answers(browser):
+    try:
+        return browser.get("/sign_in").status_code == 200
+    except Exception:
+        return False
