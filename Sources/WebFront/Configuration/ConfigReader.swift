@@ -161,7 +161,9 @@ public enum ConfigReader {
         for key in ConfigKeys.all {
             let parts = key.name.split(separator: ".", maxSplits: 1).map(String.init)
             let raw = key.read(configuration)
-            let value = Int(raw) != nil ? raw : "\"" + raw.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            // Numbers stay bare, except those with a leading zero (a mode such as 0660), which YAML 1.2 would read as 660.
+            let bare = Int(raw) != nil && !(raw.hasPrefix("0") && raw.count > 1)
+            let value = bare ? raw : "\"" + raw.replacingOccurrences(of: "\"", with: "\\\"") + "\""
             if parts.count == 1 {
                 lines.append("\(parts[0]): \(value)")
             } else {
