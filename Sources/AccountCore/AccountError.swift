@@ -11,4 +11,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case unconfirmed
     /// A mailed link's token is unknown, used or expired.
     case invalidToken
+    /// Sign-up is closed (`signup = "closed"`): accounts come from the operator only.
+    case signUpClosed
+    /// Sign-up needs an invitation (`signup = "invite"`) and none was given, or it is unknown, used or expired.
+    case invitationRequired
 }

@@ -48,8 +48,10 @@ public struct AccountServices: Sendable {
         confirmation = Confirmation(database: database, tokens: tokens, mail: mail, lockout: lockout, audit: audit, logger: logger,
                                     required: configuration.mail.confirmationRequired,
                                     lifetime: configuration.mail.confirmationLifetime)
+        invitations = Invitations(database: database, policy: configuration.signUp, mail: mail, audit: audit,
+                                  clock: clock, random: random, logger: logger)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
-                                    confirmation: confirmation, audit: audit, clock: clock, logger: logger)
+                                    confirmation: confirmation, audit: audit, invitations: invitations, clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         addresses = EmailAddresses(database: database)
@@ -58,7 +60,5 @@ public struct AccountServices: Sendable {
                                     lifetime: configuration.mail.resetLifetime)
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, clock: clock, logger: logger)
-        invitations = Invitations(database: database, policy: configuration.signUp, mail: mail, audit: audit,
-                                  clock: clock, random: random, logger: logger)
     }
 }

@@ -4,9 +4,14 @@
 // Options:
 //   validator      the sign-up rules (AccountForms.signUp, with the configured password lengths and extra fields)
 //   confirmation   Confirmation (`confirmation.required`, link lifetime)
+//   invitations    Invitations (`signup`: open | invite | closed; `invite.lifetime`)
 // With confirmation required, an address that already has an account gets the same outcome as a new
 // one (`.confirmationSent`), nothing is created, and its owner is mailed instead: nobody can learn
 // from sign-up which addresses have accounts. Both paths hash the password, so they take as long.
+// With `signup = "invite"` only the address of a valid invitation (form field `invite`) may sign up; the
+// invitation is used up in the transaction that creates the account, and the address counts as confirmed
+// (the operator vouched for it), so the person is signed in at once. An invitation works in open mode too.
+// With `signup = "closed"` nobody may.
 import AccountRules
 import Foundation
 import GRDB
@@ -28,19 +33,33 @@ public struct Registration: Sendable {
     let sessions: Sessions
     let confirmation: Confirmation
     let audit: AuditLog
+    let invitations: Invitations
     let clock: any Clock
     let logger: Logger
 
-
-    /// Creates the account described by `form` (fields email, password, password_confirmation).
+    /// Creates the account described by `form` (fields email, password, password_confirmation, and `invite`).
     ///
-    /// - Throws: `AccountError.invalid` with every problem at once (and, only when confirmation is not
-    ///   required, an address already taken).
+    /// - Throws: `AccountError.signUpClosed` when sign-up is closed; `AccountError.invitationRequired` in invite
+    ///   mode without a valid invitation; `AccountError.invalid` with every problem at once (an address already
+    ///   taken only when confirmation is not required or an invitation is used; `not_invited` for another address).
     public func signUp(_ form: [String: String], client: ClientInfo) throws -> SignUpOutcome {
+        let mode = invitations.policy.mode
+        guard mode != .closed else { throw AccountError.signUpClosed }
+        let invite = (form["invite"] ?? "").trimmingWhitespace()
+        let invited = invite.isEmpty ? nil : try invitations.invitation(token: invite)
+        guard mode == .open || invited != nil else { throw AccountError.invitationRequired }
+
         var values = form
         let address = (form["email"] ?? "").trimmingWhitespace()
         values["email"] = address
         var errors = validator.validate(values)
+        if let invited {
+            if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
+                return try signUpInvited(address: address, password: values["password"] ?? "", invite: invite, errors: errors, client: client)
+            }
+            // In open mode an invitation for another address is simply not used.
+            if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
+        }
         if errors.isEmpty, !confirmation.required, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
@@ -51,7 +70,7 @@ public struct Registration: Sendable {
                     try mailExistingOwner(owner, in: db)
                     return .confirmationSent
                 }
-                let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, in: db)
+                let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false, in: db)
                 logger.info("account created", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: db)
                 if confirmation.required {
@@ -68,12 +87,37 @@ public struct Registration: Sendable {
         }
     }
 
-    private func insertAccount(address: String, passwordHash: String, in db: Database) throws -> (Int64, Int64) {
+    /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
+    /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
+    /// saying that the address is taken tells nobody else anything.
+    private func signUpInvited(address: String, password: String, invite: String, errors: ValidationErrors,
+                               client: ClientInfo) throws -> SignUpOutcome {
+        var errors = errors
+        if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+        let passwordHash = try hasher.hash(password)
+        do {
+            return try database.writer.write { db in
+                // Another sign-up with this link may have won since the check above.
+                guard try invitations.redeem(token: invite, address: address, in: db) else { throw AccountError.invitationRequired }
+                let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true, in: db)
+                logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: db)
+                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client))
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            // The address got an account in the meantime; the transaction (and the redemption) was rolled back.
+            errors.add(takenError, to: "email", displayName: emailDisplayName)
+            throw AccountError.invalid(errors)
+        }
+    }
+
+    private func insertAccount(address: String, passwordHash: String, verified: Bool, in db: Database) throws -> (Int64, Int64) {
         let now = clock.now()
         var account = Account(id: nil, passwordHash: passwordHash, createdAt: now, updatedAt: now)
         try account.insert(db)
         var email = EmailAddress(id: nil, accountId: account.id!, address: address, normalizedAddress: EmailFormat.normalized(address),
-                                 isPrimary: true, verifiedAt: nil, createdAt: now)
+                                 isPrimary: true, verifiedAt: verified ? now : nil, createdAt: now)
         try email.insert(db)
         return (account.id!, email.id!)
     }

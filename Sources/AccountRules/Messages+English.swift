@@ -2,7 +2,7 @@
 
 extension MessageCatalog {
     /// English wording of every message.
-    public static let english = MessageCatalog(strings: englishBrowserID.merging([
+    public static let english = MessageCatalog(strings: englishBrowserID.merging(englishInvitations) { first, _ in first }.merging([
         // Validation (Rails/Devise wording): "{attribute} {message}".
         "error_full_message": "{attribute} {message}",
         "blank": "can't be blank",

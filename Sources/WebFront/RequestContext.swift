@@ -148,6 +148,7 @@ public final class RequestContext {
                       "password_new": site.paths.path("password/new"), "password_edit": site.paths.path("password/edit"),
                       "confirmation_new": site.paths.path("confirmation/new")],
             "csrf_token": try csrfToken(),
+            "signup_open": site.configuration.signUp == .open,
         ]
         if let session = try session() {
             all["user"] = ["email": session.email, "signed_in_as": catalog.text("signed_in_as", ["email": session.email])]

@@ -12,7 +12,7 @@ struct FrontdoorCommand: ParsableCommand {
             Without a subcommand, frontdoor serves: on --socket, on the listening socket passed as fd 0 \
             (spawn-fcgi, systemd), or, when a web server starts it as plain CGI, the one request in its environment.
             """,
-        subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self],
+        subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self, InviteCommand.self],
         defaultSubcommand: Serve.self)
 }
 

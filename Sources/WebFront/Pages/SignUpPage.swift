@@ -1,18 +1,27 @@
 // SignUpPage.swift: GET shows the sign-up form; POST creates the account and signs the person in.
+//
+// Options: `signup` (open | invite | closed). In invite mode the form needs `?invite=TOKEN`: it shows the invited
+// address read-only and carries the token in a hidden field; without a valid invitation, or when closed, a 403 page.
 import AccountCore
 import AccountRules
 import FastCGI
 
-/// `GET|POST <base>/sign_up`: email, password, password confirmation.
+/// `GET|POST <base>/sign_up`: email, password, password confirmation (and `invite`).
 struct SignUpPage: Sendable {
 
     func show(_ context: RequestContext) throws -> Response {
         if try context.session() != nil { return context.redirect(to: context.site.paths.home) }
-        return try render(context, form: [:])
+        let invitations = context.site.services.invitations
+        if invitations.mode == .closed { return try refusal(context, AccountError.signUpClosed, invite: "") }
+        let invite = (context.query["invite"] ?? "").trimmingWhitespace()
+        let invited = invite.isEmpty ? nil : try invitations.invitation(token: invite)
+        if invitations.mode == .invite, invited == nil { return try refusal(context, AccountError.invitationRequired, invite: invite) }
+        return try render(context, form: [:], invite: invite, invited: invited)
     }
 
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
+        let invite = (context.form["invite"] ?? "").trimmingWhitespace()
         do {
             switch try context.site.services.registration.signUp(context.form, client: context.client) {
             case .signedIn(let grant):
@@ -23,19 +32,41 @@ struct SignUpPage: Sendable {
                 return try context.page("message", ["title": "check_email_title", "text": "check_email_text"].localized(context))
             }
         } catch AccountError.invalid(let errors) {
-            return try render(context, form: context.form, errors: errors)
+            let invited = invite.isEmpty ? nil : try context.site.services.invitations.invitation(token: invite)
+            return try render(context, form: context.form, errors: errors, invite: invite, invited: invited)
+        } catch let error as AccountError where error == .signUpClosed || error == .invitationRequired {
+            return try refusal(context, error, invite: invite)
         }
     }
 
-    private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init()) throws -> Response {
+    /// The 403 page: sign-up closed, by invitation only, or this invitation does not work.
+    private func refusal(_ context: RequestContext, _ error: AccountError, invite: String) throws -> Response {
+        let (title, text) = error == .signUpClosed ? ("sign_up_closed_title", "sign_up_closed_text")
+            : invite.isEmpty ? ("invitation_only_title", "invitation_only_text")
+            : ("invitation_invalid_title", "invitation_invalid_text")
+        return try context.page("message", ["title": title, "text": text].localized(context), status: 403)
+    }
+
+    /// The form; with `invited` (the address of the valid invitation `invite`), that address read-only and the token hidden.
+    private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init(),
+                        invite: String = "", invited: String? = nil) throws -> Response {
         let catalog = context.site.renderer.catalog
         let inputs: [InputSpec] = [
-            .email(autocomplete: "email"),
+            invited == nil ? .email(autocomplete: "email")
+                : InputSpec(name: "email", type: "email", autocomplete: "email", keepsValue: true, hintKey: "invited_hint"),
             .password("password", autocomplete: "new-password", hintKey: "password_hint",
                       hintArguments: ["count": String(context.site.configuration.password.minLength)]),
             .password("password_confirmation", autocomplete: "new-password"),
         ]
+        var form = form
+        if let invited { form["email"] = invited }
         var values = FormView.fields(inputs, form: form, errors: errors, catalog: catalog)
+        if invited != nil, var fields = values["fields"] as? [String: Any], var email = fields["email"] as? [String: Any] {
+            email["readonly"] = true
+            fields["email"] = email
+            values["fields"] = fields
+            values["invite"] = invite
+        }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.page("sign_up", values)
     }
