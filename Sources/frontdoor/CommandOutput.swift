@@ -10,7 +10,7 @@ import Glibc
 /// The client every operator action is audited with.
 let operatorClient = ClientInfo(userAgent: "frontdoor-cli", remoteAddress: "local")
 
-/// A JSON value whose objects keep their keys (nulls included) in the order given, so --json output is stable.
+/// A JSON value whose objects always carry every key (null when empty), printed sorted, so --json output is stable.
 indirect enum JSONValue: Encodable {
     case string(String), int(Int64), bool(Bool), null
     case array([JSONValue])
@@ -42,7 +42,7 @@ indirect enum JSONValue: Encodable {
     /// Prints the value as indented JSON on stdout.
     func print() throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         Swift.print(String(decoding: try encoder.encode(self), as: UTF8.self))
     }
 }
