@@ -1,4 +1,5 @@
-// FrontdoorCommand.swift: the `frontdoor` command line: serve (the default), migrate, config check, mail, keys.
+// FrontdoorCommand.swift: the `frontdoor` command line: serve (the default), migrate, config check, mail, keys, user,
+// sessions, audit, invite, backup.
 import ArgumentParser
 import Foundation
 import WebFront
@@ -12,7 +13,8 @@ struct FrontdoorCommand: ParsableCommand {
             Without a subcommand, frontdoor serves: on --socket, on the listening socket passed as fd 0 \
             (spawn-fcgi, systemd), or, when a web server starts it as plain CGI, the one request in its environment.
             """,
-        subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self, InviteCommand.self],
+        subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self,
+                      UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self],
         defaultSubcommand: Serve.self)
 }
 

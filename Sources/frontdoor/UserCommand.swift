@@ -1,0 +1,188 @@
+// UserCommand.swift: `frontdoor user add|list|show|confirm|lock|unlock|delete|set-password`: accounts, for the operator.
+//
+// Options: add [--confirmed]; list [--search TEXT] [--limit N] [--json]; show [--json]; lock [--for DURATION]
+// (default: lockout.duration); delete --yes. ACCOUNT is an address (any of the account's, any case) or a numeric id.
+// Passwords are read at a prompt without echo, or as one line on stdin; never from the command line.
+// Every change is audited as "frontdoor-cli" from "local". Failures: one line on stderr, exit 1; usage errors exit 64.
+import AccountCore
+import ArgumentParser
+import Foundation
+
+struct UserCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage accounts: add, list, show, confirm, lock, unlock, delete, set a password.",
+        subcommands: [Add.self, List.self, Show.self, Confirm.self, Lock.self, Unlock.self, Delete.self, SetPassword.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account; the password is asked for (no echo) or read as one line from stdin.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The account's email address.") var email: String
+        @Flag(help: "Mark the address as already confirmed.") var confirmed = false
+
+        func run() throws {
+            try reportingFailures {
+                let services = try makeServices(options)
+                let password = try readPassword()
+                let id = try worded {
+                    try services.administration.add(email: email, password: password, confirmed: confirmed, client: operatorClient)
+                }
+                print("created account \(id) for \(email.trimmingCharacters(in: .whitespaces))\(confirmed ? " (confirmed)" : "")")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List accounts, oldest first.")
+        @OptionGroup var options: ConfigOptions
+        @Option(help: "Only accounts with an address containing this text.") var search: String?
+        @Option(help: "At most this many accounts.") var limit = 100
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try reportingFailures {
+                try checkLimit(limit)
+                let accounts = try makeServices(options).administration.list(search: search, limit: limit)
+                if json { return try JSONValue.array(accounts.map(summaryJSON)).print() }
+                if accounts.isEmpty { return print("no accounts") }
+                printTable(["ID", "EMAIL", "CONFIRMED", "LOCKED UNTIL", "CREATED", "LAST SIGN-IN"], accounts.map { account in
+                    [String(account.id), account.email, account.confirmed ? "yes" : "no", iso(account.lockedUntil),
+                     iso(account.createdAt), iso(account.lastSignIn, or: "never")]
+                })
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an account: addresses, lock, live sessions, the last 10 audit rows.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "An address of the account, or its id.") var account: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let services = try makeServices(options)
+                let detail = try worded { try services.administration.show(accountId: try services.account(account)) }
+                if json {
+                    return try JSONValue.object([
+                        "account": summaryJSON(detail.account),
+                        "addresses": .array(detail.addresses.map { address in
+                            .object(["address": .string(address.address), "primary": .bool(address.isPrimary),
+                                     "verifiedAt": .date(address.verifiedAt), "createdAt": .date(address.createdAt)])
+                        }),
+                        "liveSessions": .int(Int64(detail.liveSessions)),
+                        "recentAudit": .array(detail.recentAudit.map(auditJSON)),
+                    ]).print()
+                }
+                let summary = detail.account
+                print("account \(summary.id): \(summary.email)")
+                print("created       \(iso(summary.createdAt))")
+                print("last sign-in  \(iso(summary.lastSignIn, or: "never"))")
+                print("locked until  \(iso(summary.lockedUntil, or: "not locked"))")
+                print("live sessions \(detail.liveSessions)")
+                print("addresses:")
+                for address in detail.addresses {
+                    let state = address.verifiedAt.map { "verified \(iso($0))" } ?? "unverified"
+                    print("  \(address.address)\(address.isPrimary ? " (primary)" : ""): \(state)")
+                }
+                print("recent audit:")
+                if detail.recentAudit.isEmpty { print("  none") }
+                for entry in detail.recentAudit {
+                    print("  \(iso(entry.createdAt))  \(entry.event)  \(entry.remoteAddress)\(entry.detail.isEmpty ? "" : "  \(entry.detail)")")
+                }
+            }
+        }
+    }
+
+    struct Confirm: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark every unverified address of an account verified.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "An address of the account, or its id.") var account: String
+
+        func run() throws {
+            try reportingFailures {
+                let services = try makeServices(options)
+                let confirmed = try services.administration.confirm(accountId: try services.account(account), client: operatorClient)
+                print(confirmed.isEmpty ? "every address of \(account) was already confirmed" : "confirmed \(confirmed.joined(separator: ", "))")
+            }
+        }
+    }
+
+    struct Lock: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lock an account: sign-in fails, even with the right password.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "An address of the account, or its id.") var account: String
+        @Option(name: .customLong("for"), help: "How long: 15m, 2h, 1d, 1w. Default: lockout.duration.") var duration: String?
+
+        func run() throws {
+            try reportingFailures {
+                let seconds = try duration.map { try parseDuration($0, option: "--for") }
+                let services = try makeServices(options)
+                let id = try services.account(account)
+                try services.lockout.lock(accountId: id, for: seconds, client: operatorClient)
+                print("locked \(account) until \(iso(try services.lockout.lockedUntil(accountId: id)))")
+            }
+        }
+    }
+
+    struct Unlock: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lift an account's lock and forget its failed sign-ins.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "An address of the account, or its id.") var account: String
+
+        func run() throws {
+            try reportingFailures {
+                let services = try makeServices(options)
+                try services.lockout.unlock(accountId: try services.account(account), client: operatorClient)
+                print("unlocked \(account)")
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an account with its addresses, sessions and tokens (needs --yes).")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "An address of the account, or its id.") var account: String
+        @Flag(help: "Really delete.") var yes = false
+
+        func run() throws {
+            try reportingFailures {
+                let services = try makeServices(options)
+                let id = try services.account(account)
+                guard yes else { throw CommandFailure("frontdoor: deleting \(account) cannot be undone; add --yes to delete it") }
+                let email = try worded { try services.administration.delete(accountId: id, client: operatorClient) }
+                print("deleted account \(id) (\(email))")
+            }
+        }
+    }
+
+    struct SetPassword: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-password",
+            abstract: "Give an account a new password (asked for, or one line on stdin) and end its sessions.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "An address of the account, or its id.") var account: String
+
+        func run() throws {
+            try reportingFailures {
+                let services = try makeServices(options)
+                let id = try services.account(account)
+                let password = try readPassword()
+                let ended = try worded { try services.administration.setPassword(accountId: id, password: password, client: operatorClient) }
+                print("password of \(account) changed; \(ended) session(s) ended")
+            }
+        }
+    }
+}
+
+private func summaryJSON(_ account: AccountSummary) -> JSONValue {
+    .object(["id": .int(account.id), "email": .string(account.email), "confirmed": .bool(account.confirmed),
+             "lockedUntil": .date(account.lockedUntil), "createdAt": .date(account.createdAt), "lastSignIn": .date(account.lastSignIn)])
+}
+
+/// One audit row as JSON (shared with `audit list`).
+func auditJSON(_ entry: AuditEntry) -> JSONValue {
+    .object(["id": .int(entry.id), "createdAt": .date(entry.createdAt), "event": .string(entry.event),
+             "accountId": entry.accountId.map(JSONValue.int) ?? .null, "email": .text(entry.email),
+             "remoteAddress": .string(entry.remoteAddress), "userAgent": .string(entry.userAgent), "detail": .string(entry.detail)])
+}

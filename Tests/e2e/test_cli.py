@@ -1,0 +1,221 @@
+"""The operator's tools (user, sessions, audit, backup) run as the real binary on the SQLite file a running stack serves."""
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+
+import pytest
+
+from conftest import BIN, Browser, _stack, unique_email
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def cli_stack(tmp_path_factory, request):
+    """Confirmation off, so an account made by `user add` signs in at once."""
+    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"})
+
+
+def run(stack, *args, stdin=""):
+    """Runs `frontdoor ARGS --config …`; stdin is never a terminal here, so a password comes as one line."""
+    return subprocess.run([BIN, *args, "--config", str(stack.config_path)], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def ok(stack, *args, stdin=""):
+    result = run(stack, *args, stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def fails(stack, *args, stdin="", code=1):
+    """The command fails with `code`; for exit 1, with exactly one line on stderr (returned)."""
+    result = run(stack, *args, stdin=stdin)
+    assert result.returncode == code, (result.stdout, result.stderr)
+    if code == 1:
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("frontdoor: "), result.stderr
+    return result.stderr.strip()
+
+
+def add_user(stack, email, password=PASSWORD):
+    ok(stack, "user", "add", email, stdin=password + "\n")
+
+
+def signs_in(stack, email, password=PASSWORD):
+    browser = Browser(stack)
+    response = browser.post("/sign_in", {"email": email, "password": password})
+    return browser if response.status_code == 303 else response
+
+
+def test_user_add_reads_the_password_from_stdin_and_the_account_signs_in(cli_stack):
+    email = unique_email("Added")
+    out = ok(cli_stack, "user", "add", email, stdin=PASSWORD + "\n")
+    assert out.startswith("created account ") and email in out
+    assert isinstance(signs_in(cli_stack, email.lower()), Browser)
+    rows = cli_stack.query("SELECT event, userAgent, remoteAddress FROM audit WHERE email = ? AND event = 'account_created'", email)
+    assert rows == [("account_created", "frontdoor-cli", "local")]
+    assert PASSWORD not in cli_stack.query("SELECT passwordHash FROM account a JOIN emailAddress e ON e.accountId = a.id "
+                                           "WHERE e.address = ?", email)[0][0]
+
+
+def test_user_add_refuses_bad_input_with_one_line(cli_stack):
+    accounts = cli_stack.count("account")
+    assert fails(cli_stack, "user", "add", unique_email(), stdin="") == \
+        "frontdoor: no password: type it at the prompt, or give it as one line on stdin"
+    assert fails(cli_stack, "user", "add", "not-an-address", stdin="short\n") == \
+        "frontdoor: Email is not a valid email address; Password is too short (minimum is 8 characters)"
+    taken = unique_email()
+    add_user(cli_stack, taken)
+    assert fails(cli_stack, "user", "add", taken.upper(), stdin=PASSWORD + "\n") == "frontdoor: Email has already been taken"
+    assert cli_stack.count("account") == accounts + 1
+    assert "Usage" in fails(cli_stack, "user", "add", "--password", "x", code=64), "there is no password option"
+
+
+def test_user_list_and_show(cli_stack):
+    email = unique_email("listed")
+    add_user(cli_stack, email)
+    signs_in(cli_stack, email)
+    listed = json.loads(ok(cli_stack, "user", "list", "--search", email.upper(), "--json"))
+    assert len(listed) == 1
+    entry = listed[0]
+    assert sorted(entry) == ["confirmed", "createdAt", "email", "id", "lastSignIn", "lockedUntil"]
+    assert entry["email"] == email and entry["confirmed"] is False and entry["lockedUntil"] is None
+    assert entry["lastSignIn"].endswith("Z") and entry["createdAt"].endswith("Z")
+    table = ok(cli_stack, "user", "list")
+    assert table.splitlines()[0].split() == ["ID", "EMAIL", "CONFIRMED", "LOCKED", "UNTIL", "CREATED", "LAST", "SIGN-IN"]
+    assert any(line.split()[:3] == [str(entry["id"]), email, "no"] for line in table.splitlines())
+    assert len(json.loads(ok(cli_stack, "user", "list", "--limit", "1", "--json"))) == 1
+    assert fails(cli_stack, "user", "list", "--limit", "0") == "frontdoor: --limit must be a positive number"
+
+    shown = json.loads(ok(cli_stack, "user", "show", str(entry["id"]), "--json"))
+    assert shown["account"]["email"] == email and shown["liveSessions"] == 1
+    assert [a["address"] for a in shown["addresses"]] == [email] and shown["addresses"][0]["verifiedAt"] is None
+    assert [row["event"] for row in shown["recentAudit"]] == ["sign_in", "account_created"]
+    text = ok(cli_stack, "user", "show", email)
+    assert f"account {entry['id']}: {email}" in text and "live sessions 1" in text and "unverified" in text
+
+
+def test_an_unknown_account_is_one_clear_line(cli_stack):
+    for args in (["user", "show", "nobody@example.com"], ["user", "lock", "nobody@example.com"], ["user", "confirm", "999999"],
+                 ["user", "delete", "nobody@example.com", "--yes"], ["sessions", "list", "nobody@example.com"],
+                 ["sessions", "revoke", "--account", "nobody@example.com"]):
+        assert fails(cli_stack, *args).startswith("frontdoor: no account "), args
+    assert fails(cli_stack, "user", "show", "nobody@example.com") == "frontdoor: no account nobody@example.com"
+
+
+def test_confirm_marks_the_address_verified(cli_stack):
+    email = unique_email()
+    add_user(cli_stack, email)
+    assert ok(cli_stack, "user", "confirm", email).strip() == f"confirmed {email}"
+    assert cli_stack.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE address = ?", email) == [(1,)]
+    assert "already confirmed" in ok(cli_stack, "user", "confirm", email)
+
+
+def test_lock_refuses_the_right_password_and_unlock_lets_it_in(cli_stack):
+    email = unique_email("locked")
+    add_user(cli_stack, email)
+    assert fails(cli_stack, "user", "lock", email, "--for", "soon") == \
+        'frontdoor: --for must be a duration such as 30m, 2h or 7d, not "soon"'
+    out = ok(cli_stack, "user", "lock", email, "--for", "2h")
+    assert out.startswith(f"locked {email} until ")
+    refused = signs_in(cli_stack, email)
+    assert refused.status_code == 200 and "Invalid email or password." in refused.text
+    assert json.loads(ok(cli_stack, "user", "show", email, "--json"))["account"]["lockedUntil"] is not None
+    assert ok(cli_stack, "user", "unlock", email).strip() == f"unlocked {email}"
+    assert isinstance(signs_in(cli_stack, email), Browser)
+    events = [row["event"] for row in json.loads(ok(cli_stack, "audit", "list", "--account", email, "--json"))]
+    assert events[:4] == ["sign_in", "unlock", "sign_in_failed", "lockout"]
+
+
+def test_set_password_ends_sessions_and_the_new_one_signs_in(cli_stack):
+    email = unique_email()
+    add_user(cli_stack, email)
+    browser = signs_in(cli_stack, email)
+    assert browser.get("/").status_code == 200
+    assert fails(cli_stack, "user", "set-password", email, stdin="short\n") == \
+        "frontdoor: Password is too short (minimum is 8 characters)"
+    assert browser.get("/").status_code == 200, "a refused password changes nothing"
+    assert ok(cli_stack, "user", "set-password", email, stdin="a brand new secret\n").strip() == \
+        f"password of {email} changed; 1 session(s) ended"
+    assert browser.get("/").status_code == 302
+    assert signs_in(cli_stack, email).status_code == 200
+    assert isinstance(signs_in(cli_stack, email, "a brand new secret"), Browser)
+
+
+def test_sessions_list_and_revoke(cli_stack):
+    email = unique_email("sessions")
+    add_user(cli_stack, email)
+    first, second = signs_in(cli_stack, email), signs_in(cli_stack, email)
+    listed = json.loads(ok(cli_stack, "sessions", "list", email, "--json"))
+    assert len(listed) == 2
+    assert sorted(listed[0]) == ["accountId", "createdAt", "email", "expiresAt", "id", "lastSeenAt", "rememberMe",
+                                 "remoteAddress", "userAgent"]
+    assert all(len(s["id"]) == 12 and s["email"] == email and s["remoteAddress"] == "127.0.0.1" for s in listed)
+    assert any(listed[0]["id"] in line for line in ok(cli_stack, "sessions", "list").splitlines())
+
+    assert "Usage" in fails(cli_stack, "sessions", "revoke", code=64)
+    assert fails(cli_stack, "sessions", "revoke", "--id", "0000zz") == "frontdoor: no live session 0000zz"
+    assert ok(cli_stack, "sessions", "revoke", "--id", listed[0]["id"]).strip() == "revoked 1 session"
+    assert [first.get("/").status_code, second.get("/").status_code].count(302) == 1
+    assert ok(cli_stack, "sessions", "revoke", "--account", email).strip() == f"revoked 1 session(s) of {email}"
+    assert first.get("/").status_code == second.get("/").status_code == 302
+    assert ok(cli_stack, "sessions", "list", email).strip() == "no live sessions"
+    assert len(cli_stack.query("SELECT id FROM audit WHERE event = 'session_revoked' AND email = ?", email)) == 2
+
+
+def test_audit_list_filters_and_shows_the_client_address(cli_stack):
+    email = unique_email("audited")
+    add_user(cli_stack, email)
+    signs_in(cli_stack, email)
+    rows = json.loads(ok(cli_stack, "audit", "list", "--account", email, "--event", "sign_in", "--since", "10m", "--json"))
+    assert len(rows) == 1
+    assert rows[0]["remoteAddress"] == "127.0.0.1" and rows[0]["email"] == email and rows[0]["event"] == "sign_in"
+    assert sorted(rows[0]) == ["accountId", "createdAt", "detail", "email", "event", "id", "remoteAddress", "userAgent"]
+    assert json.loads(ok(cli_stack, "audit", "list", "--account", email, "--until", "2020-01-01T00:00:00Z", "--json")) == []
+    by_address = json.loads(ok(cli_stack, "audit", "list", "--address", "local", "--limit", "3", "--json"))
+    assert len(by_address) == 3 and all(row["userAgent"] == "frontdoor-cli" for row in by_address)
+    message = fails(cli_stack, "audit", "list", "--event", "sign-in")
+    assert message.startswith('frontdoor: unknown event "sign-in"; events are sign_up, sign_in, sign_in_failed,')
+    assert "session_revoked" in message
+    assert fails(cli_stack, "audit", "list", "--since", "yesterday").startswith("frontdoor: --since must be an ISO 8601 time")
+
+
+def test_delete_needs_yes_and_removes_everything_but_the_trail(cli_stack):
+    email = unique_email("deleted")
+    add_user(cli_stack, email)
+    browser = signs_in(cli_stack, email)
+    (account_id,) = cli_stack.query("SELECT accountId FROM emailAddress WHERE address = ?", email)[0]
+    assert fails(cli_stack, "user", "delete", email) == f"frontdoor: deleting {email} cannot be undone; add --yes to delete it"
+    assert cli_stack.query("SELECT COUNT(*) FROM account WHERE id = ?", account_id) == [(1,)]
+    assert ok(cli_stack, "user", "delete", email, "--yes").strip() == f"deleted account {account_id} ({email})"
+    assert browser.get("/").status_code == 302
+    for table in ("emailAddress", "session"):
+        assert cli_stack.query(f"SELECT COUNT(*) FROM {table} WHERE accountId = ?", account_id) == [(0,)]
+    assert cli_stack.query("SELECT email FROM audit WHERE event = 'account_deleted' AND accountId = ?", account_id) == [(email,)]
+    trail = json.loads(ok(cli_stack, "audit", "list", "--account", email, "--json"))
+    assert trail[0]["event"] == "account_deleted", "the trail of a deleted account is still found by its address"
+
+
+def test_backup_while_serving(cli_stack, tmp_path):
+    email = unique_email("backed")
+    add_user(cli_stack, email)
+    signs_in(cli_stack, email)
+    target = tmp_path / "copy.sqlite"
+    out = ok(cli_stack, "backup", str(target))
+    assert out.startswith(f"backed up {cli_stack.db} to {target} (") and out.strip().endswith(" bytes)")
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
+    with sqlite3.connect(target) as copy:
+        addresses = {row[0] for row in copy.execute("SELECT address FROM emailAddress")}
+        accounts = copy.execute("SELECT COUNT(*) FROM account").fetchone()[0]
+    assert email in addresses and accounts == cli_stack.count("account")
+
+    before = target.read_bytes()
+    assert fails(cli_stack, "backup", str(target)) == f"frontdoor: {target} exists; give --force to replace it"
+    assert target.read_bytes() == before
+    add_user(cli_stack, unique_email("later"))
+    assert ok(cli_stack, "backup", str(target), "--force").startswith("backed up ")
+    with sqlite3.connect(target) as copy:
+        assert copy.execute("SELECT COUNT(*) FROM account").fetchone()[0] == cli_stack.count("account")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite"]
+    assert "Usage" in fails(cli_stack, "backup", code=64)
