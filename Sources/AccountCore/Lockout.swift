@@ -77,7 +77,7 @@ public struct Lockout: Sendable {
     /// Locks the account until `until` and mails its owner a reset link (which also lifts the lock).
     func lock(accountId: Int64, until: Double, client: ClientInfo, detail: String = "too many failed sign-ins", in db: Database) throws {
         try db.execute(sql: "UPDATE account SET lockedUntil = ? WHERE id = ?", arguments: [until, accountId])
-        let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+        let primary = try primaryAddress(accountId, in: db)
         try audit.record(.lockout, accountId: accountId, email: primary, client: client, detail: detail, in: db)
         logger.notice("account locked", metadata: ["account": "\(accountId)"])
         guard let primary else { return }
@@ -96,7 +96,8 @@ public struct Lockout: Sendable {
         try database.writer.write { db in
             let until = clock.now().timeIntervalSince1970 + (duration ?? policy.duration)
             try db.execute(sql: "UPDATE account SET lockedUntil = ? WHERE id = ?", arguments: [until, accountId])
-            try audit.record(.lockout, accountId: accountId, email: nil, client: client, detail: "by the operator", in: db)
+            try audit.record(.lockout, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
+                             detail: "by the operator", in: db)
         }
     }
 
@@ -104,7 +105,8 @@ public struct Lockout: Sendable {
     public func unlock(accountId: Int64, client: ClientInfo) throws {
         try database.writer.write { db in
             try unlock(accountId: accountId, in: db)
-            try audit.record(.unlock, accountId: accountId, email: nil, client: client, detail: "by the operator", in: db)
+            try audit.record(.unlock, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
+                             detail: "by the operator", in: db)
         }
     }
 
@@ -115,6 +117,10 @@ public struct Lockout: Sendable {
                   until > clock.now().timeIntervalSince1970 else { return nil }
             return Date(timeIntervalSince1970: until)
         }
+    }
+
+    private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
     }
 
     /// Failures older than every window no longer count.

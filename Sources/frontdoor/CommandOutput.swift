@@ -116,6 +116,7 @@ private func readHidden(prompt: String) throws -> String {
 }
 
 /// Runs an account operation, turning its errors into one line for stderr.
+@discardableResult
 func worded<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch AccountError.invalid(let errors) {
         let sentences = errors.fieldNames.flatMap { errors.messages(for: $0, in: .english) }

@@ -13,11 +13,18 @@ struct KeysCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the issuer, the current public key (JSON) and every key's dates.")
         @OptionGroup var options: ConfigOptions
+        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try reportingFailures {
                 let provider = try provider()
                 let keys = try provider.keys.all()
+                if json {
+                    return try JSONValue.object(["issuer": .string(provider.issuer), "keys": .array(keys.map { key in
+                        .object(["id": .int(key.id), "publicKey": .string(key.publicKey), "createdAt": .date(key.createdAt),
+                                 "retiredAt": .date(key.retiredAt), "current": .bool(key.retiredAt == nil)])
+                    })]).print()
+                }
                 print("issuer: \(provider.issuer)")
                 if let current = keys.first(where: { $0.retiredAt == nil }) { print("public key: \(current.publicKey)") }
                 for key in keys { print(describe(key)) }

@@ -11,11 +11,20 @@ struct MailCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List queued and recently sent mail, unsent first.")
         @OptionGroup var options: ConfigOptions
         @Option(help: "How many messages to show.") var limit = 50
+        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try reportingFailures {
+                try checkLimit(limit)
                 let app = try Bootstrap.makeApp(try options.load())
                 let mails = try app.site.services.mail.list(limit: limit)
+                if json {
+                    return try JSONValue.array(mails.map { mail in
+                        .object(["id": .int(mail.id), "kind": .string(mail.kind), "recipient": .string(mail.recipient),
+                                 "subject": .string(mail.subject), "createdAt": .date(mail.createdAt), "attempts": .int(Int64(mail.attempts)),
+                                 "nextAttemptAt": .date(mail.nextAttemptAt), "lastError": .text(mail.lastError), "sentAt": .date(mail.sentAt)])
+                    }).print()
+                }
                 if mails.isEmpty { print("the mail queue is empty") }
                 for mail in mails {
                     let state = mail.sentAt.map { "sent \(stamp($0))" }

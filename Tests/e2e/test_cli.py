@@ -219,3 +219,22 @@ def test_backup_while_serving(cli_stack, tmp_path):
         assert copy.execute("SELECT COUNT(*) FROM account").fetchone()[0] == cli_stack.count("account")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite"]
     assert "Usage" in fails(cli_stack, "backup", code=64)
+
+
+def test_mail_list_keys_show_and_config_check_for_scripts(cli_stack):
+    stack = cli_stack
+    email = unique_email("mailjson")
+    ok(stack, "invite", "create", email, "--mail")
+    mails = json.loads(ok(stack, "mail", "list", "--json"))
+    invitation = next(m for m in mails if m["recipient"] == email)
+    assert invitation["kind"] == "invitation" and invitation["createdAt"].endswith("Z")
+    assert run(stack, "mail", "list", "--limit", "-1").returncode != 0
+    keys = json.loads(ok(stack, "keys", "show", "--json"))
+    assert keys["issuer"] == f"127.0.0.1:{stack.port}"
+    current = [k for k in keys["keys"] if k["current"]]
+    assert len(current) == 1 and json.loads(current[0]["publicKey"])["algorithm"] == "RS"
+    assert "privateKey" not in json.dumps(keys)
+    checked = run(stack, "config", "check")
+    assert checked.returncode == 0 and 'socket_mode: "0660"' in checked.stdout
+    bad = subprocess.run([BIN, "config", "check"], env={**os.environ, "FRONTDOOR_SIGNUP": "maybe"}, capture_output=True, text=True)
+    assert bad.returncode == 1 and "signup: must be open, invite or closed" in bad.stderr
