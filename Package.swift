@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "AccountCore", dependencies: [
             "AccountRules", "CArgon2", "CCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),   // raw sqlite3 for the per-thread session lookup
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -37,16 +37,35 @@ public enum Base64URL {
     }
 
     /// The bytes of unpadded (or end-padded) base64url text; nil for any other character, inner padding or impossible length.
+    /// Decoded byte by byte: it runs on every request that carries a session cookie.
     public static func decode(_ text: String) -> [UInt8]? {
-        var body = Substring(text)
-        while body.hasSuffix("=") { body = body.dropLast() }
-        guard text.utf8.count - body.utf8.count <= 2, body.utf8.count % 4 != 1,
-              body.utf8.allSatisfy({ byte in
-                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-              }) else { return nil }
-        var base64 = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        var bytes = Array(text.utf8)
+        var padding = 0
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast(); padding += 1 }
+        guard padding <= 2, bytes.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 3 / 4)
+        var buffer: UInt32 = 0, bits = 0
+        for byte in bytes {
+            guard let value = sextet(byte) else { return nil }
+            buffer = (buffer << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        return out
+    }
+
+    private static func sextet(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
     }
 }

@@ -69,22 +69,15 @@ public struct Sessions: Sendable {
 
     /// The live session for a cookie's token, or nil when unknown, expired or idle too long.
     ///
-    /// The hot path: one cached SELECT outside a transaction (an autocommit SELECT is its own snapshot),
-    /// and a write only when `lastSeenAt` is older than the touch interval.
+    /// The hot path: one prepared SELECT on this thread's own read-only connection (an autocommit SELECT is its own
+    /// snapshot; see SessionLookup), and a write only when `lastSeenAt` is older than the touch interval.
     public func find(token encoded: String) throws -> SessionInfo? {
         guard let token = SecretToken(encoded: encoded) else { return nil }
         let digest = token.digest
-        let row = try database.writer.unsafeReentrantRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe
-                FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
-                WHERE s.digest = ?
-                """), arguments: [digest])
-        }
-        guard let row else { return nil }
-        var info = SessionInfo(digest: digest, accountId: row[0], email: row[1],
-                               createdAt: Date(timeIntervalSince1970: row[2]), lastSeenAt: Date(timeIntervalSince1970: row[3]),
-                               expiresAt: Date(timeIntervalSince1970: row[4]), rememberMe: row[5])
+        guard let row = try lookup(digest) else { return nil }
+        var info = SessionInfo(digest: digest, accountId: row.accountId, email: row.email,
+                               createdAt: Date(timeIntervalSince1970: row.createdAt), lastSeenAt: Date(timeIntervalSince1970: row.lastSeenAt),
+                               expiresAt: Date(timeIntervalSince1970: row.expiresAt), rememberMe: row.rememberMe)
         let now = clock.now()
         guard isLive(info, at: now) else { return nil }
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
@@ -95,6 +88,16 @@ public struct Sessions: Sendable {
             info.lastSeenAt = now
         }
         return info
+    }
+
+    /// The session row by digest: on the per-thread connections for a database file, else (in memory) through GRDB.
+    private func lookup(_ digest: Data) throws -> SessionRow? {
+        if let fast = database.sessionLookup { return try fast.find(digest: digest) }
+        return try database.writer.unsafeReentrantRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: SessionLookup.sql), arguments: [digest]).map { row in
+                SessionRow(accountId: row[0], email: row[1], createdAt: row[2], lastSeenAt: row[3], expiresAt: row[4], rememberMe: row[5])
+            }
+        }
     }
 
     /// True while `session` is within its absolute lifetime and, unless remembered, its idle timeout.

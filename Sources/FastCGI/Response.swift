@@ -39,16 +39,41 @@ public struct Response: Sendable {
 
     /// The CGI form: `Status: 200 OK`, the headers, Content-Length unless set, a blank line, the body.
     /// A header whose name or value holds CR or LF is dropped, so no response can be split.
+    /// Built as bytes in one buffer: this runs on every request.
     public func serialized() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } + body.count)
+        out.append(contentsOf: "Status: ".utf8)
+        Self.appendDecimal(status, to: &out)
         let reason = Self.reasonPhrase(for: status)
-        var head = "Status: \(status)" + (reason.isEmpty ? "" : " \(reason)") + "\r\n"
-        // Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
-        for (name, value) in headers where !name.isEmpty && !(name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }) {
-            head += "\(name): \(value)\r\n"
+        if !reason.isEmpty { out.append(0x20); out.append(contentsOf: reason.utf8) }
+        out.append(contentsOf: [13, 10])
+        var hasLength = false
+        for (name, value) in headers where !name.isEmpty {
+            // Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            guard !name.utf8.contains(where: { $0 == 13 || $0 == 10 }), !value.utf8.contains(where: { $0 == 13 || $0 == 10 }) else { continue }
+            if !hasLength && name.caseInsensitiveEquals("Content-Length") { hasLength = true }
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: [0x3A, 0x20])
+            out.append(contentsOf: value.utf8)
+            out.append(contentsOf: [13, 10])
         }
-        if header("Content-Length") == nil { head += "Content-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        return Array(head.utf8) + body
+        if !hasLength {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            Self.appendDecimal(body.count, to: &out)
+            out.append(contentsOf: [13, 10])
+        }
+        out.append(contentsOf: [13, 10])
+        out.append(contentsOf: body)
+        return out
+    }
+
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        guard value > 0 else { return out.append(contentsOf: String(value).utf8) }
+        var digits: [UInt8] = []
+        var rest = value
+        while rest > 0 { digits.append(UInt8(0x30 + rest % 10)); rest /= 10 }
+        out.append(contentsOf: digits.reversed())
     }
 
     /// The standard reason phrase for `status`, or "" when unknown.
@@ -79,5 +104,10 @@ public struct Response: Sendable {
 }
 
 extension String {
-    func caseInsensitiveEquals(_ other: String) -> Bool { lowercased() == other.lowercased() }
+    /// ASCII case-insensitive equality (header names are ASCII), without allocating.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
+    }
 }

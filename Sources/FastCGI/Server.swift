@@ -201,14 +201,19 @@ public final class Server: Sendable {
         return (body, tooLarge)
     }
 
-    /// The NAME=VALUE strings of a FastCGI param array as a dictionary.
+    /// The NAME=VALUE strings of a FastCGI param array as a dictionary (split at the first `=` byte: this runs
+    /// for every param of every request, so no Character-level scanning).
     static func params(_ envp: FCGX_ParamArray?) -> [String: String] {
         var params: [String: String] = [:]
         guard var cursor = envp else { return params }
+        params.reserveCapacity(32)
         while let entry = cursor.pointee {
-            let pair = String(cString: entry)
-            if let equals = pair.firstIndex(of: "=") {
-                params[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            let length = strlen(entry)
+            entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                let all = UnsafeBufferPointer(start: bytes, count: length)
+                guard let equals = all.firstIndex(of: UInt8(ascii: "=")) else { return }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: all[..<equals]), as: UTF8.self)
+                params[name] = String(decoding: UnsafeBufferPointer(rebasing: all[(equals + 1)...]), as: UTF8.self)
             }
             cursor += 1
         }

@@ -11,10 +11,14 @@ import GRDB
 public final class AppDatabase: Sendable {
     /// The writer every operation goes through (a `DatabasePool` in production).
     public let writer: any DatabaseWriter
+    /// Per-thread read-only connections for the session lookup on every request (files only; nil in memory).
+    let sessionLookup: SessionLookup?
 
-    /// Wraps `writer` and migrates it to the latest schema.
-    public init(_ writer: any DatabaseWriter) throws {
+    /// Wraps `writer` and migrates it to the latest schema; with `filePath`, the session lookup reads that file
+    /// on connections of its own.
+    public init(_ writer: any DatabaseWriter, filePath: String? = nil) throws {
         self.writer = writer
+        self.sessionLookup = filePath.map(SessionLookup.init(path:))
         try Self.migrator.migrate(writer)
     }
 
@@ -26,7 +30,7 @@ public final class AppDatabase: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let created = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)   // fails harmlessly when it exists
         if created >= 0 { close(created) }
-        return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()))
+        return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), filePath: path)
     }
 
     /// A private in-memory database: for tests.

@@ -1,20 +1,35 @@
 // Cookies.swift: reading the Cookie header and writing Set-Cookie headers with Frontdoor's attributes.
-import AccountRules
 
 /// Parses `Cookie: a=1; b=2`. The first cookie of a name wins (the most specific path, per RFC 6265 §5.4).
+/// Works on the header's bytes: every request with cookies goes through it.
 public enum CookieHeader {
     public static func parse(_ header: String?) -> [String: String] {
         guard let header else { return [:] }
         var cookies: [String: String] = [:]
-        for part in header.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pair.count == 2 else { continue }
-            let name = String(pair[0]).trimmingWhitespace()
-            var value = String(pair[1]).trimmingWhitespace()
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            if !name.isEmpty, cookies[name] == nil { cookies[name] = value }
+        let bytes = Array(header.utf8)
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
+                let name = trimmed(bytes[start..<equals])
+                var value = trimmed(bytes[(equals + 1)..<end])
+                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
+                if !name.isEmpty {
+                    let key = String(decoding: name, as: UTF8.self)
+                    if cookies[key] == nil { cookies[key] = String(decoding: value, as: UTF8.self) }
+                }
+            }
+            start = end + 1
         }
         return cookies
+    }
+
+    /// `part` without leading and trailing spaces and tabs.
+    private static func trimmed(_ part: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var part = part
+        while let first = part.first, first == 0x20 || first == 0x09 { part = part.dropFirst() }
+        while let last = part.last, last == 0x20 || last == 0x09 { part = part.dropLast() }
+        return part
     }
 }
 

@@ -1,0 +1,108 @@
+// SessionLookup.swift: the hot path's one SELECT (a session by its digest) on a read-only SQLite connection per thread.
+//
+// Options: none. Why not GRDB's pool here: a pool read costs ~70k instructions of connection checkout, dispatch
+// hop and BEGIN/COMMIT around a 10k-instruction lookup (measured with callgrind; ../shared/reference/grdb-fuzz-tsan.md).
+// Each thread keeps its own connection (opened on first use, closed when the thread ends) and one prepared
+// statement; each step is an autocommit read of the latest committed data (WAL), so a sign-out or revocation
+// by any process is seen by the next request. Writes never go through here.
+import Foundation
+import GRDBSQLite
+
+/// What the session lookup reads.
+struct SessionRow: Sendable, Equatable {
+    var accountId: Int64
+    var email: String
+    var createdAt: Double
+    var lastSeenAt: Double
+    var expiresAt: Double
+    var rememberMe: Bool
+}
+
+/// An SQLite failure of the lookup (opening the file, preparing or stepping the statement).
+struct SessionLookupError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Per-thread read-only connections to the database file at `path`, each with the lookup statement prepared.
+final class SessionLookup: @unchecked Sendable {
+    static let sql = """
+        SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe
+        FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+        WHERE s.digest = ?
+        """
+    let path: String
+    private var key = pthread_key_t()
+
+    init(path: String) {
+        self.path = path
+        // The destructor runs when a thread that used a connection ends: it closes that connection.
+        pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<ThreadConnection>.fromOpaque(raw).release()
+        }
+    }
+
+    deinit { pthread_key_delete(key) }
+
+    /// The session whose digest is `digest`, with its account's primary address, or nil.
+    func find(digest: Data) throws -> SessionRow? {
+        try connection().lookup(digest)
+    }
+
+    /// This thread's connection, opened on first use.
+    private func connection() throws -> ThreadConnection {
+        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadConnection>.fromOpaque(raw).takeUnretainedValue() }
+        let connection = try ThreadConnection(path: path, sql: Self.sql)
+        pthread_setspecific(key, Unmanaged.passRetained(connection).toOpaque())
+        return connection
+    }
+}
+
+/// One thread's connection and prepared statement; never shared between threads.
+private final class ThreadConnection {
+    private let db: OpaquePointer
+    private let statement: OpaquePointer
+
+    init(path: String, sql: String) throws {
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SessionLookupError(description: "session lookup: cannot open \(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 5000)
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil) == SQLITE_OK, let prepared else {
+            let message = String(cString: sqlite3_errmsg(handle))
+            sqlite3_close_v2(handle)
+            throw SessionLookupError(description: "session lookup: \(message)")
+        }
+        db = handle
+        statement = prepared
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+        sqlite3_close_v2(db)
+    }
+
+    func lookup(_ digest: Data) throws -> SessionRow? {
+        defer { sqlite3_reset(statement) }
+        let bound = digest.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(statement, 1, bytes.baseAddress, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+        guard bound == SQLITE_OK else { throw SessionLookupError(description: "session lookup: cannot bind the digest") }
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW:
+            let address = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""
+            return SessionRow(accountId: sqlite3_column_int64(statement, 0), email: address,
+                              createdAt: sqlite3_column_double(statement, 2), lastSeenAt: sqlite3_column_double(statement, 3),
+                              expiresAt: sqlite3_column_double(statement, 4), rememberMe: sqlite3_column_int64(statement, 5) != 0)
+        case SQLITE_DONE:
+            return nil
+        default:
+            throw SessionLookupError(description: "session lookup: \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+}
