@@ -94,11 +94,10 @@ def table(records, args):
     if nginx:
         lines.append(f"| nginx `return 200` (nginx ceiling) | – | {nginx['rps']:,.0f} | {nginx['p50']:.2f} | {nginx['p99']:.2f} "
                      f"| – | – | – | – | {errors_text(nginx)} |")
-    lines += ["", "| frontdoor RSS | sessions | idle MiB | after the run MiB | target |", "|---|---:|---:|---:|---|"]
     for r in records:
         if r.get("scenario") == "rss":
-            lines.append(f"| | {r['n']:,} | {r['idle_kib'] / 1024:.1f} | {r['after_kib'] / 1024:.1f} | "
-                         f"idle < 64 MiB: {mark(r['idle_kib'] < RSS_LIMIT_KIB)} |")
+            lines.append(f"| frontdoor RSS, idle / after the run (MiB) | {r['n']:,} | {r['idle_kib'] / 1024:.1f} / "
+                         f"{r['after_kib'] / 1024:.1f} | – | – | – | – | – | idle < 64 MiB: {mark(r['idle_kib'] < RSS_LIMIT_KIB)} | – |")
     for n in sizes:
         posts = summary(records, "signin", n, "frontdoor")
         if posts:

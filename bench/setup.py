@@ -2,7 +2,7 @@
 
   setup.py prepare BASE_URL DB OUT.json one account by HTTP sign-up (confirmation off; its address then marked
                                         verified in DB, as a confirmation link would), signed in, a BrowserID
-                                        certificate from POST /browserid/certify for a DS128 user key, a backed
+                                        certificate from POST /browserid/certify for an RSA 2048 user key, a backed
                                         assertion valid for 3 h, an anonymous CSRF cookie + token, the page size;
                                         each checked once (sign-in 303, /verify "okay") before it is written
   setup.py seed DB N EMAIL              N remember-me sessions inserted with SQL for EMAIL's account: N-1 filler rows
@@ -14,6 +14,7 @@ import json
 import re
 import secrets
 import sqlite3
+import subprocess
 import sys
 import time
 from urllib.parse import urlencode
@@ -28,10 +29,20 @@ def fail(message):
     sys.exit(1)
 
 
+def rsa_keypair():
+    """An RSA 2048 user key, what the sign-in dialog makes with WebCrypto: (BrowserID public JSON, PyBrowserID key)."""
+    from browserid import jwt
+    pem = subprocess.run(["openssl", "genrsa", "2048"], capture_output=True, check=True).stdout
+    text = subprocess.run(["openssl", "rsa", "-noout", "-text"], input=pem, capture_output=True, check=True).stdout.decode()
+    number = lambda name, end: int(re.sub(r"[\s:]", "", re.search(name + r":\s*([0-9a-f:\s]+?)\n" + end, text).group(1)), 16)
+    n, d = number("modulus", "publicExponent"), number("privateExponent", "prime1")
+    e = int(re.search(r"publicExponent: (\d+)", text).group(1))
+    return {"algorithm": "RS", "n": str(n), "e": str(e)}, jwt.RS256Key({"n": str(n), "e": str(e), "d": str(d)})
+
+
 def prepare(base, db_path, out_path):
     import requests
     from browserid import jwt
-    from browserid.tests.support import get_keypair
 
     email = f"bench-{time.time_ns()}@example.com"
     user = requests.Session()
@@ -54,7 +65,7 @@ def prepare(base, db_path, out_path):
     home = CSRF.search(user.get(base + "/", timeout=10).text)
     if not home:
         fail("no CSRF token on the signed-in home page")
-    public, private = get_keypair(email)
+    public, private = rsa_keypair()
     certified = user.post(base + "/browserid/certify", timeout=30, allow_redirects=False,
                           data={"email": email, "pubkey": json.dumps(public), "ephemeral": "false",
                                 "csrf_token": home.group(1)})
