@@ -6,7 +6,8 @@ import Testing
 struct AppDatabaseTests {
     @Test func openingMigratesToTheLatestSchema() throws {
         let database = try AppDatabase.inMemory()
-        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites"])
+        #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites",
+                                                       "v5-session-idle-index"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
@@ -60,7 +61,17 @@ struct AppDatabaseTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 4)
+        #expect(try reopened.appliedMigrations().count == 5)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
+    }
+
+    @Test func purgingExpiredAndIdleSessionsUsesIndexesNotAScan() throws {
+        let database = try AppDatabase.inMemory()
+        let plans = try database.writer.read { db in
+            try ["DELETE FROM session WHERE expiresAt <= 1", "DELETE FROM session WHERE NOT rememberMe AND lastSeenAt <= 1"].map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        #expect(plans.allSatisfy { $0.contains("USING") && $0.contains("INDEX") }, "\(plans)")
     }
 }
