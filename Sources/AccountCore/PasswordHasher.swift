@@ -7,8 +7,8 @@
 import CArgon2
 import Foundation
 
-/// Hashes and verifies passwords with argon2id; unknown accounts are verified against a dummy hash
-/// so that they take as long as a wrong password.
+/// Hashes and verifies passwords with argon2id (on a `HashingPool`); unknown accounts are verified against a
+/// dummy hash so that they take as long as a wrong password.
 public final class PasswordHasher: Sendable {
     /// argon2id cost parameters.
     public struct Parameters: Sendable, Equatable {
@@ -37,11 +37,14 @@ public final class PasswordHasher: Sendable {
     public let parameters: Parameters
     private let random: any RandomSource
     private let dummy: DummyHash
+    /// Where the argon2id work runs: a few low-priority threads, whatever thread asks.
+    private let pool: HashingPool
 
     public init(parameters: Parameters = .default, random: any RandomSource) {
         self.parameters = parameters
         self.random = random
         self.dummy = DummyHash()
+        self.pool = HashingPool()
     }
 
     /// The encoded argon2id hash of `password` with a fresh 16-byte salt.
@@ -51,9 +54,13 @@ public final class PasswordHasher: Sendable {
         let hashLength = 32
         let length = argon2_encodedlen(parameters.iterations, parameters.memoryKiB, parameters.parallelism,
                                        UInt32(salt.count), UInt32(hashLength), Argon2_id)
-        var encoded = [CChar](repeating: 0, count: length)
-        let rc = argon2id_hash_encoded(parameters.iterations, parameters.memoryKiB, parameters.parallelism,
-                                       pw, pw.count, salt, salt.count, hashLength, &encoded, length)
+        let parameters = parameters
+        let (rc, encoded) = pool.run { () -> (Int32, [CChar]) in
+            var encoded = [CChar](repeating: 0, count: length)
+            let rc = argon2id_hash_encoded(parameters.iterations, parameters.memoryKiB, parameters.parallelism,
+                                           pw, pw.count, salt, salt.count, hashLength, &encoded, length)
+            return (rc, encoded)
+        }
         guard rc == ARGON2_OK.rawValue else {
             throw HashingError(description: "argon2: " + String(cString: argon2_error_message(rc)))
         }
@@ -63,7 +70,7 @@ public final class PasswordHasher: Sendable {
     /// True when `password` matches the encoded hash; false for a wrong password or an unreadable hash.
     public func verify(_ password: String, against encoded: String) -> Bool {
         let pw = Array(password.utf8)
-        return argon2id_verify(encoded, pw, pw.count) == ARGON2_OK.rawValue
+        return pool.run { argon2id_verify(encoded, pw, pw.count) == ARGON2_OK.rawValue }
     }
 
     /// Spends the time of one verification and returns false: for sign-ins to unknown accounts.

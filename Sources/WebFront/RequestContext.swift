@@ -137,8 +137,14 @@ public final class RequestContext {
     }
 
     /// Renders `template` as a full page with the values every page has (site name, paths, CSRF token, flash, user).
-    public func page(_ template: String, _ values: [String: Any] = [:], status: Int = 200, flash: Flash? = nil) throws -> Response {
+    /// With `cacheKey`, a signed-out visitor without a flash gets the cached rendering with their token put in
+    /// (see PageCache): only for pages whose `values` never vary.
+    public func page(_ template: String, _ values: [String: Any] = [:], status: Int = 200, flash: Flash? = nil,
+                     cacheKey: String? = nil) throws -> Response {
         let catalog = site.renderer.catalog
+        let token = try csrfToken()
+        let session = try session()
+        let flash = flash ?? takeFlash()
         var all: [String: Any] = [
             "site_name": site.configuration.siteName,
             "lang": "en",
@@ -147,17 +153,24 @@ public final class RequestContext {
                       "sign_up": site.paths.path("sign_up"), "sign_out": site.paths.path("sign_out"),
                       "password_new": site.paths.path("password/new"), "password_edit": site.paths.path("password/edit"),
                       "confirmation_new": site.paths.path("confirmation/new")],
-            "csrf_token": try csrfToken(),
+            "csrf_token": token,
             "signup_open": site.configuration.signUp == .open,
         ]
-        if let session = try session() {
+        if let session {
             all["user"] = ["email": session.email, "signed_in_as": catalog.text("signed_in_as", ["email": session.email])]
         }
-        if let flash = flash ?? takeFlash() {
+        if let flash {
             all["flash"] = ["kind": flash.kind.rawValue, "role": flash.kind == .alert ? "alert" : "status", "text": catalog.text(flash.key)]
         }
         all.merge(values) { _, new in new }
-        let html = try site.renderer.render(template, all)
-        return Response(status: status, contentType: "text/html; charset=utf-8", text: html)
+        let contentType = [(name: "Content-Type", value: "text/html; charset=utf-8")]
+        if let cacheKey, session == nil, flash == nil {
+            let body = try site.pageCache.page(cacheKey, token: token) { marker in
+                all["csrf_token"] = marker
+                return try site.renderer.render(template, all)
+            }
+            return Response(status: status, headers: contentType, body: body)
+        }
+        return Response(status: status, headers: contentType, body: Array(try site.renderer.render(template, all).utf8))
     }
 }

@@ -14,6 +14,8 @@ public struct Site: Sendable {
     public let browserID: BrowserIDServices?
     /// Request counts and latencies for `GET <base>/metrics`.
     public let metrics: Metrics
+    /// Anonymous pages rendered once (see PageCache).
+    let pageCache = PageCache()
     /// Hosts that return targets may name: `public_url`'s and `redirect.allowed_hosts`.
     public let allowedHosts: AllowedHosts
 

@@ -144,3 +144,31 @@ struct FrontdoorTests {
         #expect(page.cookies(named: "frontdoor_csrf").first?.contains("Path=/auth") == true)
     }
 }
+
+struct PageCacheTests {
+    @Test func theTokenIsPutInEveryPlaceTheMarkerStood() {
+        let marker = PageCache.tokenMarker
+        let cache = PageCache()
+        var renders = 0
+        let first = cache.page("k", token: "AAA") { m in renders += 1; return "<a>\(m)</a><b>\(m)</b>" }
+        let second = cache.page("k", token: "BBB") { m in renders += 1; return "changed \(m)" }
+        #expect(String(decoding: first, as: UTF8.self) == "<a>AAA</a><b>AAA</b>")
+        #expect(String(decoding: second, as: UTF8.self) == "<a>BBB</a><b>BBB</b>" && renders == 1)
+        #expect(PageCache.split(Array("x\(marker)".utf8), on: Array(marker.utf8)).count == 2)
+    }
+
+    @Test func cachedSignInPagesCarryEachVisitorsOwnWorkingToken() throws {
+        let app = try makeApp { $0.confirmation.required = false }.app
+        let ann = TestBrowser(app), bob = TestBrowser(app)
+        let annPage = ann.get("/account/sign_in").text, bobPage = bob.get("/account/sign_in").text
+        let token = { (page: String) in String(page.firstMatch(of: /name="csrf_token" value="([^"]+)"/)!.1) }
+        #expect(token(annPage) != token(bobPage) && !annPage.contains("\u{1}"))
+        #expect(annPage.replacingOccurrences(of: token(annPage), with: "T") == bobPage.replacingOccurrences(of: token(bobPage), with: "T"))
+        // Bob's cached page's token is Bob's: it works for his form, not for Ann's browser.
+        let form = ["email": "Bob@Example.com", "password": "correct horse", "password_confirmation": "correct horse"]
+        #expect(bob.post("/account/sign_up", form.merging(["csrf_token": token(bobPage)]) { $1 }).status == 303)
+        #expect(ann.post("/account/sign_in", ["email": "Bob@Example.com", "password": "correct horse", "csrf_token": token(bobPage)]).status == 403)
+        // With a return target or a flash the page is rendered afresh.
+        #expect(TestBrowser(app).get("/account/sign_in?rd=%2Faccount%2Fx").text.contains(#"name="rd" value="/account/x""#))
+    }
+}

@@ -30,6 +30,8 @@ struct SignInPage: Sendable {
         var values = FormView.fields([.email(autocomplete: "username"), .password("password", autocomplete: "current-password")],
                                      form: ["email": email], catalog: context.site.renderer.catalog)
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
-        return try context.page("sign_in", values, flash: flash)
+        // The plain form (no address typed, no return target) is the same for every signed-out visitor.
+        let plain = email.isEmpty && values["rd"] == nil
+        return try context.page("sign_in", values, flash: flash, cacheKey: plain ? "sign_in" : nil)
     }
 }

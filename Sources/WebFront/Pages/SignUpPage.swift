@@ -68,6 +68,8 @@ struct SignUpPage: Sendable {
             values["invite"] = invite
         }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
-        return try context.page("sign_up", values)
+        // The empty form without an invitation is the same for every signed-out visitor.
+        let plain = form.isEmpty && errors.isEmpty && invited == nil
+        return try context.page("sign_up", values, cacheKey: plain ? "sign_up" : nil)
     }
 }
