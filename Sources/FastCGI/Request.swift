@@ -30,20 +30,25 @@ public struct Request: Sendable {
     /// The URI before `?`, still percent-encoded.
     public var path: String {
         let uri = uri
-        return uri.firstIndex(of: "?").map { String(uri[..<$0]) } ?? uri
+        guard let question = uri.utf8.firstIndex(of: UInt8(ascii: "?")) else { return uri }
+        return String(uri[..<question])
     }
 
     /// QUERY_STRING, else the URI after `?`, else "".
     public var query: String {
         if let query = params["QUERY_STRING"] { return query }
         let uri = uri
-        return uri.firstIndex(of: "?").map { String(uri[uri.index(after: $0)...]) } ?? ""
+        guard let question = uri.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
+        return String(uri[uri.utf8.index(after: question)...])
     }
 
     /// A request header by its HTTP name, case-insensitive ("Cookie" reads HTTP_COOKIE; Content-Type and
     /// Content-Length read CONTENT_TYPE and CONTENT_LENGTH, which CGI passes without the HTTP_ prefix).
     public func header(_ name: String) -> String? {
-        let key = name.uppercased().replacing("-", with: "_")
+        // Upper-cased with - as _, byte by byte (this runs several times a request).
+        let key = String(decoding: name.utf8.map { byte in
+            byte == UInt8(ascii: "-") ? UInt8(ascii: "_") : (byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+        }, as: UTF8.self)
         if key == "CONTENT_TYPE" || key == "CONTENT_LENGTH" { return params[key] }
         return params["HTTP_" + key]
     }

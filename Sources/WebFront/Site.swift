@@ -3,7 +3,8 @@ import AccountCore
 import Logging
 
 /// The dependencies of the web front: configuration, URL paths, account services, templates, CSRF, logger, BrowserID.
-public struct Site: Sendable {
+/// A class: every request holds it, and a struct this size cost ~10k instructions of retains per request to copy.
+public final class Site: Sendable {
     public let configuration: AppConfiguration
     public let paths: SitePaths
     public let services: AccountServices

@@ -108,7 +108,7 @@ struct ConfigReaderTests {
         config.session.idleTimeout = 45
         config.fastcgi.socketMode = 0o600
         let text = ConfigReader.render(config)
-        #expect(text.contains("socket_mode: \"0600\"") && text.contains("workers: 32\n"), "a mode keeps its leading zero for any YAML reader")
+        #expect(text.contains("socket_mode: \"0600\"") && text.contains("workers: 64\n"), "a mode keeps its leading zero for any YAML reader")
         let values = try ConfigReader.parse(yaml: text)
         #expect(try read(values) == config)
     }

@@ -19,6 +19,8 @@ public final class IdentityProvider: Sendable {
     let certificateLifetime: TimeInterval
     let ephemeralLifetime: TimeInterval
     private let loaded = Mutex<(id: Int64, key: RSASigningKey)?>(nil)
+    /// Published keys parsed once per key id (a stored key never changes; parsing its decimal modulus is costly).
+    private let parsed = Mutex<[Int64: PublicKey]>([:])
 
     public init(issuer: String, keys: SigningKeys, authenticationPath: String, provisioningPath: String,
                 certificateLifetime: TimeInterval = 86400, ephemeralLifetime: TimeInterval = 3600) {
@@ -55,7 +57,12 @@ public final class IdentityProvider: Sendable {
 
     /// The public keys verifiers may meet: the current one first, then recently retired ones.
     public func publishedKeys() throws -> [PublicKey] {
-        try keys.published(grace: certificateLifetime).map { try PublicKey(jsonText: $0.publicKey) }
+        try keys.published(grace: certificateLifetime).map { stored in
+            if let known = parsed.withLock({ $0[stored.id] }) { return known }
+            let key = try PublicKey(jsonText: stored.publicKey)
+            parsed.withLock { $0[stored.id] = key }
+            return key
+        }
     }
 
     /// `/.well-known/browserid`.

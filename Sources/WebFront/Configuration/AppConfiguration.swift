@@ -51,9 +51,9 @@ public struct AppConfiguration: Sendable, Equatable {
         public var socket = ""
         /// Permissions of the socket file (`socket_mode`, octal, default 0660).
         public var socketMode: UInt32 = 0o660
-        /// Worker threads (`workers`, default 32). A sign-in holds its worker while argon2 runs (on the hashing
+        /// Worker threads (`workers`, default 64). A sign-in holds its worker while argon2 runs (on the hashing
         /// pool), so there must be workers to spare for gate checks: libfcgi answers one request per thread.
-        public var workers = 32
+        public var workers = 64
         /// Largest request body accepted (`max_body_bytes`, default 65536); more gets 413.
         public var maxBodyBytes = 65_536
     }

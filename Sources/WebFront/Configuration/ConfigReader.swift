@@ -7,7 +7,7 @@
 //   database.path                "var/frontdoor.sqlite"
 //   templates.path               "templates"
 //   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
-//   fastcgi.workers              32                 fastcgi.max_body_bytes  65536
+//   fastcgi.workers              64                 fastcgi.max_body_bytes  65536
 //   session.cookie_name          "frontdoor_session"
 //   session.lifetime "12h"   session.idle_timeout "1h"   session.remember_lifetime "30d"
 //   session.secure_cookie        "auto" | "always"
