@@ -23,6 +23,23 @@ enum Base64URL {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` cut at every `separator` byte, empty parts kept (`a..b` → a, "", b). Byte-level: tokens are kilobytes of
+    /// ASCII, and splitting by Character cost more than decoding them.
+    static func parts(_ text: Substring, separator: UInt8) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.utf8.startIndex
+        var index = start
+        while index != text.utf8.endIndex {
+            if text.utf8[index] == separator {
+                parts.append(Substring(text.utf8[start..<index]))
+                start = text.utf8.index(after: index)
+            }
+            index = text.utf8.index(after: index)
+        }
+        parts.append(Substring(text.utf8[start...]))
+        return parts
+    }
+
     /// Strict: only the url-safe alphabet, no padding, no impossible length. Decoded byte by byte.
     static func decode(_ text: Substring) -> [UInt8]? {
         let count = text.utf8.count

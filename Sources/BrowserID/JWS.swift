@@ -11,7 +11,7 @@ struct JWS {
 
     /// Parses `token`; throws "malformed signature" style reasons for anything that is not a JWS.
     init(_ token: Substring) throws {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = Base64URL.parts(token, separator: UInt8(ascii: "."))
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
               let signature = Base64URL.decode(parts[2]), !signature.isEmpty,
               let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],

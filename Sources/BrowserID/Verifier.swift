@@ -45,7 +45,7 @@ public struct Verifier: Sendable {
 
     private func check(_ bundle: String, audience: String, now: Date) throws -> VerificationResult {
         guard bundle.utf8.count <= 65_536 else { throw BrowserIDError(reason: "malformed backed assertion") }
-        let parts = bundle.split(separator: "~", omittingEmptySubsequences: false)
+        let parts = Base64URL.parts(bundle[...], separator: UInt8(ascii: "~"))
         guard parts.count >= 2 else { throw BrowserIDError(reason: parts.first?.contains(".") == true ? "no certificates provided" : "malformed backed assertion") }
         guard parts.count == 2 else { throw BrowserIDError(reason: "certificate chaining is not yet allowed") }
         let certificateJWS = try JWS(parts[0]), assertionJWS = try JWS(parts[1])

@@ -3,7 +3,7 @@
 //
 // Options: `threads` (default: the number of cores). Jobs run in arrival order, `threads` at a time, each thread on
 // its own; the caller waits for its result. Threads start on first use (a CGI request that hashes nothing pays nothing)
-// and run at nice +10 (Linux sets priority per thread): the scheduler favours the cheap requests. Their 19 MiB
+// and run at nice +5 (Linux sets priority per thread): the scheduler favours the cheap requests. Their 19 MiB
 // blocks go back to the system after each hash (see CArgon2/shim.h), so memory returns to idle after a burst.
 import CArgon2
 import Foundation
@@ -45,7 +45,7 @@ final class HashingPool: @unchecked Sendable {
         frontdoor_return_large_blocks()
         for index in 0..<threads {
             let thread = Thread { [self] in
-                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)   // on Linux, who = 0 is this thread only
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)   // on Linux, who = 0 is this thread only
                 loop()
             }
             thread.name = "argon2-\(index)"
