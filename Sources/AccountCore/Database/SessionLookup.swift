@@ -72,6 +72,9 @@ private final class ThreadConnection {
             throw SessionLookupError(description: "session lookup: cannot open \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 5000)
+        // A small page cache per connection (there is one per worker thread): the lookup touches a few index pages,
+        // and the operating system's cache holds the file anyway. 64 workers × 256 KiB at most.
+        sqlite3_exec(handle, "PRAGMA cache_size = -256", nil, nil, nil)
         var prepared: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil) == SQLITE_OK, let prepared else {
             let message = String(cString: sqlite3_errmsg(handle))

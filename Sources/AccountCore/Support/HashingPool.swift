@@ -3,9 +3,9 @@
 //
 // Options: `threads` (default: the number of cores). Jobs run in arrival order, `threads` at a time, each thread on
 // its own; the caller waits for its result. Threads start on first use (a CGI request that hashes nothing pays nothing)
-// and run at nice +5 (Linux sets priority per thread): the scheduler favours the cheap requests. Their 19 MiB
-// blocks go back to the system after each hash (see CArgon2/shim.h), so memory returns to idle after a burst.
-import CArgon2
+// and run at nice +5 (Linux sets priority per thread): the scheduler favours the cheap requests. Memory: each pool
+// thread's malloc arena keeps one argon2 block (19 MiB) for reuse, so hashing memory is bounded by `threads` blocks
+// and pays no page faults after the first hash (workers hashing themselves kept one block per worker: ~150 MiB).
 import Foundation
 
 /// A fixed set of background threads for CPU-heavy, memory-heavy work (one argon2id hash costs 19 MiB).
@@ -42,7 +42,6 @@ final class HashingPool: @unchecked Sendable {
     /// Called with `condition` held.
     private func startThreads() {
         started = true
-        frontdoor_return_large_blocks()
         for index in 0..<threads {
             let thread = Thread { [self] in
                 setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)   // on Linux, who = 0 is this thread only
