@@ -1,4 +1,5 @@
 // Account.swift: the `account` and `emailAddress` records (dates stored as seconds since 1970, like every raw query).
+import AccountRules
 import Foundation
 import GRDB
 
@@ -14,6 +15,19 @@ public struct Account: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var updatedAt: Date
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension Account {
+    /// Inserts a new account with `address` as its primary address (verified now when `verified`), in the caller's
+    /// transaction; returns the account's and the address's ids. Sign-up, invitations and `frontdoor user add` use it.
+    static func insert(address: String, passwordHash: String, verified: Bool, now: Date, in db: Database) throws -> (account: Int64, address: Int64) {
+        var account = Account(id: nil, passwordHash: passwordHash, createdAt: now, updatedAt: now)
+        try account.insert(db)
+        var email = EmailAddress(id: nil, accountId: account.id!, address: address, normalizedAddress: EmailFormat.normalized(address),
+                                 isPrimary: true, verifiedAt: verified ? now : nil, createdAt: now)
+        try email.insert(db)
+        return (account.id!, email.id!)
+    }
 }
 
 /// One email address of an account, stored as entered and compared by `normalizedAddress`.

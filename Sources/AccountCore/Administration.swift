@@ -101,15 +101,10 @@ public struct Administration: Sendable {
             created = try database.writer.write { db -> Int64? in
                 guard try Bool.fetchOne(db, sql: "SELECT 1 FROM emailAddress WHERE normalizedAddress = ?",
                                         arguments: [EmailFormat.normalized(address)]) != true else { return nil }
-                let now = clock.now()
-                var account = Account(id: nil, passwordHash: passwordHash, createdAt: now, updatedAt: now)
-                try account.insert(db)
-                var row = EmailAddress(id: nil, accountId: account.id!, address: address, normalizedAddress: EmailFormat.normalized(address),
-                                       isPrimary: true, verifiedAt: confirmed ? now : nil, createdAt: now)
-                try row.insert(db)
-                try audit.record(.accountCreated, accountId: account.id, email: address, client: client,
+                let ids = try Account.insert(address: address, passwordHash: passwordHash, verified: confirmed, now: clock.now(), in: db)
+                try audit.record(.accountCreated, accountId: ids.account, email: address, client: client,
                                  detail: confirmed ? "by the operator, confirmed" : "by the operator", in: db)
-                return account.id
+                return ids.account
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             created = nil   // a sign-up for the same address won the race

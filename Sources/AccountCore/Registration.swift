@@ -113,13 +113,7 @@ public struct Registration: Sendable {
     }
 
     private func insertAccount(address: String, passwordHash: String, verified: Bool, in db: Database) throws -> (Int64, Int64) {
-        let now = clock.now()
-        var account = Account(id: nil, passwordHash: passwordHash, createdAt: now, updatedAt: now)
-        try account.insert(db)
-        var email = EmailAddress(id: nil, accountId: account.id!, address: address, normalizedAddress: EmailFormat.normalized(address),
-                                 isPrimary: true, verifiedAt: verified ? now : nil, createdAt: now)
-        try email.insert(db)
-        return (account.id!, email.id!)
+        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, now: clock.now(), in: db)
     }
 
     /// Tells the owner of `address` (as they entered it) that someone tried to sign up with it, at most once per throttle window.
