@@ -15,4 +15,11 @@ public enum AccountError: Error, Equatable, Sendable {
     case signUpClosed
     /// Sign-up needs an invitation (`signup = "invite"`) and none was given, or it is unknown, used or expired.
     case invitationRequired
+    /// The operation needs the password entered recently (`session.reauthenticate_after`); ask it again first.
+    case reauthenticationRequired
+    /// The operation is not allowed in this state; the payload is the catalog key of the message people see
+    /// (`address_last_verified`, `address_primary_remove`…).
+    case refused(String)
+    /// The account (or the address, session… it names) no longer exists.
+    case notFound
 }

@@ -27,9 +27,14 @@ public struct AccountServices: Sendable {
     public let lockout: Lockout
     public let administration: Administration
     public let invitations: Invitations
+    public let reauthentication: Reauthentication
+    public let passwordChange: PasswordChange
+    public let deletion: AccountDeletion
+    public let sessionManagement: SessionManagement
+    public let profile: Profile
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
-                composer: any MailComposer, transport: any MailTransport, logger: Logger,
+                composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
                 clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
         self.database = database
         self.configuration = configuration
@@ -54,7 +59,16 @@ public struct AccountServices: Sendable {
                                     confirmation: confirmation, audit: audit, invitations: invitations, clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
-        addresses = EmailAddresses(database: database)
+        addresses = EmailAddresses(database: database, confirmation: confirmation, tokens: tokens, mail: mail, audit: audit,
+                                   clock: clock, logger: logger)
+        reauthentication = Reauthentication(database: database, hasher: hasher, lockout: lockout, audit: audit,
+                                            policy: configuration.session, clock: clock, logger: logger)
+        passwordChange = PasswordChange(database: database, validator: validator, hasher: hasher, reauthentication: reauthentication,
+                                        tokens: tokens, mail: mail, audit: audit, clock: clock, logger: logger)
+        deletion = AccountDeletion(database: database, reauthentication: reauthentication, mail: mail, audit: audit,
+                                   clock: clock, logger: logger)
+        sessionManagement = SessionManagement(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
+        profile = Profile(database: database, fields: profileFields, audit: audit, clock: clock, logger: logger)
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
                                     mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
                                     lifetime: configuration.mail.resetLifetime)

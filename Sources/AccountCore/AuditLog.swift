@@ -22,6 +22,10 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case accountDeleted = "account_deleted"
     case sessionRevoked = "session_revoked"
     case inviteCreated = "invite_created"
+    case profileUpdated = "profile_updated"
+    case emailAdded = "email_added"
+    case emailRemoved = "email_removed"
+    case reauthenticated
 }
 
 /// One audit row.

@@ -12,13 +12,17 @@ public struct SessionPolicy: Sendable, Equatable {
     public var rememberLifetime: TimeInterval
     /// How stale `lastSeenAt` may get before a request updates it (default 60 s: at most one write a minute per session).
     public var touchInterval: TimeInterval
+    /// Password change, address changes and deletion need the password entered within this long (default 10 min).
+    public var reauthenticateAfter: TimeInterval
 
     public init(lifetime: TimeInterval = 12 * 3600, idleTimeout: TimeInterval = 3600,
-                rememberLifetime: TimeInterval = 30 * 86400, touchInterval: TimeInterval = 60) {
+                rememberLifetime: TimeInterval = 30 * 86400, touchInterval: TimeInterval = 60,
+                reauthenticateAfter: TimeInterval = 600) {
         self.lifetime = lifetime
         self.idleTimeout = idleTimeout
         self.rememberLifetime = rememberLifetime
         self.touchInterval = touchInterval
+        self.reauthenticateAfter = reauthenticateAfter
     }
 
     public static let `default` = SessionPolicy()

@@ -58,10 +58,10 @@ public struct Sessions: Sendable {
         let token = SecretToken(random: random)
         let expiresAt = now + (rememberMe ? policy.rememberLifetime : policy.lifetime)
         try db.execute(sql: """
-            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [token.digest, accountId, now.timeIntervalSince1970, now.timeIntervalSince1970,
-                             expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress])
+                             expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress, now.timeIntervalSince1970])
         let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: rememberMe)
         return SessionGrant(token: token, session: info)

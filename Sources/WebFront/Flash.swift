@@ -14,6 +14,15 @@ public struct Flash: Sendable, Equatable {
     static let known: [String: Kind] = [
         "signed_in": .notice, "signed_up": .notice, "signed_out": .notice, "sign_in_required": .alert,
         "confirmed": .notice, "password_changed": .notice,
+        // Settings (self-service).
+        "profile_updated": .notice, "password_updated": .notice,
+        "address_added": .notice, "address_confirmed": .notice, "address_removed": .notice, "address_resent": .notice,
+        "address_primary_changed": .notice, "address_last_verified": .alert, "address_primary_remove": .alert,
+        "address_unverified_primary": .alert, "address_not_found": .alert,
+        "session_revoked": .notice, "sessions_revoked_others": .notice, "account_deleted": .notice,
+        "reauthentication_required": .alert, "reauthenticated": .notice,
+        // Several accounts in one browser.
+        "switched_account": .notice, "signed_out_all": .notice, "signed_out_one": .notice, "too_many_accounts": .alert,
     ]
 
     public init(_ key: String, kind: Kind = .notice) {

@@ -59,6 +59,9 @@ public struct Frontdoor: Responder {
             site.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
             httpError = HTTPError(status: 500, messageKey: "error_internal")
         }
+        if httpError.isRedirect {
+            return Response(status: httpError.status, headers: httpError.headers.map { (name: $0.key, value: $0.value) })
+        }
         let catalog = site.renderer.catalog
         var response: Response
         do {

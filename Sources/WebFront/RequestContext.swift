@@ -60,6 +60,25 @@ public final class RequestContext {
         return found
     }
 
+    /// The live session, or a redirect to the sign-in page that comes back here (a GET's URI, else the home page).
+    public func requireSession() throws -> SessionInfo {
+        if let session = try session() { return session }
+        let back = request.method == "GET" ? request.uri : site.paths.home
+        throw HTTPError.redirect(to: site.paths.signIn(returnTo: back), afterPost: request.method == "POST")
+    }
+
+    /// The live session when its password was entered within `session.reauthenticate_after`; otherwise a redirect to
+    /// the page that asks it again, which then returns to `returnTo` (the settings page the change was made from).
+    public func requireRecentSignIn(returnTo: String) throws -> SessionInfo {
+        let session = try requireSession()
+        guard try site.services.reauthentication.isRecent(session.digest) else {
+            if request.method == "POST" { setFlash(Flash("reauthentication_required", kind: .alert)) }
+            let location = site.paths.path("settings/reauthenticate") + "?rd=" + FormData.encode(returnTo)
+            throw HTTPError.redirect(to: location, afterPost: request.method == "POST")
+        }
+        return session
+    }
+
     // MARK: CSRF
 
     /// The CSRF token for forms on this page; sets the pre-session cookie when signed out and it is missing.
@@ -136,6 +155,13 @@ public final class RequestContext {
         Response(status: request.method == "POST" ? 303 : 302, headers: [(name: "Location", value: location)])
     }
 
+    /// A settings page: `page` with the settings navigation marking `section` (profile, password, emails, sessions, delete).
+    public func settingsPage(_ template: String, section: String, _ values: [String: Any] = [:], status: Int = 200) throws -> Response {
+        var values = values
+        values["nav"] = [section: true]
+        return try page(template, values, status: status)
+    }
+
     /// Renders `template` as a full page with the values every page has (site name, paths, CSRF token, flash, user).
     /// With `cacheKey`, a signed-out visitor without a flash gets the cached rendering with their token put in
     /// (see PageCache): only for pages whose `values` never vary.
@@ -152,7 +178,12 @@ public final class RequestContext {
             "paths": ["home": site.paths.home, "sign_in": site.paths.path("sign_in"),
                       "sign_up": site.paths.path("sign_up"), "sign_out": site.paths.path("sign_out"),
                       "password_new": site.paths.path("password/new"), "password_edit": site.paths.path("password/edit"),
-                      "confirmation_new": site.paths.path("confirmation/new")],
+                      "confirmation_new": site.paths.path("confirmation/new"),
+                      "settings": site.paths.path("settings"), "settings_password": site.paths.path("settings/password"),
+                      "settings_emails": site.paths.path("settings/emails"), "settings_sessions": site.paths.path("settings/sessions"),
+                      "settings_delete": site.paths.path("settings/delete"),
+                      "settings_reauthenticate": site.paths.path("settings/reauthenticate"),
+                      "switch_account": site.paths.path("switch"), "sign_in_another": site.paths.path("sign_in") + "?add=1"],
             "csrf_token": token,
             "signup_open": site.configuration.signUp == .open,
         ]

@@ -11,6 +11,8 @@ enum Routes {
         let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
         let dialog = BrowserIDDialogPage(), certify = CertifyAction(), verify = VerifyAPI()
         let gate = Gate(), metrics = MetricsPage()
+        let profile = ProfilePage(), password = PasswordChangePage(), emails = EmailAddressesPage(), sessions = SessionsPage()
+        let deletion = AccountDeletionPage(), reauthentication = ReauthenticationPage(), switcher = AccountSwitchAction()
         return [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
@@ -25,6 +27,18 @@ enum Routes {
             "browserid/provision": ["GET": dialog.provision],
             "browserid/authenticate": ["GET": dialog.authenticate],
             "browserid/certify": ["POST": certify.submit],
+            "settings": ["GET": profile.show, "POST": profile.submit],
+            "settings/password": ["GET": password.show, "POST": password.submit],
+            "settings/emails": ["GET": emails.show, "POST": emails.add],
+            "settings/emails/resend": ["POST": emails.resend],
+            "settings/emails/remove": ["POST": emails.remove],
+            "settings/emails/primary": ["POST": emails.makePrimary],
+            "settings/sessions": ["GET": sessions.show],
+            "settings/sessions/revoke": ["POST": sessions.revoke],
+            "settings/sessions/revoke_others": ["POST": sessions.revokeOthers],
+            "settings/delete": ["GET": deletion.show, "POST": deletion.submit],
+            "settings/reauthenticate": ["GET": reauthentication.show, "POST": reauthentication.submit],
+            "switch": ["POST": switcher.submit],
             "auth/check": ["GET": gate.check],
             "metrics": ["GET": metrics.show],
             "verify": ["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,

@@ -7,12 +7,33 @@ struct AppDatabaseTests {
     @Test func openingMigratesToTheLatestSchema() throws {
         let database = try AppDatabase.inMemory()
         #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites",
-                                                       "v5-session-idle-index"])
+                                                       "v5-session-idle-index", "v6-self-service"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
-        #expect(tables == ["account", "accountToken", "addressBlock", "audit", "emailAddress", "invite", "mailQueue", "serverSecret", "session",
-                           "signInFailure", "signingKey"])
+        #expect(tables == ["account", "accountToken", "addressBlock", "audit", "emailAddress", "invite", "mailQueue", "profileValue", "serverSecret",
+                           "session", "signInFailure", "signingKey"])
+    }
+
+    /// The address rules hold in the schema itself: only a verified address becomes primary, and a primary address is
+    /// deleted only with its account.
+    @Test func triggersGuardThePrimaryAddress() throws {
+        let database = try AppDatabase.inMemory()
+        try database.writer.write { db in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, now: now, in: db)
+            try db.execute(sql: """
+                INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
+                VALUES (?, 'other@example.com', 'other@example.com', 0, NULL, 0)
+                """, arguments: [ids.account])
+            let other = db.lastInsertedRowID
+            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0 WHERE id = ?", arguments: [ids.address])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [other]) }
+            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [ids.address])
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [ids.address]) }
+            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [ids.account])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress") == 0, "the account's deletion takes its addresses")
+        }
     }
 
     @Test func foreignKeysAreEnforced() throws {
@@ -61,7 +82,7 @@ struct AppDatabaseTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 5)
+        #expect(try reopened.appliedMigrations().count == 6)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 

@@ -120,6 +120,33 @@ extension AppDatabase {
             // Purging idle sessions at every sign-in scanned the whole table (1 s at a million rows): index them.
             try db.create(index: "session_idle", on: "session", columns: ["lastSeenAt"], condition: !Column("rememberMe"))
         }
+        migrator.registerMigration("v6-self-service") { db in
+            // Profile: a display name, and the operator's declared fields (one row per field; `uniqueValue` is set only
+            // for fields declared unique, so the index refuses a second account with the same value even under a race).
+            try db.alter(table: "account") { t in t.add(column: "displayName", .text).notNull().defaults(to: "") }
+            try db.create(table: "profileValue") { t in
+                t.belongsTo("account", onDelete: .cascade).notNull()
+                t.column("field", .text).notNull()
+                t.column("value", .text).notNull()
+                t.column("uniqueValue", .text)
+                t.primaryKey(["accountId", "field"])
+            }
+            try db.create(index: "profileValue_unique", on: "profileValue", columns: ["field", "uniqueValue"],
+                          unique: true, condition: Column("uniqueValue") != nil)
+            // Re-authentication: when the password was last entered for this session (0: never, so asked again).
+            try db.alter(table: "session") { t in t.add(column: "authenticatedAt", .double).notNull().defaults(to: 0) }
+            try db.create(index: "session_account", on: "session", columns: ["accountId"])
+            // Addresses: only a verified address may become primary, and a primary address is never deleted on its own
+            // (only with its account). The checks in EmailAddresses come first; these hold under any race or bug.
+            try db.execute(sql: """
+                CREATE TRIGGER emailAddress_primaryVerified BEFORE UPDATE OF isPrimary ON emailAddress
+                WHEN NEW.isPrimary AND NOT OLD.isPrimary AND NEW.verifiedAt IS NULL
+                BEGIN SELECT RAISE(ABORT, 'a primary address must be verified'); END;
+                CREATE TRIGGER emailAddress_keepPrimary BEFORE DELETE ON emailAddress
+                WHEN OLD.isPrimary AND EXISTS (SELECT 1 FROM account WHERE id = OLD.accountId)
+                BEGIN SELECT RAISE(ABORT, 'the primary address cannot be removed'); END;
+                """)
+        }
         return migrator
     }
 }

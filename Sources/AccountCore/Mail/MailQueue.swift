@@ -22,6 +22,12 @@ public enum MailKind: Sendable, Equatable {
     case accountLocked(token: String)
     /// "You are invited to sign up": carries the raw invitation token for the link.
     case invitation(token: String)
+    /// "Confirm the address you added to your account": carries the raw confirmation token for the link.
+    case addressVerification(token: String)
+    /// To the old primary address: "your primary address is now …" (the new one).
+    case primaryAddressChanged(newAddress: String)
+    /// To the primary address of a deleted account: "your account was deleted".
+    case accountDeleted
 
     /// The name stored in the queue and used for throttling.
     public var name: String {
@@ -32,6 +38,9 @@ public enum MailKind: Sendable, Equatable {
         case .passwordChanged: "password_changed"
         case .accountLocked: "account_locked"
         case .invitation: "invitation"
+        case .addressVerification: "address_verification"
+        case .primaryAddressChanged: "primary_address_changed"
+        case .accountDeleted: "account_deleted"
         }
     }
 }

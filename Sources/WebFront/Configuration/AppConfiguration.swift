@@ -73,6 +73,11 @@ public struct AppConfiguration: Sendable, Equatable {
         /// Domain of the session cookie (`cookie_domain`), e.g. `example.com` so one sign-in covers
         /// `app.example.com` and `wiki.example.com`; empty: this host only.
         public var cookieDomain = ""
+        /// Password change, address changes and account deletion ask the password again when it was last entered
+        /// longer ago than this (`reauthenticate_after`, default 10m).
+        public var reauthenticateAfter: TimeInterval = 600
+        /// How many accounts one browser may be signed in to at once (`max_accounts`, default 5).
+        public var maxAccounts = 5
     }
 
     /// When cookies carry the Secure attribute.
@@ -199,7 +204,7 @@ public struct AppConfiguration: Sendable, Equatable {
     public var core: CoreConfiguration {
         CoreConfiguration(
             session: SessionPolicy(lifetime: session.lifetime, idleTimeout: session.idleTimeout,
-                                   rememberLifetime: session.rememberLifetime),
+                                   rememberLifetime: session.rememberLifetime, reauthenticateAfter: session.reauthenticateAfter),
             password: PasswordPolicy(length: password.minLength...password.maxLength,
                                      hashing: .init(memoryKiB: password.argon2MemoryKiB, iterations: password.argon2Iterations,
                                                     parallelism: password.argon2Parallelism)),

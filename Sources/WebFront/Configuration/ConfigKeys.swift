@@ -64,6 +64,8 @@ enum ConfigKeys {
             c.session.secureCookie = mode
         }, read: { $0.session.secureCookie.rawValue }),
         text("session.cookie_domain", \.session.cookieDomain),
+        duration("session.reauthenticate_after", \.session.reauthenticateAfter),
+        integer("session.max_accounts", \.session.maxAccounts),
         integer("password.min_length", \.password.minLength),
         integer("password.max_length", \.password.maxLength),
         unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB),

@@ -21,6 +21,7 @@
 //   mail.retry_base "30s"   mail.throttle "1m"   mail.send_interval "5s"
 //   log.level                    "info"
 //   session.cookie_domain ""  (e.g. example.com: one sign-in for every subdomain)
+//   session.reauthenticate_after "10m"   session.max_accounts 5 (accounts signed in at once in one browser)
 //   signup "open"|"invite"|"closed"   invite.lifetime "7d"
 //   lockout.max_failures 5   lockout.window "10m"   lockout.duration "15m"
 //   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
@@ -127,6 +128,8 @@ public enum ConfigReader {
         try require(c.lockout.window > 0 && c.lockout.duration > 0 && c.lockout.addressWindow > 0 && c.lockout.addressDuration > 0,
                     "lockout durations must be positive")
         try require(c.inviteLifetime > 0, "invite.lifetime must be positive")
+        try require(c.session.reauthenticateAfter > 0, "session.reauthenticate_after must be positive")
+        try require((1...10).contains(c.session.maxAccounts), "session.max_accounts must be between 1 and 10")
         let hostCharacters = { (text: String) in text.allSatisfy { $0.isLetter || $0.isNumber || ".-:[]".contains($0) } }
         try require(hostCharacters(c.session.cookieDomain), "session.cookie_domain must be a domain such as example.com")
         try require(c.redirect.allowedHostList.allSatisfy(hostCharacters),

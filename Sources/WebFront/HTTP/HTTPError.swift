@@ -18,6 +18,15 @@ public struct HTTPError: Error, Equatable, Sendable {
     public static let payloadTooLarge = HTTPError(status: 413, messageKey: "error_payload_too_large")
     public static let badRequest = HTTPError(status: 400, messageKey: "error_bad_request")
 
+    /// Not an error page: a redirect (302, or 303 after a POST) that a page throws to send the person elsewhere first
+    /// (to sign in, or to enter the password again). `Frontdoor.respond` answers it without a body.
+    public static func redirect(to location: String, afterPost: Bool) -> HTTPError {
+        HTTPError(status: afterPost ? 303 : 302, messageKey: "", headers: ["Location": location])
+    }
+
+    /// True for `redirect(to:afterPost:)`.
+    public var isRedirect: Bool { (300..<400).contains(status) }
+
     /// 405 naming the methods the route takes.
     public static func methodNotAllowed(_ allowed: [String]) -> HTTPError {
         HTTPError(status: 405, messageKey: "error_method_not_allowed", headers: ["Allow": allowed.joined(separator: ", ")])

@@ -25,7 +25,11 @@ public struct TemplateMailComposer: MailComposer {
         case .confirmation(let token): values["link"] = site + paths.path("confirm") + "?token=" + token
         case .passwordReset(let token), .accountLocked(let token): values["link"] = site + paths.path("password/edit") + "?token=" + token
         case .invitation(let token): values["link"] = site + paths.path("sign_up") + "?invite=" + token
-        case .signUpAttempt, .passwordChanged: break
+        case .addressVerification(let token): values["link"] = site + paths.path("confirm") + "?token=" + token
+        case .primaryAddressChanged(let newAddress):
+            values["new_address"] = newAddress
+            values["settings_url"] = site + paths.path("settings/emails")
+        case .signUpAttempt, .passwordChanged, .accountDeleted: break
         }
         let catalog = renderer.catalog
         return MailMessage(

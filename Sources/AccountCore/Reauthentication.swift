@@ -1,0 +1,75 @@
+// Reauthentication.swift: asks for the password again before sensitive changes, when the last entry is too old.
+//
+// Options (SessionPolicy, config key `session.reauthenticate_after`, default 10 min): how long after the password was
+// entered (at sign-in, or here) a session may change the password, the addresses, or delete the account.
+// A wrong password here counts towards the account's lock like a failed sign-in (a stolen session must not become a
+// way to guess the password), and a locked account is refused even with the right password.
+import AccountRules
+import Foundation
+import GRDB
+import Logging
+
+/// The recency of a session's password entry, and entering it again.
+public struct Reauthentication: Sendable {
+    let database: AppDatabase
+    let hasher: PasswordHasher
+    let lockout: Lockout
+    let audit: AuditLog
+    let policy: SessionPolicy
+    let clock: any Clock
+    let logger: Logger
+
+    /// True when the password was entered for the session `digest` within `session.reauthenticate_after`.
+    public func isRecent(_ digest: Data) throws -> Bool {
+        let at = try database.writer.read { db in
+            try Double.fetchOne(db, sql: "SELECT authenticatedAt FROM session WHERE digest = ?", arguments: [digest])
+        }
+        guard let at else { return false }
+        return clock.now().timeIntervalSince1970 - at < policy.reauthenticateAfter
+    }
+
+    /// Checks `password` for the session's account and, when right, records the entry for the session.
+    ///
+    /// - Throws: `AccountError.invalid` (field `password`, key `wrong_password`) for a wrong password or a locked account;
+    ///   `AccountError.notFound` when the session is gone.
+    public func confirm(session digest: Data, password: String, client: ClientInfo) throws {
+        let accountId = try checkPassword(session: digest, password: password, client: client)
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ?",
+                           arguments: [clock.now().timeIntervalSince1970, digest])
+            try audit.record(.reauthenticated, accountId: accountId, email: try primary(accountId, in: db), client: client, in: db)
+        }
+    }
+
+    /// The session's account when `password` is its password and it is not locked; else the field error (and the failure
+    /// is counted). Used by `confirm`, and by the forms that ask the current password (password change, deletion).
+    func checkPassword(session digest: Data, password: String, client: ClientInfo, field: String = "password",
+                       displayName: String = "Password") throws -> Int64 {
+        let found = try database.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT a.id, a.passwordHash FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ?",
+                             arguments: [digest]).map { (id: $0[0] as Int64, hash: $0[1] as String) }
+        }
+        guard let found else { throw AccountError.notFound }
+        let matches = password.utf8.count <= 4096 && hasher.verify(password, against: found.hash)
+        let locked = try database.writer.read { db in try lockout.isLocked(accountId: found.id, in: db) }
+        guard matches, !locked else {
+            logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])
+            try database.writer.write { db in
+                let email = try primary(found.id, in: db) ?? ""
+                if matches {
+                    try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: db)
+                } else {
+                    try lockout.recordFailure(accountId: found.id, email: email, client: client, reason: "re-authentication: wrong password", in: db)
+                }
+            }
+            var errors = ValidationErrors()
+            errors.add(FieldError(key: "wrong_password"), to: field, displayName: displayName)
+            throw AccountError.invalid(errors)
+        }
+        return found.id
+    }
+
+    private func primary(_ accountId: Int64, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+    }
+}

@@ -1,0 +1,8 @@
+// AccountDeletionPage.swift: TODO(helper B): see the contract.
+import AccountCore
+import FastCGI
+
+struct AccountDeletionPage: Sendable {
+    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+}
