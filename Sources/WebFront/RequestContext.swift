@@ -10,6 +10,8 @@ public final class RequestContext {
     /// Cookies to send with the response (session, CSRF, flash).
     public private(set) var outgoingCookies: [SetCookie] = []
     private var loadedSession: SessionInfo??
+    /// The browser's other signed-in accounts, once read (see RequestContext+Accounts).
+    var loadedOthers: [SignedInAccount]?
     private var preSessionBinding: [UInt8]?
 
     public init(request: Request, site: Site) {
@@ -110,7 +112,7 @@ public final class RequestContext {
         queueCookie(SetCookie(name: name, value: value, path: site.paths.cookiePath, maxAge: maxAge, secure: false))
     }
 
-    private func queueCookie(_ cookie: SetCookie) {
+    func queueCookie(_ cookie: SetCookie) {
         var cookie = cookie
         cookie.secure = site.configuration.session.secureCookie == .always || request.isHTTPS
         outgoingCookies.removeAll { $0.name == cookie.name }
@@ -119,23 +121,18 @@ public final class RequestContext {
 
     /// The session cookie: for the whole host (Path=/) and, with `session.cookie_domain`, its subdomains, because
     /// nginx's auth_request gate reads it on the protected apps' requests too.
-    private func sessionCookie(_ value: String, maxAge: Int?) -> SetCookie {
+    func sessionCookie(_ value: String, maxAge: Int?) -> SetCookie {
         let domain = site.configuration.session.cookieDomain
         return SetCookie(name: site.configuration.session.cookieName, value: value, path: "/", maxAge: maxAge, secure: false,
                          domain: domain.isEmpty ? nil : domain)
     }
 
-    /// Sends the new session's cookie (lasting as long as a remembered session, else until the browser closes).
-    public func startSession(_ grant: SessionGrant) {
-        let maxAge = grant.session.rememberMe ? Int(site.configuration.session.rememberLifetime) : nil
-        queueCookie(sessionCookie(grant.token.encoded, maxAge: maxAge))
-        loadedSession = .some(grant.session)
-    }
-
-    /// Removes the session cookie.
-    public func clearSession() {
-        queueCookie(sessionCookie("", maxAge: 0))
-        loadedSession = .some(nil)
+    /// Makes `session` (with its cookie `token`) the active one: the session cookie lasts as long as a remembered
+    /// session, else until the browser closes.
+    func activate(token: String, session: SessionInfo?) {
+        let maxAge = session?.rememberMe == true ? Int(site.configuration.session.rememberLifetime) : nil
+        queueCookie(sessionCookie(session == nil ? "" : token, maxAge: session == nil ? 0 : maxAge))
+        loadedSession = .some(session)
     }
 
     /// Shows `flash` on the next page.
@@ -189,6 +186,15 @@ public final class RequestContext {
         ]
         if let session {
             all["user"] = ["email": session.email, "signed_in_as": catalog.text("signed_in_as", ["email": session.email])]
+            let others = try otherAccounts()
+            if !others.isEmpty {
+                all["other_accounts"] = others.map { other -> [String: Any] in
+                    ["email": other.session.email, "handle": other.handle,
+                     "switch_label": catalog.text("switch_to", ["email": other.session.email])]
+                }
+                all["has_other_accounts"] = true
+            }
+            all["can_add_account"] = others.count + 1 < site.configuration.session.maxAccounts
         }
         if let flash {
             all["flash"] = ["kind": flash.kind.rawValue, "role": flash.kind == .alert ? "alert" : "status", "text": catalog.text(flash.key)]

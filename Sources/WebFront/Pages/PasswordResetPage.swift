@@ -16,7 +16,7 @@ struct PasswordResetPage: Sendable {
         let token = context.form["token"] ?? ""
         do {
             let grant = try context.site.services.reminder.reset(token: token, form: context.form, client: context.client)
-            context.startSession(grant)
+            try context.startSession(grant)
             context.setFlash(Flash("password_changed"))
             return context.redirect(to: context.site.paths.home)
         } catch AccountError.invalid(let errors) {

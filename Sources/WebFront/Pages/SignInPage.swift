@@ -1,37 +1,55 @@
 // SignInPage.swift: GET shows the sign-in form; POST signs in and returns to the checked `rd` target.
+//
+// Options: `?add=1` (form field `add`): sign in to another account while signed in; the account that was active stays
+// signed in, waiting in the switcher (see RequestContext+Accounts, `session.max_accounts`).
 import AccountCore
 import FastCGI
 
-/// `GET|POST <base>/sign_in`: email, password, remember me, and the return target `rd`.
+/// `GET|POST <base>/sign_in`: email, password, remember me, the return target `rd`, and `add`.
 struct SignInPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        if try context.session() != nil { return context.redirect(to: context.returnTarget(context.query["rd"])) }
-        return try render(context, email: "", returnTo: context.query["rd"])
+        let adding = context.query["add"] == "1"
+        if try context.session() != nil {
+            guard adding else { return context.redirect(to: context.returnTarget(context.query["rd"])) }
+            guard try context.hasRoomForAnotherAccount() else { return tooMany(context) }
+        }
+        return try render(context, email: "", returnTo: context.query["rd"], adding: adding && (try context.session()) != nil)
     }
 
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
         let form = context.form
+        let adding = try form["add"] == "1" && context.session() != nil
+        if adding, try !context.hasRoomForAnotherAccount() { return tooMany(context) }
         do {
+            // Adding an account keeps the active one; otherwise the browser's old session ends with this sign-in.
             let grant = try context.site.services.authentication.signIn(
                 email: form["email"] ?? "", password: form["password"] ?? "", rememberMe: form["remember_me"] == "1",
-                client: context.client, previousToken: context.sessionToken)
-            context.startSession(grant)
+                client: context.client, previousToken: adding ? nil : context.sessionToken)
+            try context.startSession(grant, keepPrevious: adding)
             context.setFlash(Flash("signed_in"))
             return context.redirect(to: context.returnTarget(form["rd"]))
         } catch AccountError.invalidCredentials {
-            return try render(context, email: form["email"] ?? "", returnTo: form["rd"], flash: Flash("sign_in_failed", kind: .alert))
+            return try render(context, email: form["email"] ?? "", returnTo: form["rd"], adding: adding,
+                              flash: Flash("sign_in_failed", kind: .alert))
         } catch AccountError.unconfirmed {
-            return try render(context, email: form["email"] ?? "", returnTo: form["rd"], flash: Flash("unconfirmed", kind: .alert))
+            return try render(context, email: form["email"] ?? "", returnTo: form["rd"], adding: adding,
+                              flash: Flash("unconfirmed", kind: .alert))
         }
     }
 
-    private func render(_ context: RequestContext, email: String, returnTo: String?, flash: Flash? = nil) throws -> Response {
+    private func tooMany(_ context: RequestContext) -> Response {
+        context.setFlash(Flash("too_many_accounts", kind: .alert))
+        return context.redirect(to: context.site.paths.home)
+    }
+
+    private func render(_ context: RequestContext, email: String, returnTo: String?, adding: Bool, flash: Flash? = nil) throws -> Response {
         var values = FormView.fields([.email(autocomplete: "username"), .password("password", autocomplete: "current-password")],
                                      form: ["email": email], catalog: context.site.renderer.catalog)
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
-        // The plain form (no address typed, no return target) is the same for every signed-out visitor.
-        let plain = email.isEmpty && values["rd"] == nil
+        if adding { values["adding"] = true }
+        // The plain form (no address typed, no return target, nobody signed in) is the same for every signed-out visitor.
+        let plain = email.isEmpty && values["rd"] == nil && !adding
         return try context.page("sign_in", values, flash: flash, cacheKey: plain ? "sign_in" : nil)
     }
 }

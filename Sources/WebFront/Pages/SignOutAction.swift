@@ -1,16 +1,30 @@
-// SignOutAction.swift: POST ends this browser's session and returns to the sign-in page.
+// SignOutAction.swift: POST ends the active account's session (`scope=all`: every account in this browser).
+//
+// Options: form field `scope` (`all`). With another account still signed in here, it becomes the active one and the
+// person stays on the home page; otherwise they land on the sign-in page.
 import AccountCore
 import FastCGI
 
 /// `POST <base>/sign_out`. With a live session the CSRF token is required; without one there is nothing to end.
 struct SignOutAction: Sendable {
     func submit(_ context: RequestContext) throws -> Response {
-        if try context.session() != nil {
-            try context.verifyCSRF()
-            if let token = context.sessionToken { try context.site.services.authentication.signOut(token: token, client: context.client) }
+        guard try context.session() != nil else {
+            context.activate(token: "", session: nil)
+            context.setFlash(Flash("signed_out"))
+            return context.redirect(to: context.site.paths.signIn())
         }
-        context.clearSession()
-        context.setFlash(Flash("signed_out"))
-        return context.redirect(to: context.site.paths.signIn())
+        try context.verifyCSRF()
+        if context.form["scope"] == "all" {
+            try context.signOutEverywhereHere()
+            context.setFlash(Flash("signed_out_all"))
+            return context.redirect(to: context.site.paths.signIn())
+        }
+        if let token = context.sessionToken { try context.site.services.authentication.signOut(token: token, client: context.client) }
+        guard context.clearSession() != nil else {
+            context.setFlash(Flash("signed_out"))
+            return context.redirect(to: context.site.paths.signIn())
+        }
+        context.setFlash(Flash("signed_out_one"))
+        return context.redirect(to: context.site.paths.home)
     }
 }

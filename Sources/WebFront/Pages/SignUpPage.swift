@@ -25,7 +25,7 @@ struct SignUpPage: Sendable {
         do {
             switch try context.site.services.registration.signUp(context.form, client: context.client) {
             case .signedIn(let grant):
-                context.startSession(grant)
+                try context.startSession(grant)
                 context.setFlash(Flash("signed_up"))
                 return context.redirect(to: context.site.paths.home)
             case .confirmationSent:

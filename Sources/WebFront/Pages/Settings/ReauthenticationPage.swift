@@ -1,8 +1,46 @@
-// ReauthenticationPage.swift: TODO(lead): see the contract.
+// ReauthenticationPage.swift: asks the password again before a sensitive change, then returns to where it started.
+//
+// Options: `session.reauthenticate_after` (see AccountCore's Reauthentication); `rd` is the page to return to (a path
+// on this site, checked like every return target; default the settings).
 import AccountCore
+import AccountRules
 import FastCGI
 
+/// `GET|POST <base>/settings/reauthenticate`.
 struct ReauthenticationPage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        _ = try context.requireSession()
+        return try render(context, returnTo: context.query["rd"])
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        let session = try context.requireSession()
+        try context.verifyCSRF()
+        do {
+            try context.site.services.reauthentication.confirm(session: session.digest, password: context.form["password"] ?? "",
+                                                                client: context.client)
+        } catch AccountError.invalid(let errors) {
+            return try render(context, returnTo: context.form["rd"], errors: errors)
+        } catch AccountError.notFound {
+            context.clearSession()
+            return context.redirect(to: context.site.paths.signIn())
+        }
+        context.setFlash(Flash("reauthenticated"))
+        return context.redirect(to: target(context, context.form["rd"]))
+    }
+
+    /// A path on this site only (this page never sends anyone to another host).
+    private func target(_ context: RequestContext, _ raw: String?) -> String {
+        let checked = context.returnTarget(raw)
+        return checked.hasPrefix("/") && !checked.hasPrefix("//") && checked != context.site.paths.home ? checked
+            : context.site.paths.path("settings")
+    }
+
+    private func render(_ context: RequestContext, returnTo: String?, errors: ValidationErrors = .init()) throws -> Response {
+        let catalog = context.site.renderer.catalog
+        var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], errors: errors, catalog: catalog)
+        values["rd"] = target(context, returnTo)
+        if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+        return try context.page("reauthenticate", values)
+    }
 }
