@@ -156,6 +156,7 @@ public final class RequestContext {
     public func settingsPage(_ template: String, section: String, _ values: [String: Any] = [:], status: Int = 200) throws -> Response {
         var values = values
         values["nav"] = [section: true]
+        values["wide"] = true
         return try page(template, values, status: status)
     }
 
