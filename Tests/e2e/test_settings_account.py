@@ -27,11 +27,11 @@ def signed_up(stack, email=None, user_agent=None):
     return browser, email
 
 
-def signed_in(stack, email, password=PASSWORD, user_agent=None):
+def signed_in(stack, email, password=PASSWORD, user_agent=None, remember=False):
     browser = Browser(stack)
     if user_agent:
         browser.session.headers["User-Agent"] = user_agent
-    response = browser.post("/sign_in", {"email": email, "password": password})
+    response = browser.post("/sign_in", {"email": email, "password": password, **({"remember_me": "1"} if remember else {})})
     assert response.status_code == 303, response.text
     return browser
 
@@ -148,7 +148,7 @@ def test_password_change_needs_a_recent_password_entry_and_the_csrf_token(stack)
 
 def test_sessions_list_both_browsers_and_revoking_one_signs_it_out(stack):
     browser, email = signed_up(stack, user_agent=CHROME)
-    other = signed_in(stack, email, user_agent=FIREFOX)
+    other = signed_in(stack, email, user_agent=FIREFOX, remember=True)
     make_stale(stack, email)   # the sessions page does not ask for the password again
 
     page = browser.get("/settings/sessions")
@@ -156,6 +156,8 @@ def test_sessions_list_both_browsers_and_revoking_one_signs_it_out(stack):
     assert re.search(r"<strong>Chrome 120 on Linux</strong> <span class=\"session-this\">\(This browser\)</span>", page.text)
     assert "<strong>Firefox 121 on Windows</strong></p>" in page.text
     assert page.text.count("This browser") == 1
+    assert re.search(r"Firefox 121 on Windows.*Remembered on this device.*Chrome 120", page.text, re.S), "the remembered one says so"
+    assert page.text.count("Remembered on this device") == 1
     assert "127.0.0.1" in page.text and " UTC</time>" in page.text
     handles = HANDLE.findall(page.text)
     assert len(handles) == 1, "a sign-out button for the other session only"
