@@ -1,6 +1,11 @@
 // AccountDeletion.swift: a person deletes their own account (and the operator deletes one with the same code).
 //
-// TODO(helper B): see the contract.
+// Options: none of its own. The password is checked as re-authentication does (a wrong one counts towards the lock;
+// a locked account is refused). One transaction removes the account with everything that hangs off it (addresses,
+// sessions, tokens, profile values and failed sign-ins go by cascade), its unsent mail, and the invitations its
+// addresses used; its audit rows keep the account id as an anonymous id but lose the address. Then a goodbye mail
+// goes to the former primary address. `Administration.delete` shares `deleteAccount` but keeps the address in the
+// trail (the operator finds a deleted account's trail by address) and sends no goodbye.
 import AccountRules
 import Foundation
 import GRDB
@@ -14,4 +19,60 @@ public struct AccountDeletion: Sendable {
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
+
+    /// Deletes the account of the session `digest` when `password` is its password; returns its former primary address.
+    ///
+    /// - Throws: `AccountError.invalid` (field `password`: `blank`, or `wrong_password` for a wrong password or a locked
+    ///   account; nothing is deleted); `AccountError.notFound` when the session or account is gone.
+    @discardableResult
+    public func delete(session digest: Data, password: String, client: ClientInfo) throws -> String {
+        let displayName = MessageCatalog.english.text("field_password")
+        guard !password.isEmpty else {
+            var errors = ValidationErrors()
+            errors.add(FieldError(key: "blank"), to: "password", displayName: displayName)
+            throw AccountError.invalid(errors)
+        }
+        let accountId = try reauthentication.checkPassword(session: digest, password: password, client: client,
+                                                           field: "password", displayName: displayName)
+        let primary = try database.writer.write { db -> String in
+            // The session that proved the password must still be there (not revoked or deleted meanwhile).
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM session WHERE digest = ? AND accountId = ?",
+                                    arguments: [digest, accountId]) == true else { throw AccountError.notFound }
+            let primary = try deleteAccount(accountId, client: client, detail: "by its owner", in: db)
+            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, in: db) }
+            return primary
+        }
+        logger.notice("account deleted by its owner", metadata: ["account": "\(accountId)"])
+        return primary
+    }
+
+    /// The body of every account deletion, inside the caller's transaction; returns the former primary address.
+    ///
+    /// Removes unsent mail to any of the account's addresses, the invitations they used, then the account (the rest
+    /// goes by cascade). With `anonymize`, the account's audit rows (and rows naming its addresses without an account)
+    /// lose the address; the account id stays as the anonymous id. Records `.accountDeleted` with `detail`.
+    ///
+    /// - Throws: `AccountError.notFound` when there is no such account (nothing is changed).
+    func deleteAccount(_ accountId: Int64, client: ClientInfo, detail: String, anonymize: Bool = true, in db: Database) throws -> String {
+        let rows = try Row.fetchAll(db, sql: "SELECT address, isPrimary FROM emailAddress WHERE accountId = ?", arguments: [accountId])
+        let addresses: [String] = rows.map { $0[0] }
+        let primary = rows.first { $0[1] as Bool }.map { $0[0] as String } ?? ""
+        try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [accountId])
+        guard db.changesCount == 1 else { throw AccountError.notFound }
+        for address in addresses {
+            // The queue's key is `address.lowercased()` (MailQueue.enqueue); invitations use the normalized form.
+            try db.execute(sql: "DELETE FROM mailQueue WHERE sentAt IS NULL AND recipientKey = ?", arguments: [address.lowercased()])
+            try db.execute(sql: "DELETE FROM invite WHERE normalizedAddress = ? AND usedAt IS NOT NULL",
+                           arguments: [EmailFormat.normalized(address)])
+            if anonymize {
+                try db.execute(sql: "UPDATE audit SET email = NULL WHERE accountId IS NULL AND email = ? COLLATE NOCASE",
+                               arguments: [address])
+            }
+        }
+        if anonymize {
+            try db.execute(sql: "UPDATE audit SET email = NULL WHERE accountId = ?", arguments: [accountId])
+        }
+        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: db)
+        return primary
+    }
 }

@@ -73,6 +73,6 @@ public struct AccountServices: Sendable {
                                     mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
                                     lifetime: configuration.mail.resetLifetime)
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
-                                        lockout: lockout, audit: audit, clock: clock, logger: logger)
+                                        lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
     }
 }

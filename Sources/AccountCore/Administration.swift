@@ -72,6 +72,7 @@ public struct Administration: Sendable {
     let sessions: Sessions
     let lockout: Lockout
     let audit: AuditLog
+    let deletion: AccountDeletion
     let clock: any Clock
     let logger: Logger
 
@@ -157,17 +158,21 @@ public struct Administration: Sendable {
         }
     }
 
-    /// Deletes the account (its addresses, sessions and tokens go with it); returns its primary address.
+    /// Deletes the account as its owner would (`AccountDeletion.deleteAccount`: its addresses, sessions, tokens,
+    /// profile values and unsent mail go with it), but keeps its address in the trail and sends no goodbye mail;
+    /// returns its primary address.
     @discardableResult
     public func delete(accountId: Int64, client: ClientInfo) throws -> String {
-        try database.writer.write { db in
-            let primary = try primaryAddress(accountId, in: db)
-            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [accountId])
-            guard db.changesCount == 1 else { throw AdministrationError.noAccount(String(accountId)) }
-            try audit.record(.accountDeleted, accountId: accountId, email: primary, client: client, detail: "by the operator", in: db)
-            logger.notice("account deleted by the operator", metadata: ["account": "\(accountId)"])
-            return primary
+        let primary: String
+        do {
+            primary = try database.writer.write { db in
+                try deletion.deleteAccount(accountId, client: client, detail: "by the operator", anonymize: false, in: db)
+            }
+        } catch AccountError.notFound {
+            throw AdministrationError.noAccount(String(accountId))
         }
+        logger.notice("account deleted by the operator", metadata: ["account": "\(accountId)"])
+        return primary
     }
 
     /// Stores a new password (the sign-up password rules apply) and ends every session of the account; returns how many.

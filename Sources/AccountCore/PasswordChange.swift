@@ -1,7 +1,10 @@
 // PasswordChange.swift: a signed-in person changes their password: current password, new one, confirmation.
 //
-// Options: the sign-up password rules (`password.min_length`, `max_length`).
-// TODO(helper B): see the contract.
+// Options: the sign-up password rules (`password.min_length`, `max_length`) for the new password.
+// The current password is checked as re-authentication does (a wrong one counts towards the lock; a locked account is
+// refused). Every problem is reported at once. On success, one transaction stores the new hash, ends every OTHER
+// session of the account (this one is kept and counts as a fresh password entry), voids outstanding reset links,
+// queues "your password was changed" to the primary address and audits how many sessions ended.
 import AccountRules
 import Foundation
 import GRDB
@@ -18,4 +21,67 @@ public struct PasswordChange: Sendable {
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
+
+    /// The sign-up form's rules for `password` (shown as "New password") and `password_confirmation`.
+    var passwordValidator: Validator {
+        Validator(validator.fields.filter { $0.name == "password" || $0.name == "password_confirmation" }.map { field in
+            var field = field
+            if field.name == "password" { field.displayName = MessageCatalog.english.text("field_new_password") }
+            return field
+        })
+    }
+
+    /// Changes the password of the session `digest`'s account from `form` (`current_password`, `password`,
+    /// `password_confirmation`); returns how many other sessions were ended.
+    ///
+    /// - Throws: `AccountError.invalid` with every problem (`current_password`: `blank` or `wrong_password`;
+    ///   `password`: the sign-up rules, or `password_unchanged`; `password_confirmation`: `confirmation`), nothing
+    ///   changed; `AccountError.notFound` when the session is gone.
+    @discardableResult
+    public func change(session digest: Data, form: [String: String], client: ClientInfo) throws -> Int {
+        let current = form["current_password"] ?? ""
+        let password = form["password"] ?? ""
+        let currentName = MessageCatalog.english.text("field_current_password")
+        var errors = ValidationErrors()
+        var accountId: Int64?
+        if current.isEmpty {
+            errors.add(FieldError(key: "blank"), to: "current_password", displayName: currentName)
+        } else {
+            do {
+                accountId = try reauthentication.checkPassword(session: digest, password: current, client: client,
+                                                               field: "current_password", displayName: currentName)
+            } catch AccountError.invalid(let wrong) {
+                for entry in wrong.entries { errors.add(entry.error, to: entry.field, displayName: entry.displayName) }
+            }
+        }
+        let rules = passwordValidator.validate(form)
+        for entry in rules.entries { errors.add(entry.error, to: entry.field, displayName: entry.displayName) }
+        if accountId != nil, !password.isEmpty, password == current, rules.keys(for: "password").isEmpty {
+            errors.add(FieldError(key: "password_unchanged"), to: "password",
+                       displayName: passwordValidator.field(named: "password")?.displayName ?? "New password")
+        }
+        guard errors.isEmpty, let accountId else { throw AccountError.invalid(errors) }
+
+        let passwordHash = try hasher.hash(password)
+        let now = clock.now().timeIntervalSince1970
+        let ended = try database.writer.write { db -> Int in
+            // This session must still be there: it is kept, and now counts as a fresh password entry.
+            try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?",
+                           arguments: [now, digest, accountId])
+            guard db.changesCount == 1 else { throw AccountError.notFound }
+            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?", arguments: [passwordHash, now, accountId])
+            guard db.changesCount == 1 else { throw AccountError.notFound }
+            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
+            let ended = db.changesCount
+            try tokens.voidAll(.reset, accountId: accountId, in: db)
+            let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
+                                              arguments: [accountId]) ?? ""
+            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: db) }
+            try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
+                             detail: "by its owner; \(ended) other session(s) ended", in: db)
+            return ended
+        }
+        logger.info("password changed", metadata: ["account": "\(accountId)", "sessions_ended": "\(ended)"])
+        return ended
+    }
 }

@@ -1,9 +1,26 @@
 // SessionManagement.swift: a person's view of their own sessions: list, revoke one, sign out everywhere else.
 //
-// TODO(helper B): see the contract.
+// Options: the session policy (`session.*`) decides which sessions are live, as for `Sessions.isLive`.
+// A session is named in pages by its handle: the hex of the first 16 bytes of its stored digest (itself a SHA-256 of
+// the cookie's token), which cannot be turned back into a cookie. Every change is scoped to the account and audited;
+// a revoked session stops working on its next request, since every request reads the session table.
 import Foundation
 import GRDB
 import Logging
+
+/// One live session as its owner sees it.
+public struct SessionEntry: Sendable, Equatable {
+    /// An opaque id safe to put in a page (hex of the first 16 bytes of the digest).
+    public var handle: String
+    public var createdAt: Date
+    public var lastSeenAt: Date
+    public var expiresAt: Date
+    public var rememberMe: Bool
+    public var userAgent: String
+    public var remoteAddress: String
+    /// The session of the browser asking.
+    public var isCurrent: Bool
+}
 
 /// The sessions of one account, as their owner manages them.
 public struct SessionManagement: Sendable {
@@ -12,4 +29,82 @@ public struct SessionManagement: Sendable {
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
+
+    /// The handle of the session whose digest is `digest`.
+    public static func handle(for digest: Data) -> String {
+        digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The account's live sessions, most recently seen first; `current` marks the asking browser's.
+    public func list(accountId: Int64, current digest: Data) throws -> [SessionEntry] {
+        let now = clock.now()
+        return try database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT digest, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress FROM session
+                WHERE accountId = ? AND expiresAt > ? AND (rememberMe OR lastSeenAt > ?)
+                ORDER BY lastSeenAt DESC, createdAt DESC, digest
+                """, arguments: [accountId, now.timeIntervalSince1970, (now - sessions.policy.idleTimeout).timeIntervalSince1970])
+            .map { row in
+                let rowDigest: Data = row[0]
+                return SessionEntry(handle: Self.handle(for: rowDigest), createdAt: Date(timeIntervalSince1970: row[1]),
+                                    lastSeenAt: Date(timeIntervalSince1970: row[2]), expiresAt: Date(timeIntervalSince1970: row[3]),
+                                    rememberMe: row[4], userAgent: row[5], remoteAddress: row[6], isCurrent: rowDigest == digest)
+            }
+        }
+    }
+
+    /// Ends the account's session named `handle` (the asking browser's own included: that signs it out).
+    ///
+    /// - Throws: `AccountError.notFound` when `handle` names none of the account's sessions.
+    public func revoke(handle: String, accountId: Int64, client: ClientInfo) throws {
+        guard let prefix = Self.bytes(hex: handle), prefix.count == 16 else { throw AccountError.notFound }
+        try database.writer.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND substr(digest, 1, 16) = ?", arguments: [accountId, prefix])
+            guard db.changesCount > 0 else { throw AccountError.notFound }
+            try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: db), client: client,
+                             detail: "session \(handle.prefix(12).lowercased()) by its owner", in: db)
+        }
+        logger.info("session revoked by its owner", metadata: ["account": "\(accountId)"])
+    }
+
+    /// Ends every session of the account except `digest` (the asking browser's); returns how many ended.
+    @discardableResult
+    public func revokeOthers(accountId: Int64, except digest: Data, client: ClientInfo) throws -> Int {
+        let ended = try database.writer.write { db -> Int in
+            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
+            let ended = db.changesCount
+            try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: db), client: client,
+                             detail: "\(ended) other session(s) by its owner", in: db)
+            return ended
+        }
+        logger.info("other sessions revoked by their owner", metadata: ["account": "\(accountId)", "ended": "\(ended)"])
+        return ended
+    }
+
+    private func primary(_ accountId: Int64, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+    }
+
+    /// The bytes `hex` spells (two digits each), or nil when it is not hex.
+    static func bytes(hex: String) -> Data? {
+        let digits = Array(hex.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var data = Data(capacity: digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = value(of: digits[index]), let low = value(of: digits[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }

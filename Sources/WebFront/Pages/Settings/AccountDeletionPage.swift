@@ -1,8 +1,41 @@
-// AccountDeletionPage.swift: TODO(helper B): see the contract.
+// AccountDeletionPage.swift: settings/delete: what deletion removes, and the password to confirm it.
+//
+// Options: `session.reauthenticate_after` (both GET and POST need a recent password entry).
+// Success: this browser is signed out, flash `account_deleted`, and on to the sign-in page.
 import AccountCore
+import AccountRules
 import FastCGI
 
+/// `GET|POST <base>/settings/delete` (`password`).
 struct AccountDeletionPage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        _ = try context.requireRecentSignIn(returnTo: path(context))
+        return try render(context)
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let session = try context.requireRecentSignIn(returnTo: path(context))
+        do {
+            try context.site.services.deletion.delete(session: session.digest, password: context.form["password"] ?? "",
+                                                      client: context.client)
+        } catch AccountError.invalid(let errors) {
+            return try render(context, errors: errors)
+        } catch AccountError.notFound {
+            context.clearSession()
+            return context.redirect(to: context.site.paths.path("sign_in"))
+        }
+        context.clearSession()
+        context.setFlash(Flash("account_deleted"))
+        return context.redirect(to: context.site.paths.path("sign_in"))
+    }
+
+    private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/delete") }
+
+    private func render(_ context: RequestContext, errors: ValidationErrors = .init()) throws -> Response {
+        let catalog = context.site.renderer.catalog
+        var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], errors: errors, catalog: catalog)
+        if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+        return try context.settingsPage("settings_delete", section: "delete", values)
+    }
 }

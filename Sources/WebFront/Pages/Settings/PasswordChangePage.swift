@@ -1,8 +1,52 @@
-// PasswordChangePage.swift: TODO(helper B): see the contract.
+// PasswordChangePage.swift: settings/password: current password, new password, confirmation.
+//
+// Options: `session.reauthenticate_after` (both GET and POST need a recent password entry); the password rules.
+// Success: flash `password_updated` and back to this page (other sessions are signed out, this one stays).
 import AccountCore
+import AccountRules
 import FastCGI
 
+/// `GET|POST <base>/settings/password`.
 struct PasswordChangePage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        _ = try context.requireRecentSignIn(returnTo: path(context))
+        return try render(context)
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let session = try context.requireRecentSignIn(returnTo: path(context))
+        do {
+            try context.site.services.passwordChange.change(session: session.digest, form: context.form, client: context.client)
+            context.setFlash(Flash("password_updated"))
+            return context.redirect(to: path(context))
+        } catch AccountError.invalid(let errors) {
+            return try render(context, errors: errors)
+        } catch AccountError.notFound {
+            // The session ended meanwhile (revoked from another browser): sign in again.
+            context.clearSession()
+            return context.redirect(to: context.site.paths.path("sign_in"))
+        }
+    }
+
+    private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/password") }
+
+    /// The form; passwords are never shown again.
+    private func render(_ context: RequestContext, errors: ValidationErrors = .init()) throws -> Response {
+        let catalog = context.site.renderer.catalog
+        let inputs: [InputSpec] = [
+            .password("current_password", autocomplete: "current-password"),
+            .password("password", autocomplete: "new-password", hintKey: "password_hint",
+                      hintArguments: ["count": String(context.site.configuration.password.minLength)]),
+            .password("password_confirmation", autocomplete: "new-password"),
+        ]
+        var values = FormView.fields(inputs, form: [:], errors: errors, catalog: catalog)
+        if var fields = values["fields"] as? [String: Any], var password = fields["password"] as? [String: Any] {
+            password["label"] = catalog.text("field_new_password")
+            fields["password"] = password
+            values["fields"] = fields
+        }
+        if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+        return try context.settingsPage("settings_password", section: "password", values)
+    }
 }

@@ -1,9 +1,81 @@
-// SessionsPage.swift: TODO(helper B): see the contract.
+// SessionsPage.swift: settings/sessions: where this account is signed in; sign out one session or all others.
+//
+// Options: none of its own (the session policy decides which sessions are live). The POSTs need a session and the
+// CSRF token, not a recent password entry: signing sessions out only ever takes access away. Times are shown in UTC.
 import AccountCore
 import FastCGI
+import Foundation
 
+/// `GET <base>/settings/sessions`, `POST …/revoke` (`handle`), `POST …/revoke_others`.
 struct SessionsPage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func revoke(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func revokeOthers(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        let session = try context.requireSession()
+        let catalog = context.site.renderer.catalog
+        let entries = try context.site.services.sessionManagement.list(accountId: session.accountId, current: session.digest)
+        let rows: [[String: Any]] = entries.map { entry in
+            [
+                "handle": entry.handle,
+                "browser": UserAgentSummary(entry.userAgent).text(in: catalog),
+                "address": entry.remoteAddress,
+                "created": Self.timestamp(entry.createdAt), "created_iso": Self.iso(entry.createdAt),
+                "last_seen": Self.timestamp(entry.lastSeenAt), "last_seen_iso": Self.iso(entry.lastSeenAt),
+                "remembered": entry.rememberMe,
+                "current": entry.isCurrent,
+            ]
+        }
+        return try context.settingsPage("settings_sessions", section: "sessions", [
+            "sessions": rows,
+            "has_others": entries.contains { !$0.isCurrent },
+            "paths_revoke": context.site.paths.path("settings/sessions/revoke"),
+            "paths_revoke_others": context.site.paths.path("settings/sessions/revoke_others"),
+        ])
+    }
+
+    func revoke(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let session = try context.requireSession()
+        let handle = context.form["handle"] ?? ""
+        do {
+            try context.site.services.sessionManagement.revoke(handle: handle, accountId: session.accountId, client: context.client)
+        } catch AccountError.notFound {
+            // Already ended (or never this account's): the list shows what is left.
+            return context.redirect(to: path(context))
+        }
+        if handle.lowercased() == SessionManagement.handle(for: session.digest) {
+            // This browser's own session: it is signed out of this account.
+            context.clearSession()
+            context.setFlash(Flash("signed_out"))
+            return context.redirect(to: context.site.paths.path("sign_in"))
+        }
+        context.setFlash(Flash("session_revoked"))
+        return context.redirect(to: path(context))
+    }
+
+    func revokeOthers(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let session = try context.requireSession()
+        try context.site.services.sessionManagement.revokeOthers(accountId: session.accountId, except: session.digest, client: context.client)
+        context.setFlash(Flash("sessions_revoked_others"))
+        return context.redirect(to: path(context))
+    }
+
+    private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/sessions") }
+
+    /// "2026-11-23 14:05 UTC".
+    static func timestamp(_ date: Date) -> String {
+        let c = utc.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// "2026-11-23T14:05:09Z", for `<time datetime>`.
+    static func iso(_ date: Date) -> String {
+        let c = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
+        return calendar
+    }()
 }
