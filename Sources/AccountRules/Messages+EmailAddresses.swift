@@ -12,6 +12,7 @@ extension MessageCatalog {
         "address_state_primary": "Primary",
         "address_state_verified": "Verified",
         "address_state_unverified": "Waiting for confirmation",
+        "address_state_primary_unverified": "Primary, waiting for confirmation",
         "address_resend_button": "Send the link again",
         "address_make_primary_button": "Make primary",
         "address_remove_button": "Remove",

@@ -27,7 +27,8 @@ struct EmailAddressesTests {
 
     func mails(_ fixture: TestFixture, kind: String, to address: String) throws -> Int {
         try fixture.database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE kind = ? AND recipientKey = ?", arguments: [kind, address.lowercased()]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE kind = ? AND recipientKey = ?",
+                             arguments: [kind, address.lowercased()]) ?? 0
         }
     }
 
@@ -93,8 +94,9 @@ struct EmailAddressesTests {
         let fixture = try TestFixture()
         let accountId = try verifiedAccount(fixture)
         try fixture.services.addresses.add("work@example.org", to: accountId, client: client)
-        #expect(invalidKeys { try fixture.services.addresses.add("ann@EXAMPLE.com", to: accountId, client: client) } == ["email:address_already_yours"])
-        #expect(invalidKeys { try fixture.services.addresses.add("Work@Example.org", to: accountId, client: client) } == ["email:address_already_yours"])
+        for address in ["ann@EXAMPLE.com", "Work@Example.org"] {
+            #expect(invalidKeys { try fixture.services.addresses.add(address, to: accountId, client: client) } == ["email:address_already_yours"])
+        }
         #expect(try fixture.count("emailAddress") == 2)
     }
 

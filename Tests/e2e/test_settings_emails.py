@@ -136,6 +136,7 @@ def test_the_last_verified_address_cannot_be_removed(stack):
     assert browser.get(path_of(outbox_link(stack, work, "/confirm?token="))).headers["Location"] == EMAILS
     page = browser.get("/settings/emails").text
     assert row_of(page, work)["state"] == "verified"
+    assert row_of(page, first)["state_text"] == "Primary, waiting for confirmation"
     assert "Remove" not in row_of(page, work)["actions"], "no button for what would be refused"
     page = back_to_list(browser, browser.post("/settings/emails/remove", {"id": address_id(stack, work)}))
     assert "You can't remove your only verified address." in page

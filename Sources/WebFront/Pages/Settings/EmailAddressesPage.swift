@@ -80,8 +80,7 @@ struct EmailAddressesPage: Sendable {
             let state = address.isPrimary ? "primary" : verified ? "verified" : "unverified"
             return [
                 "id": String(address.id ?? 0), "address": address.address, "state": state,
-                "state_text": catalog.text("address_state_" + state) + (address.isPrimary && !verified
-                    ? ", " + catalog.text("address_state_unverified").lowercased() : ""),
+                "state_text": catalog.text(address.isPrimary && !verified ? "address_state_primary_unverified" : "address_state_" + state),
                 "can_resend": !verified,
                 "can_make_primary": verified && !address.isPrimary,
                 "can_remove": !address.isPrimary && !(verified && verifiedCount == 1),
