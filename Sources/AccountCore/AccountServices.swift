@@ -59,8 +59,8 @@ public struct AccountServices: Sendable {
                                     confirmation: confirmation, audit: audit, invitations: invitations, clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
-        addresses = EmailAddresses(database: database, confirmation: confirmation, tokens: tokens, mail: mail, audit: audit,
-                                   clock: clock, logger: logger)
+        addresses = EmailAddresses(database: database, validator: validator, confirmation: confirmation, tokens: tokens, mail: mail,
+                                   audit: audit, clock: clock, logger: logger)
         reauthentication = Reauthentication(database: database, hasher: hasher, lockout: lockout, audit: audit,
                                             policy: configuration.session, clock: clock, logger: logger)
         passwordChange = PasswordChange(database: database, validator: validator, hasher: hasher, reauthentication: reauthentication,

@@ -5,6 +5,8 @@
 //   lockout    Lockout (failed sign-ins lock the account and block the client address)
 // Every failure is the same `AccountError.invalidCredentials`; an unknown address and a locked account cost
 // one argon2id verification like a wrong password does. Only the audit trail and the log tell the reasons apart.
+// Any verified address of an account signs in; an added address that is not verified yet counts as unknown. The
+// primary address of an account not confirmed yet is still recognised (refused with `.unconfirmed` when required).
 import AccountRules
 import Foundation
 import GRDB
@@ -33,10 +35,10 @@ public struct Authentication: Sendable {
         let normalized = EmailFormat.normalized(email)
         let (found, addressBlocked) = try database.writer.read { db in
             let found = try Row.fetchOne(db, sql: """
-                SELECT a.id, a.passwordHash, e.verifiedAt IS NOT NULL FROM emailAddress e
+                SELECT a.id, a.passwordHash, e.verifiedAt IS NOT NULL, e.isPrimary FROM emailAddress e
                 JOIN account a ON a.id = e.accountId
                 WHERE e.normalizedAddress = ?
-                """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String, verified: $0[2] as Bool) }
+                """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String, verified: $0[2] as Bool, primary: $0[3] as Bool) }
             return (found, try lockout.isBlocked(remoteAddress: client.remoteAddress, in: db))
         }
         let typed = String(email.prefix(320))
@@ -47,6 +49,12 @@ public struct Authentication: Sendable {
         guard !email.isEmpty, password.utf8.count <= 4096, let found else {
             _ = hasher.verifyAgainstDummy(password)
             try fail(accountId: nil, email: typed, client: client, reason: "unknown address")
+        }
+        if !found.verified && !found.primary {
+            // An added address signs in only once confirmed; until then it is as unknown as any other (same hash work),
+            // and the failure is not counted against the account that added it.
+            _ = hasher.verifyAgainstDummy(password)
+            try fail(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
         }
         let passwordMatches = hasher.verify(password, against: found.hash)
         if try database.writer.read({ db in try lockout.isLocked(accountId: found.id, in: db) }) {

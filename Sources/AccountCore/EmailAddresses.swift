@@ -1,10 +1,11 @@
 // EmailAddresses.swift: an account's addresses: list, add (verified by a mailed link), resend, remove, make primary.
 //
 // Options: `confirmation.lifetime` (how long a verification link works; an unverified address another account added
-// longer ago than that no longer blocks the address), `mail.throttle` (resends).
+// longer ago than that no longer blocks the address), `mail.throttle` (resends), `EmailAddresses.limit` (10 per account).
 // An address belongs to one account at most (a unique index): one verified by, or waiting for, another account gets a
 // neutral refusal. The primary address is never removed, only a verified address becomes primary (triggers back
 // both), and the last verified address stays. Changing the primary address tells the old one.
+// Every change is one write transaction (SQLite runs them one at a time), so the checks hold under concurrent requests.
 import AccountRules
 import Foundation
 import GRDB
@@ -13,12 +14,17 @@ import Logging
 /// Looks up and changes the addresses an account holds.
 public struct EmailAddresses: Sendable {
     let database: AppDatabase
+    /// The sign-up rules: the `email` field's rules and display name are reused for added addresses.
+    let validator: Validator
     let confirmation: Confirmation
     let tokens: AccountTokens
     let mail: MailQueue
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
+
+    /// How many addresses one account may hold.
+    public static let limit = 10
 
     /// Every address of the account, primary first, then in the order they were added.
     public func all(of accountId: Int64) throws -> [EmailAddress] {
@@ -37,5 +43,128 @@ public struct EmailAddresses: Sendable {
         }
     }
 
-    // TODO(helper A): add, resend, remove, makePrimary (see the contract).
+    /// Adds `address` (trimmed) to the account, unverified, and mails it a verification link.
+    ///
+    /// - Throws: `AccountError.invalid` on field `email`: the email rules, `address_already_yours`, `address_limit`, or
+    ///   `address_unavailable` when another account holds it (verified, primary, or added within the link lifetime).
+    ///   A stale claim (another account's unverified, non-primary address older than the link lifetime) is dropped.
+    @discardableResult
+    public func add(_ address: String, to accountId: Int64, client: ClientInfo) throws -> EmailAddress {
+        let address = address.trimmingWhitespace()
+        let errors = emailRules.validate(["email": address])
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+        let normalized = EmailFormat.normalized(address)
+        do {
+            let added = try database.writer.write { db -> EmailAddress in
+                let now = clock.now()
+                let held = try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE normalizedAddress = ?", arguments: [normalized])
+                if held?.accountId == accountId { throw invalid("address_already_yours") }
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ?", arguments: [accountId]) ?? 0
+                guard count < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
+                if let held {
+                    guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {
+                        logger.info("address not added: held by another account")
+                        throw invalid("address_unavailable")
+                    }
+                    try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [held.id])
+                    try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
+                                     detail: "stale claim: added by account \(accountId)", in: db)
+                    logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
+                }
+                var email = EmailAddress(id: nil, accountId: accountId, address: address, normalizedAddress: normalized,
+                                         isPrimary: false, verifiedAt: nil, createdAt: now)
+                try email.insert(db)
+                try sendLink(email, in: db)
+                try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: db)
+                return email
+            }
+            logger.info("address added", metadata: ["account": "\(accountId)"])
+            return added
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            // Another account got the address between the check and the insert; the transaction was rolled back.
+            throw invalid("address_unavailable")
+        }
+    }
+
+    /// Mails a new verification link to the account's unverified address `addressId`, unless one went out within
+    /// `mail.throttle`; says nothing either way (nor for an address already verified).
+    ///
+    /// - Throws: `AccountError.notFound` when the address is not this account's.
+    public func resend(addressId: Int64, of accountId: Int64, client: ClientInfo) throws {
+        try database.writer.write { db in
+            let email = try address(addressId, of: accountId, in: db)
+            guard email.verifiedAt == nil else { return }
+            guard try !mail.isThrottled(.addressVerification(token: ""), to: email.address, in: db) else {
+                logger.info("address verification resend throttled")
+                return
+            }
+            try sendLink(email, in: db)
+        }
+    }
+
+    /// Removes the account's address `addressId` (its pending links go with it).
+    ///
+    /// - Throws: `AccountError.notFound`; `.refused("address_primary_remove")` for the primary address;
+    ///   `.refused("address_last_verified")` for the only verified one.
+    public func remove(addressId: Int64, of accountId: Int64, client: ClientInfo) throws {
+        try database.writer.write { db in
+            let email = try address(addressId, of: accountId, in: db)
+            guard !email.isPrimary else { throw AccountError.refused("address_primary_remove") }
+            if email.verifiedAt != nil {
+                let verified = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ? AND verifiedAt IS NOT NULL",
+                                                arguments: [accountId]) ?? 0
+                guard verified > 1 else { throw AccountError.refused("address_last_verified") }
+            }
+            try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [addressId])
+            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: db)
+        }
+        logger.info("address removed", metadata: ["account": "\(accountId)"])
+    }
+
+    /// Makes the account's verified address `addressId` its primary one and tells the old primary address.
+    /// Already primary: nothing happens.
+    ///
+    /// - Throws: `AccountError.notFound`; `.refused("address_unverified_primary")` for an unverified address.
+    public func makePrimary(addressId: Int64, of accountId: Int64, client: ClientInfo) throws {
+        try database.writer.write { db in
+            let email = try address(addressId, of: accountId, in: db)
+            guard email.verifiedAt != nil else { throw AccountError.refused("address_unverified_primary") }
+            guard !email.isPrimary else { return }
+            let old = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+            // Clear first: the unique partial index allows one primary address per account at any moment.
+            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0 WHERE accountId = ? AND isPrimary", arguments: [accountId])
+            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [addressId])
+            if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: db) }
+            try audit.record(.emailChanged, accountId: accountId, email: email.address, client: client, detail: "primary", in: db)
+        }
+        logger.info("primary address changed", metadata: ["account": "\(accountId)"])
+    }
+
+    // MARK: Helpers
+
+    /// The `email` field as sign-up declares it (rules and display name).
+    private var emailRules: Validator {
+        Validator([validator.field(named: "email") ?? Field("email", displayName: "Email", rules: [.required, .email])])
+    }
+
+    private var emailDisplayName: String { validator.field(named: "email")?.displayName ?? "Email" }
+
+    private func invalid(_ key: String, _ arguments: [String: String] = [:]) -> AccountError {
+        var errors = ValidationErrors()
+        errors.add(FieldError(key: key, arguments: arguments), to: "email", displayName: emailDisplayName)
+        return .invalid(errors)
+    }
+
+    /// The account's address `id`, or `AccountError.notFound`.
+    private func address(_ id: Int64, of accountId: Int64, in db: Database) throws -> EmailAddress {
+        guard let email = try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE id = ? AND accountId = ?",
+                                                    arguments: [id, accountId]) else { throw AccountError.notFound }
+        return email
+    }
+
+    /// Issues a confirmation token for `email` and queues the verification mail, in the caller's transaction.
+    private func sendLink(_ email: EmailAddress, in db: Database) throws {
+        let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime, in: db)
+        try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: db)
+    }
 }

@@ -108,13 +108,47 @@ struct AuthenticationTests {
         let accountId = try fixture.signUp("ann@example.com").session.accountId
         try fixture.database.writer.write { db in
             try db.execute(sql: """
-                INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (?, 'Ann@Work.example', 'ann@work.example', 0, 0)
+                INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
+                VALUES (?, 'Ann@Work.example', 'ann@work.example', 0, 1, 0)
                 """, arguments: [accountId])
         }
         let grant = try fixture.signIn("ann@work.example")
         #expect(grant.session.accountId == accountId)
         #expect(grant.session.email == "ann@example.com")
         #expect(try fixture.services.sessions.find(token: grant.token.encoded)?.email == "ann@example.com")
+    }
+
+    @Test func anAddedAddressSignsInOnlyOnceVerified() throws {
+        // Given an account with an added address that waits for its link
+        let fixture = try TestFixture(lockout: LockoutPolicy(maxFailures: 2))
+        let accountId = try fixture.signUp("ann@example.com").session.accountId
+        try fixture.services.addresses.add("Ann@Work.example", to: accountId, client: ClientInfo())
+        // Then it is refused like an unknown address, even with the right password, and the account is not locked by it
+        for _ in 0..<3 {
+            #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@work.example") }
+        }
+        #expect(try fixture.services.lockout.lockedUntil(accountId: accountId) == nil)
+        let failure = try fixture.database.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT accountId, detail FROM audit WHERE event = 'sign_in_failed' ORDER BY id DESC")
+        }
+        #expect(failure?["accountId"] as Int64? == nil)
+        // When it is confirmed, it signs in to the account, showing the primary address
+        let token = try #require(try fixture.database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_verification'")
+        }?.firstMatch(of: /addressVerification\(token: "([A-Za-z0-9_-]+)"\)/)).1
+        _ = try fixture.services.confirmation.confirm(token: String(token))
+        let grant = try fixture.signIn("ANN@work.example")
+        #expect(grant.session.accountId == accountId)
+        #expect(grant.session.email == "ann@example.com")
+    }
+
+    @Test func withoutRequiredConfirmationAnUnverifiedPrimaryAddressStillSignsIn() throws {
+        let fixture = try TestFixture()
+        let accountId = try fixture.signUp("ann@example.com").session.accountId
+        #expect(try fixture.database.writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT verifiedAt IS NULL FROM emailAddress WHERE isPrimary")
+        } == true)
+        #expect(try fixture.signIn("ann@example.com").session.accountId == accountId)
     }
 
     func storedHash(_ fixture: TestFixture) throws -> String? {

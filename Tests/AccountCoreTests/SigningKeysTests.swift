@@ -46,18 +46,3 @@ import Testing
         #expect(try keys.current()?.publicKey == "A")
     }
 }
-
-@Suite struct EmailAddressesTests {
-    @Test func onlyVerifiedAddressesOfTheAccountAreFound() throws {
-        let fixture = try TestFixture(confirmationRequired: false)
-        let ann = try fixture.signUp("Ann@Example.com").session.accountId
-        let bob = try fixture.signUp("bob@example.com").session.accountId
-        let addresses = fixture.services.addresses
-        #expect(try addresses.all(of: ann).map(\.address) == ["Ann@Example.com"])
-        #expect(try addresses.verified("ann@example.com", of: ann) == nil)   // not confirmed yet
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
-        #expect(try addresses.verified("ANN@example.com", of: ann)?.address == "Ann@Example.com")
-        #expect(try addresses.verified("bob@example.com", of: ann) == nil)
-        #expect(try addresses.verified("bob@example.com", of: bob) != nil)
-    }
-}

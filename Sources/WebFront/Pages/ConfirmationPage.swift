@@ -4,10 +4,15 @@ import FastCGI
 
 /// `GET <base>/confirm?token=…` and `GET|POST <base>/confirmation/new`.
 struct ConfirmationPage: Sendable {
-    /// Follows a mailed link: confirmed → sign-in page with a notice; bad link → a page offering a new one.
+    /// Follows a mailed link: confirmed → sign-in page with a notice, or, when this browser is signed in to the account
+    /// the address belongs to (an address added in settings), its address list; bad link → a page offering a new one.
     func confirm(_ context: RequestContext) throws -> Response {
         do {
-            _ = try context.site.services.confirmation.confirm(token: context.query["token"] ?? "", client: context.client)
+            let address = try context.site.services.confirmation.confirm(token: context.query["token"] ?? "", client: context.client)
+            if let session = try context.session(), try context.site.services.addresses.verified(address, of: session.accountId) != nil {
+                context.setFlash(Flash("address_confirmed"))
+                return context.redirect(to: context.site.paths.path("settings/emails"))
+            }
             context.setFlash(Flash("confirmed"))
             return context.redirect(to: context.site.paths.signIn())
         } catch AccountError.invalidToken {
