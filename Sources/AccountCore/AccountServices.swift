@@ -55,8 +55,10 @@ public struct AccountServices: Sendable {
                                     lifetime: configuration.mail.confirmationLifetime)
         invitations = Invitations(database: database, policy: configuration.signUp, mail: mail, audit: audit,
                                   clock: clock, random: random, logger: logger)
+        profile = Profile(database: database, fields: profileFields, audit: audit, clock: clock, logger: logger)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
-                                    confirmation: confirmation, audit: audit, invitations: invitations, clock: clock, logger: logger)
+                                    confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
+                                    clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         addresses = EmailAddresses(database: database, validator: validator, confirmation: confirmation, tokens: tokens, mail: mail,
@@ -68,7 +70,6 @@ public struct AccountServices: Sendable {
         deletion = AccountDeletion(database: database, reauthentication: reauthentication, mail: mail, audit: audit,
                                    clock: clock, logger: logger)
         sessionManagement = SessionManagement(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
-        profile = Profile(database: database, fields: profileFields, audit: audit, clock: clock, logger: logger)
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
                                     mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
                                     lifetime: configuration.mail.resetLifetime)

@@ -1,10 +1,32 @@
 // Profile.swift: the display name and the operator's declared profile fields (config `profile.fields`).
 //
-// TODO(helper C): see the contract.
+// Options:
+//   fields   the declared fields (ProfileField: rules, display name, input type, `unique`, `onSignUp`), in form order
+// Values are trimmed, validated with `AccountForms.profile(fields)` (display name: at most 100 characters, one line)
+// and stored as one `profileValue` row per filled field; an emptied field loses its row. A field declared unique also
+// stores its lower-cased value in `uniqueValue`, where a unique index refuses a second account with the same value even
+// when two requests race; that, and the check before writing, reads as the field error `taken`.
+// Sign-up stores the `onSignUp` fields through `store(_:accountId:signUp:in:)`, in the account's own transaction.
 import AccountRules
 import Foundation
 import GRDB
 import Logging
+
+/// What an account's profile holds.
+public struct ProfileValues: Sendable, Equatable {
+    /// `account.displayName` (empty when never set).
+    public var displayName: String
+    /// The declared fields' values by field name; a field without a value is absent.
+    public var fields: [String: String]
+
+    public init(displayName: String = "", fields: [String: String] = [:]) {
+        self.displayName = displayName
+        self.fields = fields
+    }
+
+    /// The values as a form fills them in: `display_name` and each field by name.
+    public var form: [String: String] { fields.merging(["display_name": displayName]) { _, new in new } }
+}
 
 /// Reading and changing an account's profile.
 public struct Profile: Sendable {
@@ -14,4 +36,125 @@ public struct Profile: Sendable {
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
+
+    /// The declared fields the sign-up form asks for.
+    public var signUpFields: [ProfileField] { fields.filter(\.onSignUp) }
+
+    /// The account's display name and declared values (values of fields no longer declared are left out).
+    ///
+    /// - Throws: `AccountError.notFound` when the account does not exist.
+    public func values(of accountId: Int64) throws -> ProfileValues {
+        try database.writer.read { db in
+            guard let displayName = try String.fetchOne(db, sql: "SELECT displayName FROM account WHERE id = ?", arguments: [accountId]) else {
+                throw AccountError.notFound
+            }
+            let declared = Set(fields.map(\.name))
+            var values: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT field, value FROM profileValue WHERE accountId = ?", arguments: [accountId]) {
+                let field: String = row["field"]
+                if declared.contains(field) { values[field] = row["value"] }
+            }
+            return ProfileValues(displayName: displayName, fields: values)
+        }
+    }
+
+    /// Sets the display name (`display_name`) and every declared field from `form`; an empty value clears the field.
+    ///
+    /// - Throws: `AccountError.invalid` with every problem at once (the rules, and `taken` for a unique value another
+    ///   account holds), nothing written; `AccountError.notFound` when the account does not exist.
+    public func update(accountId: Int64, form: [String: String], client: ClientInfo) throws {
+        let values = normalized(form, signUp: false)
+        var errors = AccountForms.profile(fields).validate(values)
+        errors.append(try takenErrors(values, signUp: false, accountId: accountId, skipping: errors))
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+
+        try database.writer.write { db in
+            guard let before = try Row.fetchOne(db, sql: "SELECT displayName FROM account WHERE id = ?", arguments: [accountId]) else {
+                throw AccountError.notFound
+            }
+            let displayName = values["display_name"] ?? ""
+            var changed = try changedFields(values, accountId: accountId, in: db)
+            if (before["displayName"] as String) != displayName { changed.insert("display_name", at: 0) }
+            try db.execute(sql: "UPDATE account SET displayName = ?, updatedAt = ? WHERE id = ?",
+                           arguments: [displayName, clock.now().timeIntervalSince1970, accountId])
+            try store(values, accountId: accountId, signUp: false, in: db)
+            try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
+                             detail: changed.joined(separator: ", "), in: db)
+        }
+        logger.info("profile updated", metadata: ["account": "\(accountId)"])
+    }
+
+    /// `form` with the display name and the declared fields (only the sign-up ones when `signUp`) trimmed of white space.
+    func normalized(_ form: [String: String], signUp: Bool) -> [String: String] {
+        var values = form
+        let names = (signUp ? signUpFields : fields).map(\.name) + (signUp ? [] : ["display_name"])
+        for name in names { values[name] = (form[name] ?? "").trimmingWhitespace() }
+        return values
+    }
+
+    /// `taken` for each unique field whose (non-empty) value another account holds, compared without case; fields that
+    /// already have an error in `skipping` are not looked at.
+    func takenErrors(_ values: [String: String], signUp: Bool, accountId: Int64?, skipping: ValidationErrors) throws -> ValidationErrors {
+        let failed = Set(skipping.fieldNames)
+        let candidates = (signUp ? signUpFields : fields).filter { $0.unique && !failed.contains($0.name) && !(values[$0.name] ?? "").isEmpty }
+        guard !candidates.isEmpty else { return ValidationErrors() }
+        var errors = ValidationErrors()
+        try database.writer.read { db in
+            for field in candidates {
+                let taken = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM profileValue WHERE field = ? AND uniqueValue = ? AND accountId IS NOT ?)
+                    """, arguments: [field.name, Self.uniqueValue(values[field.name] ?? ""), accountId]) ?? false
+                if taken { errors.add(FieldError(key: "taken"), to: field.name, displayName: field.field.displayName) }
+            }
+        }
+        return errors
+    }
+
+    /// Writes the declared fields' values (only the sign-up ones when `signUp`) for `accountId` in the caller's
+    /// transaction: a filled field is inserted or replaced, an empty one deleted. The values must be validated.
+    ///
+    /// - Throws: `AccountError.invalid` with `taken` on every unique field whose value another account got in the
+    ///   meantime (the unique index refused it); the caller's transaction then rolls back, so nothing is written.
+    func store(_ values: [String: String], accountId: Int64, signUp: Bool, in db: Database) throws {
+        var errors = ValidationErrors()
+        for field in signUp ? signUpFields : fields {
+            let value = values[field.name] ?? ""
+            if value.isEmpty {
+                try db.execute(sql: "DELETE FROM profileValue WHERE accountId = ? AND field = ?", arguments: [accountId, field.name])
+                continue
+            }
+            do {
+                try db.execute(sql: """
+                    INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (accountId, field) DO UPDATE SET value = excluded.value, uniqueValue = excluded.uniqueValue
+                    """, arguments: [accountId, field.name, value, field.unique ? Self.uniqueValue(value) : nil])
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                errors.add(FieldError(key: "taken"), to: field.name, displayName: field.field.displayName)
+            }
+        }
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+    }
+
+    /// The declared fields whose stored value differs from `values`.
+    private func changedFields(_ values: [String: String], accountId: Int64, in db: Database) throws -> [String] {
+        var stored: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT field, value FROM profileValue WHERE accountId = ?", arguments: [accountId]) {
+            stored[row["field"]] = row["value"]
+        }
+        return fields.map(\.name).filter { (stored[$0] ?? "") != (values[$0] ?? "") }
+    }
+
+    private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+    }
+
+    /// What the unique index compares: the value without case.
+    static func uniqueValue(_ value: String) -> String { value.lowercased() }
+}
+
+extension ValidationErrors {
+    /// Adds `other`'s entries after these.
+    mutating func append(_ other: ValidationErrors) {
+        for entry in other.entries { add(entry.error, to: entry.field, displayName: entry.displayName) }
+    }
 }

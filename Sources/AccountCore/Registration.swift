@@ -5,6 +5,8 @@
 //   validator      the sign-up rules (AccountForms.signUp, with the configured password lengths and extra fields)
 //   confirmation   Confirmation (`confirmation.required`, link lifetime)
 //   invitations    Invitations (`signup`: open | invite | closed; `invite.lifetime`)
+//   profile        Profile (`profile.fields`): the declared fields with `sign_up` are stored with the account, in its
+//                  transaction; a unique value another account holds is `taken` on that field, and nothing is created
 // With confirmation required, an address that already has an account gets the same outcome as a new
 // one (`.confirmationSent`), nothing is created, and its owner is mailed instead: nobody can learn
 // from sign-up which addresses have accounts. Both paths hash the password, so they take as long.
@@ -34,10 +36,12 @@ public struct Registration: Sendable {
     let confirmation: Confirmation
     let audit: AuditLog
     let invitations: Invitations
+    let profile: Profile
     let clock: any Clock
     let logger: Logger
 
-    /// Creates the account described by `form` (fields email, password, password_confirmation, and `invite`).
+    /// Creates the account described by `form` (fields email, password, password_confirmation, `invite`, and the declared
+    /// profile fields asked at sign-up).
     ///
     /// - Throws: `AccountError.signUpClosed` when sign-up is closed; `AccountError.invitationRequired` in invite
     ///   mode without a valid invitation; `AccountError.invalid` with every problem at once (an address already
@@ -49,18 +53,19 @@ public struct Registration: Sendable {
         let invited = invite.isEmpty ? nil : try invitations.invitation(token: invite)
         guard mode == .open || invited != nil else { throw AccountError.invitationRequired }
 
-        var values = form
+        var values = profile.normalized(form, signUp: true)
         let address = (form["email"] ?? "").trimmingWhitespace()
         values["email"] = address
         var errors = validator.validate(values)
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, password: values["password"] ?? "", invite: invite, errors: errors, client: client)
+                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client)
             }
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
         }
         if errors.isEmpty, !confirmation.required, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
+        errors.append(try profile.takenErrors(values, signUp: true, accountId: nil, skipping: errors))
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
         let passwordHash = try hasher.hash(values["password"] ?? "")
@@ -71,6 +76,7 @@ public struct Registration: Sendable {
                     return .confirmationSent
                 }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false, in: db)
+                try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: db)
                 if confirmation.required {
@@ -90,17 +96,19 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    private func signUpInvited(address: String, password: String, invite: String, errors: ValidationErrors,
+    private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
                                client: ClientInfo) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
+        errors.append(try profile.takenErrors(values, signUp: true, accountId: nil, skipping: errors))
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
-        let passwordHash = try hasher.hash(password)
+        let passwordHash = try hasher.hash(values["password"] ?? "")
         do {
             return try database.writer.write { db in
                 // Another sign-up with this link may have won since the check above.
                 guard try invitations.redeem(token: invite, address: address, in: db) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true, in: db)
+                try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: db)
                 return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client))

@@ -23,15 +23,17 @@ enum Bootstrap {
         let logger = makeLogger(configuration)
         let database = try openDatabase(configuration)
         let catalog = MessageCatalog.english
+        // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form.
+        let profileFields = configuration.declaredProfileFields
         let validator = AccountForms.signUp(passwordLength: configuration.password.minLength...configuration.password.maxLength,
-                                            catalog: catalog)
+                                            catalog: catalog, extra: profileFields.filter(\.onSignUp).map(\.field))
         let renderer: PageRenderer
         do { renderer = try PageRenderer(directory: configuration.templates.path, catalog: catalog) } catch {
             throw CommandFailure("frontdoor: \(error)")
         }
         let services = AccountServices(database: database, configuration: configuration.core, validator: validator,
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
-                                       transport: makeTransport(configuration), logger: logger)
+                                       transport: makeTransport(configuration), logger: logger, profileFields: profileFields)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
         let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock)
         do { try browserID.provider.ensureKey() } catch {

@@ -1,4 +1,6 @@
+import Foundation
 import AccountCore
+import AccountRules
 import Testing
 @testable import WebFront
 
@@ -143,5 +145,108 @@ struct ConfigReaderTests {
         }
         #expect(ConfigReader.isLoopbackAddress("[::1]:80") && ConfigReader.isLoopbackAddress("127.1.2.3"))
         #expect(!ConfigReader.isLoopbackAddress("127.0.0.1.evil:80") && !ConfigReader.isLoopbackAddress("localhost:http"))
+    }
+
+    // MARK: profile.fields
+
+    /// Reads `yaml` as a config file (the list has no environment form).
+    private func readFile(_ yaml: String) throws -> AppConfiguration {
+        let path = NSTemporaryDirectory() + "frontdoor-config-\(UUID().uuidString).yml"
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try ConfigReader.read(file: path, environment: [:])
+    }
+
+    @Test func profileFieldsAreReadFromTheList() throws {
+        let config = try readFile("""
+            site_name: Example
+            profile:
+              fields:
+                - name: username
+                  label: Username
+                  required: true
+                  min_length: 4
+                  max_length: 20
+                  pattern: "[A-Za-z0-9_]+"
+                  unique: true
+                  message: "should have at least 4 characters"
+                  messages: { invalid: "may hold only letters, digits and _" }
+                - name: phone
+                  type: tel
+                  autocomplete: tel
+                  sign_up: no
+            """)
+        #expect(config.siteName == "Example")
+        var username = AppConfiguration.ProfileFieldConfig(name: "username", label: "Username")
+        username.required = true
+        username.minLength = 4
+        username.maxLength = 20
+        username.pattern = "[A-Za-z0-9_]+"
+        username.unique = true
+        username.message = "should have at least 4 characters"
+        username.messages = ["invalid": "may hold only letters, digits and _"]
+        var phone = AppConfiguration.ProfileFieldConfig(name: "phone")
+        phone.type = "tel"
+        phone.autocomplete = "tel"
+        phone.signUp = false
+        #expect(config.profileFields == [username, phone])
+
+        let fields = config.declaredProfileFields
+        #expect(fields.map(\.name) == ["username", "phone"] && fields.map(\.field.displayName) == ["Username", "phone"])
+        #expect(fields.map(\.onSignUp) == [true, false] && fields.map(\.unique) == [true, false] && fields[1].inputType == "tel")
+        let errors = Validator(fields.map(\.field)).validate(["username": "ab!"])
+        #expect(errors.messages(for: "username", in: .english)
+                == ["Username should have at least 4 characters", "Username may hold only letters, digits and _"])
+    }
+
+    @Test func withoutTheListThereAreNoProfileFields() throws {
+        #expect(try readFile("site_name: Example\n").profileFields.isEmpty)
+        #expect(try readFile("profile:\n  fields: []\n").profileFields.isEmpty)
+        #expect(try readFile("profile:\n  fields:\n").profileFields.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("fields: username", "profile.fields: expected a list"),
+        ("fields:\n    - username", "profile.fields[1]: expected a mapping"),
+        ("fields:\n    - label: Username", "profile.fields[1].name: missing"),
+        ("fields:\n    - name: UserName", "profile.fields[1].name: must be a lower-case letter"),
+        ("fields:\n    - name: email", "profile.fields[1].name:"),
+        ("fields:\n    - name: username\n      colour: red", "profile.fields[1]: unknown option colour"),
+        ("fields:\n    - name: username\n      min_length: four", "profile.fields.username.min_length: must be a whole number"),
+        ("fields:\n    - name: username\n      min_length: 30\n      max_length: 20", "profile.fields.username.min_length: must not be more than max_length"),
+        ("fields:\n    - name: username\n      max_length: 0", "profile.fields.username.max_length: must be at least 1"),
+        ("fields:\n    - name: username\n      required: maybe", "profile.fields.username.required: must be true or false"),
+        ("fields:\n    - name: username\n      unique: sometimes", "profile.fields.username.unique: must be true or false"),
+        ("fields:\n    - name: username\n      type: colour", "profile.fields.username.type: must be one of text, email, tel, url, number"),
+        ("fields:\n    - name: username\n      pattern: \"[a-\"", "profile.fields.username.pattern: is not a valid regular expression"),
+        ("fields:\n    - name: username\n      label: [a, b]", "profile.fields.username.label: expected a single value"),
+        ("fields:\n    - name: username\n      label: \"two\\nlines\"", "profile.fields.username.label: must be one line"),
+        ("fields:\n    - name: username\n      autocomplete: \"x\\\" onfocus\"", "profile.fields.username.autocomplete:"),
+        ("fields:\n    - name: username\n      messages: { short: hi }", "profile.fields.username.messages.short: unknown rule"),
+        ("fields:\n    - name: username\n      messages: nice", "profile.fields.username.messages: expected a mapping"),
+        ("fields:\n    - name: username\n    - name: username", "profile.fields.username: declared twice"),
+    ])
+    func badProfileFieldsAreRefusedNamingTheFieldAndTheOption(entry: String, expected: String) throws {
+        let error = #expect(throws: ConfigError.self) { try readFile("profile:\n  " + entry + "\n") }
+        #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test func theRenderedProfileFieldsReadBackToTheSameList() throws {
+        var username = AppConfiguration.ProfileFieldConfig(name: "username", label: "User \"name\"")
+        username.required = true
+        username.minLength = 4
+        username.pattern = #"\w+\d?"#
+        username.unique = true
+        username.messages = ["too_short": "should have at least 4 characters", "invalid": "is odd: \\ and #"]
+        var age = AppConfiguration.ProfileFieldConfig(name: "age")
+        age.type = "number"
+        age.signUp = false
+        age.message = "must be a number: 42"
+        var config = AppConfiguration()
+        config.profileFields = [username, age]
+        let text = ConfigReader.render(config)
+        #expect(text.contains("profile:\n  fields:\n    - name: \"username\"\n"))
+        #expect(try readFile(text) == config)
+        #expect(ConfigReader.render(AppConfiguration()).hasSuffix("profile:\n  fields: []\n"))
     }
 }

@@ -79,7 +79,7 @@ class MailSink:
 class Stack:
     """frontdoor serve + nginx (from nginx/frontdoor.conf via nginx/render) on free ports in `folder`."""
 
-    def __init__(self, folder: Path, config: dict, server_files=None):
+    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml=""):
         self.folder = folder
         self.server_files = server_files  # callable(stack) -> {name: nginx text} for PREFIX/server.d, or None
         self.port = free_port()
@@ -100,7 +100,8 @@ class Stack:
             "log.level": "info",
         }
         values.update(config)
-        self.config_path.write_text(render_yaml(values))
+        # extra_yaml: config text appended as is, for what render_yaml cannot express (lists such as profile.fields).
+        self.config_path.write_text(render_yaml(values) + extra_yaml)
         self.app = None
         self.nginx = None
         self.seen_session_tokens = set()
@@ -252,8 +253,8 @@ def smtp():
     sink.stop()
 
 
-def _stack(tmp_path_factory, request, config, server_files=None):
-    stack = Stack(tmp_path_factory.mktemp("stack"), config, server_files)
+def _stack(tmp_path_factory, request, config, server_files=None, extra_yaml=""):
+    stack = Stack(tmp_path_factory.mktemp("stack"), config, server_files, extra_yaml)
     try:
         stack.start()
     except Exception:

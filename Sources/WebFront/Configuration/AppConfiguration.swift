@@ -30,6 +30,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var redirect = Redirect()
     public var client = Client()
     public var metrics = Metrics()
+    /// The operator's extra profile fields (`profile.fields`, a list; see AppConfiguration+Profile.swift).
+    public var profileFields: [ProfileFieldConfig] = []
 
     public init() {}
 

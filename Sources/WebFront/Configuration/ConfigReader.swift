@@ -28,6 +28,7 @@
 //   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
 //   client.trusted_proxies ""  (addresses whose X-Forwarded-For is believed)
 //   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"
+//   profile.fields               [] (file only: a list of declared profile fields; see AppConfiguration+Profile.swift)
 // Durations: plain seconds or a number with s, m, h or d.
 import Foundation
 import Yams
@@ -43,17 +44,19 @@ public enum ConfigReader {
     /// Reads `file` (if given) then applies `environment` overrides; throws `ConfigError` naming the bad key.
     public static func read(file: String?, environment: [String: String]) throws -> AppConfiguration {
         var values: [String: String] = [:]
+        var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ConfigError("cannot read config file \(file)")
             }
-            values = try parse(yaml: text)
+            (values, profileFields) = try parseFile(yaml: text)
         }
         for key in ConfigKeys.all.map(\.name) {
             let variable = "FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
             if let value = environment[variable] { values[key] = value }
         }
         var configuration = AppConfiguration()
+        configuration.profileFields = profileFields
         for key in ConfigKeys.all {
             guard let value = values[key.name] else { continue }
             do { try key.apply(&configuration, value.trimmingCharacters(in: .whitespaces)) } catch let error as ConfigError {
@@ -67,17 +70,23 @@ public enum ConfigReader {
     }
 
     /// Flattens a YAML document into dotted keys (`session.lifetime`); unknown keys are errors.
-    static func parse(yaml text: String) throws -> [String: String] {
+    static func parse(yaml text: String) throws -> [String: String] { try parseFile(yaml: text).values }
+
+    /// The document's dotted keys, and the list under `profile.fields` (checked, see ProfileFieldsConfig).
+    static func parseFile(yaml text: String) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig]) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch { throw ConfigError("config file is not valid YAML: \(error)") }
-        guard let node else { return [:] }
+        guard let node else { return ([:], []) }
         guard let mapping = node.mapping else { throw ConfigError("config file must be a mapping of keys to values") }
         var values: [String: String] = [:]
+        var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         let known = Set(ConfigKeys.all.map(\.name))
         func walk(_ mapping: Node.Mapping, prefix: String) throws {
             for (keyNode, valueNode) in mapping {
                 let key = prefix + (keyNode.string ?? "")
-                if let nested = valueNode.mapping {
+                if key == ProfileFieldsConfig.key {
+                    profileFields = try ProfileFieldsConfig.parse(valueNode)
+                } else if let nested = valueNode.mapping {
                     try walk(nested, prefix: key + ".")
                 } else if let scalar = valueNode.scalar {
                     guard known.contains(key) else { throw ConfigError("unknown config key \(key)") }
@@ -88,7 +97,7 @@ public enum ConfigReader {
             }
         }
         try walk(mapping, prefix: "")
-        return values
+        return (values, profileFields)
     }
 
     /// Checks the values against each other and their ranges.
@@ -174,6 +183,7 @@ public enum ConfigReader {
                 lines.append("  \(parts[1]): \(value)")
             }
         }
+        lines += ProfileFieldsConfig.render(configuration.profileFields)
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -2,11 +2,12 @@
 //
 // Options: `signup` (open | invite | closed). In invite mode the form needs `?invite=TOKEN`: it shows the invited
 // address read-only and carries the token in a hidden field; without a valid invitation, or when closed, a 403 page.
+// The declared profile fields with `sign_up` (config `profile.fields`) follow the address, with their labels and types.
 import AccountCore
 import AccountRules
 import FastCGI
 
-/// `GET|POST <base>/sign_up`: email, password, password confirmation (and `invite`).
+/// `GET|POST <base>/sign_up`: email, the declared sign-up fields, password, password confirmation (and `invite`).
 struct SignUpPage: Sendable {
 
     func show(_ context: RequestContext) throws -> Response {
@@ -67,8 +68,11 @@ struct SignUpPage: Sendable {
             values["fields"] = fields
             values["invite"] = invite
         }
+        values["profile_fields"] = ProfileFieldsView.fields(context.site.services.profile.signUpFields, form: form, errors: errors,
+                                                            catalog: catalog)
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
-        // The empty form without an invitation is the same for every signed-out visitor.
+        // The empty form without an invitation is the same for every signed-out visitor (the declared fields are the
+        // same for everyone: they come from the configuration).
         let plain = form.isEmpty && errors.isEmpty && invited == nil
         return try context.page("sign_up", values, cacheKey: plain ? "sign_up" : nil)
     }

@@ -1,8 +1,38 @@
-// ProfilePage.swift: TODO(helper C): see the contract.
+// ProfilePage.swift: `GET|POST <base>/settings`: the display name and the operator's declared profile fields.
+//
+// Options: `profile.fields` (which fields, their labels, types and rules). Needs a session, not a recent password:
+// the profile holds nothing that guards the account. Success: flash `profile_updated` and back to this page; field
+// errors: the form again with every message and the values as typed.
 import AccountCore
+import AccountRules
 import FastCGI
 
+/// The profile section of the settings.
 struct ProfilePage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        let session = try context.requireSession()
+        let values = try context.site.services.profile.values(of: session.accountId)
+        return try render(context, form: values.form)
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let session = try context.requireSession()
+        do {
+            try context.site.services.profile.update(accountId: session.accountId, form: context.form, client: context.client)
+            context.setFlash(Flash("profile_updated"))
+            return context.redirect(to: context.site.paths.path("settings"))
+        } catch AccountError.invalid(let errors) {
+            return try render(context, form: context.form, errors: errors)
+        }
+    }
+
+    private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init()) throws -> Response {
+        let catalog = context.site.renderer.catalog
+        let displayName = InputSpec(name: "display_name", type: "text", autocomplete: "name", keepsValue: true, hintKey: "display_name_hint")
+        var values = FormView.fields([displayName], form: form, errors: errors, catalog: catalog)
+        values["profile_fields"] = ProfileFieldsView.fields(context.site.services.profile.fields, form: form, errors: errors, catalog: catalog)
+        if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+        return try context.settingsPage("settings_profile", section: "profile", values)
+    }
 }
