@@ -128,7 +128,7 @@ def test_settings_show_and_change_the_profile(profile_stack):
     assert sign_up(browser, email, name).status_code == 303
     page = browser.get("/settings")
     assert page.status_code == 200
-    assert 'aria-current="page"' in re.search(r'<a href="/account/settings"[^>]*>', page.text).group(0)
+    assert 'aria-current="page"' in re.search(r'<nav class="settings-nav".*?(<a href="/account/settings"[^>]*>)', page.text, re.S).group(1)
     assert '<label for="display_name">Display name</label>' in page.text
     assert f'value="{name}"' in field(page.text, "username")
     assert '<label for="city">Home town</label>' in page.text and 'value=""' in field(page.text, "city")
