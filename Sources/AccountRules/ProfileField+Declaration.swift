@@ -56,8 +56,10 @@ extension ProfileField {
         }
         if !pattern.isEmpty { rules.append(worded(.pattern(pattern), "invalid")) }
         rules.append(worded(.singleLine, "invalid"))
-        return ProfileField(Field(name, displayName: label.isEmpty ? name : label, rules: rules), inputType: inputType,
-                            autocomplete: autocomplete, unique: unique, onSignUp: onSignUp)
+        var field = ProfileField(Field(name, displayName: label.isEmpty ? name : label, rules: rules), inputType: inputType,
+                                 autocomplete: autocomplete, unique: unique, onSignUp: onSignUp)
+        field.isRequired = required
+        return field
     }
 }
 

@@ -18,6 +18,8 @@ public struct ProfileField: Sendable {
     public var unique: Bool
     /// Also asked on the sign-up form.
     public var onSignUp: Bool
+    /// Must be filled in (the form marks the input `required`; the rule itself is in `field`).
+    public var isRequired = false
 
     public init(_ field: Field, inputType: String = "text", autocomplete: String = "off", unique: Bool = false, onSignUp: Bool = true) {
         self.field = field

@@ -130,6 +130,8 @@ def test_settings_show_and_change_the_profile(profile_stack):
     assert page.status_code == 200
     assert 'aria-current="page"' in re.search(r'<nav class="settings-nav".*?(<a href="/account/settings"[^>]*>)', page.text, re.S).group(1)
     assert '<label for="display_name">Display name</label>' in page.text
+    assert " required" not in re.search(r'<input id="display_name"[^>]*>', page.text).group(0), "optional: not marked required"
+    assert " required" in re.search(r'<input id="username"[^>]*>', page.text).group(0)
     assert f'value="{name}"' in field(page.text, "username")
     assert '<label for="city">Home town</label>' in page.text and 'value=""' in field(page.text, "city")
 

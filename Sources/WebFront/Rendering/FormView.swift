@@ -11,6 +11,8 @@ struct InputSpec: Sendable {
     /// Catalog key of a hint shown under the input when there is no error.
     var hintKey: String?
     var hintArguments: [String: String] = [:]
+    /// May be left empty (the input is not marked `required`).
+    var optional = false
 
     static func email(autocomplete: String) -> InputSpec {
         InputSpec(name: "email", type: "email", autocomplete: autocomplete, keepsValue: true)
@@ -32,6 +34,7 @@ enum FormView {
                 "name": input.name, "type": input.type, "autocomplete": input.autocomplete,
                 "label": catalog.text("field_" + input.name),
                 "value": input.keepsValue ? (form[input.name] ?? "") : "",
+                "optional": input.optional,
             ]
             let messages = errors.messages(for: input.name, in: catalog)
             if !messages.isEmpty {

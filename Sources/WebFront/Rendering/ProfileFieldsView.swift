@@ -16,6 +16,7 @@ enum ProfileFieldsView {
                 "value": form[field.name] ?? "",
                 "error": error,
                 "invalid": !messages.isEmpty, "hint": false, "readonly": false,
+                "optional": !field.isRequired,
             ]
         }
     }

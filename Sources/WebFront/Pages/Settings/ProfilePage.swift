@@ -29,7 +29,8 @@ struct ProfilePage: Sendable {
 
     private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init()) throws -> Response {
         let catalog = context.site.renderer.catalog
-        let displayName = InputSpec(name: "display_name", type: "text", autocomplete: "name", keepsValue: true, hintKey: "display_name_hint")
+        var displayName = InputSpec(name: "display_name", type: "text", autocomplete: "name", keepsValue: true, hintKey: "display_name_hint")
+        displayName.optional = true
         var values = FormView.fields([displayName], form: form, errors: errors, catalog: catalog)
         values["profile_fields"] = ProfileFieldsView.fields(context.site.services.profile.fields, form: form, errors: errors, catalog: catalog)
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
