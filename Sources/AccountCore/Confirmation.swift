@@ -46,22 +46,26 @@ public struct Confirmation: Sendable {
     }
 
     /// Sends a new link when `email` belongs to an unconfirmed address and none was sent within the throttle window.
+    /// An address added in the settings (not primary) gets the "confirm the address you added" wording, not sign-up's.
     /// Answers nothing either way: the caller shows one neutral page.
     public func resend(email: String, client: ClientInfo = ClientInfo()) throws {
         try database.writer.write { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, accountId, address FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NULL
+                SELECT id, accountId, address, isPrimary FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NULL
                 """, arguments: [EmailFormat.normalized(email)]) else { return }
             let address: String = row["address"]
             guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: db) else {
                 logger.info("confirmation not resent: account locked or client address blocked")
                 return
             }
-            guard try !mail.isThrottled(.confirmation(token: ""), to: address, in: db) else {
+            let added = !(row["isPrimary"] as Bool)
+            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: address, in: db) else {
                 logger.info("confirmation resend throttled")
                 return
             }
-            try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db)
+            guard added else { return try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db) }
+            let token = try tokens.issue(.confirmation, accountId: row["accountId"], emailAddressId: row["id"], lifetime: lifetime, in: db)
+            try mail.enqueue(.addressVerification(token: token.encoded), to: address, in: db)
         }
     }
 }
