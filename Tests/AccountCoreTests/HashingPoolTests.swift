@@ -18,7 +18,10 @@ struct HashingPoolTests {
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             pool.run {
                 counts.enter()
-                usleep(20_000)
+                // Wait (a condition, not a guess at timing) until a second job runs alongside; a pool with one
+                // thread never gets there, and the peak stays 1 after the deadline.
+                let deadline = Date() + 10
+                while counts.peak < 2 && Date() < deadline { usleep(1_000) }
                 counts.leave()
             }
         }
@@ -30,7 +33,8 @@ struct HashingPoolTests {
 private final class Concurrency: @unchecked Sendable {
     private let lock = NSLock()
     private var running = 0
-    private(set) var peak = 0
-    func enter() { lock.withLock { running += 1; peak = max(peak, running) } }
+    private var highest = 0
+    var peak: Int { lock.withLock { highest } }
+    func enter() { lock.withLock { running += 1; highest = max(highest, running) } }
     func leave() { lock.withLock { running -= 1 } }
 }
