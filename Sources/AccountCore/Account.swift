@@ -30,6 +30,13 @@ extension Account {
     }
 }
 
+extension EmailAddress {
+    /// The account's primary address as entered, or nil when the account is gone.
+    static func primaryAddress(of accountId: Int64, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+    }
+}
+
 /// One email address of an account, stored as entered and compared by `normalizedAddress`.
 public struct EmailAddress: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "emailAddress"

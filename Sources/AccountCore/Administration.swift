@@ -249,7 +249,7 @@ public struct Administration: Sendable {
     private func rules(_ names: [String]) -> Validator { Validator(validator.fields.filter { names.contains($0.name) }) }
 
     private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId]) ?? ""
+        try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
     }
 
     private var summarySQL: String {

@@ -78,8 +78,7 @@ public struct Authentication: Sendable {
                 try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
                                arguments: [upgradedHash, clock.now().timeIntervalSince1970, found.id])
             }
-            let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
-                                              arguments: [found.id]) ?? email
+            let primary = try EmailAddress.primaryAddress(of: found.id, in: db) ?? email
             try lockout.recordSuccess(accountId: found.id, in: db)
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: rememberMe ? "remember me" : "", in: db)
             return try sessions.create(in: db, accountId: found.id, email: primary, rememberMe: rememberMe, client: client)

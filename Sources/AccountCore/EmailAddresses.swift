@@ -130,7 +130,7 @@ public struct EmailAddresses: Sendable {
             let email = try address(addressId, of: accountId, in: db)
             guard email.verifiedAt != nil else { throw AccountError.refused("address_unverified_primary") }
             guard !email.isPrimary else { return }
-            let old = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+            let old = try EmailAddress.primaryAddress(of: accountId, in: db)
             // Clear first: the unique partial index allows one primary address per account at any moment.
             try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0 WHERE accountId = ? AND isPrimary", arguments: [accountId])
             try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [addressId])

@@ -120,7 +120,7 @@ public struct Lockout: Sendable {
     }
 
     private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+        try EmailAddress.primaryAddress(of: accountId, in: db)
     }
 
     /// Failures older than every window no longer count.

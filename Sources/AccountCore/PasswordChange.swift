@@ -74,8 +74,7 @@ public struct PasswordChange: Sendable {
             try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
             let ended = db.changesCount
             try tokens.voidAll(.reset, accountId: accountId, in: db)
-            let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
-                                              arguments: [accountId]) ?? ""
+            let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
             if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: db) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
                              detail: "by its owner; \(ended) other session(s) ended", in: db)

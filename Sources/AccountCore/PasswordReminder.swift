@@ -76,8 +76,7 @@ public struct PasswordReminder: Sendable {
             try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
             try tokens.voidAll(.reset, accountId: accountId, in: db)
             try lockout.unlock(accountId: accountId, in: db)
-            let primary = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary",
-                                              arguments: [accountId]) ?? ""
+            let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
             try mail.enqueue(.passwordChanged, to: primary, in: db)
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: db)
             return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client)

@@ -145,7 +145,7 @@ public struct Profile: Sendable {
     }
 
     private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+        try EmailAddress.primaryAddress(of: accountId, in: db)
     }
 
     /// What the unique index compares: the value without case.

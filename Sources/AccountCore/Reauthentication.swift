@@ -37,7 +37,7 @@ public struct Reauthentication: Sendable {
         try database.writer.write { db in
             try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ?",
                            arguments: [clock.now().timeIntervalSince1970, digest])
-            try audit.record(.reauthenticated, accountId: accountId, email: try primary(accountId, in: db), client: client, in: db)
+            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: db), client: client, in: db)
         }
     }
 
@@ -55,7 +55,7 @@ public struct Reauthentication: Sendable {
         guard matches, !locked else {
             logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])
             try database.writer.write { db in
-                let email = try primary(found.id, in: db) ?? ""
+                let email = try EmailAddress.primaryAddress(of: found.id, in: db) ?? ""
                 if matches {
                     try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: db)
                 } else {
@@ -67,9 +67,5 @@ public struct Reauthentication: Sendable {
             throw AccountError.invalid(errors)
         }
         return found.id
-    }
-
-    private func primary(_ accountId: Int64, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
     }
 }

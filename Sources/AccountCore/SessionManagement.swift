@@ -82,7 +82,7 @@ public struct SessionManagement: Sendable {
     }
 
     private func primary(_ accountId: Int64, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])
+        try EmailAddress.primaryAddress(of: accountId, in: db)
     }
 
     /// The bytes `hex` spells (two digits each), or nil when it is not hex.

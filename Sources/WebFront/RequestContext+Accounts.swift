@@ -12,15 +12,9 @@ import FastCGI
 public struct SignedInAccount: Sendable {
     public let token: String
     public let session: SessionInfo
-    /// The first 8 bytes of the session's digest in hex: names it in the switcher's forms, proves nothing.
-    public var handle: String { Self.handle(session.digest) }
-
-    static func handle(_ digest: some Collection<UInt8>) -> String {
-        digest.prefix(8).map { byte in
-            let hex = Array("0123456789abcdef".utf8)
-            return String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
-    }
+    /// The handle the sessions page shows for this session too (see `SessionManagement.handle(for:)`): names it in the
+    /// switcher's forms, proves nothing.
+    public var handle: String { SessionManagement.handle(for: session.digest) }
 }
 
 extension RequestContext {
