@@ -1,6 +1,8 @@
 // swift-tools-version:6.1
 // Frontdoor: a self-hosted sign-in front served over FastCGI behind nginx.
-// Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, FastCGI}; AccountCore → AccountRules.
+// Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, OAuthClient, FastCGI}; AccountCore → AccountRules.
+// OAuthClient (issue 8) is its own target, beside BrowserID: the OAuth 2.0 / OpenID Connect client side of social sign-in
+// (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +14,7 @@ let package = Package(
         .library(name: "AccountRules", targets: ["AccountRules"]),
         .library(name: "AccountCore", targets: ["AccountCore"]),
         .library(name: "BrowserID", targets: ["BrowserID"]),
+        .library(name: "OAuthClient", targets: ["OAuthClient"]),
         .library(name: "WebFront", targets: ["WebFront"]),
     ],
     dependencies: [
@@ -42,8 +45,13 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
+        .target(name: "OAuthClient", dependencies: [
+            "CCurl",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "BrowserID", "FastCGI",
+            "AccountCore", "AccountRules", "BrowserID", "FastCGI", "OAuthClient",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -58,6 +66,7 @@ let package = Package(
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
         .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore"]),
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID"], exclude: ["Vectors"]),
-        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID"]),
+        .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient"]),
+        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "OAuthClient"]),
     ]
 )

@@ -32,9 +32,14 @@ public struct AccountServices: Sendable {
     public let deletion: AccountDeletion
     public let sessionManagement: SessionManagement
     public let profile: Profile
+    public let tokenVault: TokenVault
+    public let socialFlows: SocialFlows
+    public let social: SocialSignIn
+    public let socialLinks: SocialLinks
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
+                tokenVault: TokenVault? = nil,
                 clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
         self.database = database
         self.configuration = configuration
@@ -73,6 +78,12 @@ public struct AccountServices: Sendable {
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
                                     mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
                                     lifetime: configuration.mail.resetLifetime)
+        let vault = tokenVault ?? TokenVault.ephemeral(random: random)
+        self.tokenVault = vault
+        socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
+        social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
+                              validator: validator, mail: mail, audit: audit, clock: clock, random: random, logger: logger)
+        socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
     }

@@ -26,6 +26,8 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case emailAdded = "email_added"
     case emailRemoved = "email_removed"
     case reauthenticated
+    case identityLinked = "identity_linked"
+    case identityUnlinked = "identity_unlinked"
 }
 
 /// One audit row.

@@ -7,6 +7,8 @@ public struct Flash: Sendable, Equatable {
 
     public var key: String
     public var kind: Kind
+    /// The configured provider the message names (`{provider}`), if any.
+    public var provider: String?
 
     public static let cookieName = "frontdoor_flash"
 
@@ -23,16 +25,30 @@ public struct Flash: Sendable, Equatable {
         "reauthentication_required": .alert, "reauthenticated": .notice,
         // Several accounts in one browser.
         "switched_account": .notice, "signed_out_all": .notice, "signed_out_one": .notice, "too_many_accounts": .alert,
+        // Social sign-in (with a provider id: "key|github"; the name shown comes from the configuration).
+        "social_cancelled": .alert, "social_failed": .alert, "social_state_invalid": .alert, "social_pending_invalid": .alert,
+        "social_identity_taken": .alert, "social_already_linked": .alert, "social_wrong_account": .alert,
+        "social_last_method": .alert, "social_signed_up": .notice, "social_linked": .notice, "social_unlinked": .notice,
+        "social_sign_up_closed": .alert, "social_invitation_required": .alert,
     ]
 
-    public init(_ key: String, kind: Kind = .notice) {
+    public init(_ key: String, kind: Kind = .notice, provider: String? = nil) {
         self.key = key
         self.kind = kind
+        self.provider = provider
     }
 
-    /// The flash a cookie value names, if it is a known one.
+    /// The cookie's value: the key, then `|provider` when there is one.
+    var cookieValue: String { provider.map { key + "|" + $0 } ?? key }
+
+    /// The flash a cookie value names, if it is a known one (a provider part must look like a provider id).
     init?(cookieValue: String) {
-        guard let kind = Self.known[cookieValue] else { return nil }
-        self.init(cookieValue, kind: kind)
+        let parts = cookieValue.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let kind = Self.known[parts[0]] else { return nil }
+        if parts.count == 2 {
+            guard (1...32).contains(parts[1].count), parts[1].allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" })
+            else { return nil }
+        }
+        self.init(parts[0], kind: kind, provider: parts.count == 2 ? parts[1] : nil)
     }
 }

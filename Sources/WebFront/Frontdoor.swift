@@ -12,7 +12,7 @@ public struct Frontdoor: Responder {
 
     public init(site: Site) {
         self.site = site
-        self.routes = Routes.table()
+        self.routes = Routes.table(providers: site.social.providers.map(\.configuration.id))
         self.rootRoutes = Routes.rootTable()
     }
 

@@ -136,7 +136,7 @@ public final class RequestContext {
     }
 
     /// Shows `flash` on the next page.
-    public func setFlash(_ flash: Flash) { setCookie(Flash.cookieName, flash.key, maxAge: 120) }
+    public func setFlash(_ flash: Flash) { setCookie(Flash.cookieName, flash.cookieValue, maxAge: 120) }
 
     /// The flash sent by the previous response, cleared so it shows once.
     public func takeFlash() -> Flash? {
@@ -198,7 +198,9 @@ public final class RequestContext {
             all["can_add_account"] = others.count + 1 < site.configuration.session.maxAccounts
         }
         if let flash {
-            all["flash"] = ["kind": flash.kind.rawValue, "role": flash.kind == .alert ? "alert" : "status", "text": catalog.text(flash.key)]
+            let provider = flash.provider.map { site.configuration.social.displayName(of: $0) } ?? ""
+            all["flash"] = ["kind": flash.kind.rawValue, "role": flash.kind == .alert ? "alert" : "status",
+                            "text": catalog.text(flash.key, ["provider": provider])]
         }
         all.merge(values) { _, new in new }
         let contentType = [(name: "Content-Type", value: "text/html; charset=utf-8")]

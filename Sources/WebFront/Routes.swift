@@ -6,14 +6,17 @@ typealias Handler = @Sendable (RequestContext) throws -> Response
 
 /// Every route by relative path and method. HEAD is answered by the GET handler.
 enum Routes {
-    static func table() -> [String: [String: Handler]] {
+    /// `providers`: the configured social sign-in providers' ids; each gets `auth/<id>` (start) and `auth/<id>/callback`.
+    static func table(providers: [String] = []) -> [String: [String: Handler]] {
         let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
         let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
         let dialog = BrowserIDDialogPage(), certify = CertifyAction(), verify = VerifyAPI()
         let gate = Gate(), metrics = MetricsPage()
         let profile = ProfilePage(), password = PasswordChangePage(), emails = EmailAddressesPage(), sessions = SessionsPage()
         let deletion = AccountDeletionPage(), reauthentication = ReauthenticationPage(), switcher = AccountSwitchAction()
-        return [
+        let socialStart = SocialStartAction(), socialCallback = SocialCallbackPage(), socialEmail = SocialEmailPage()
+        let socialLink = SocialLinkPage(), connections = ConnectionsPage(), providerToken = ProviderTokenAPI()
+        var table: [String: [String: Handler]] = [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
             "sign_in": ["GET": signIn.show, "POST": signIn.submit],
@@ -39,11 +42,21 @@ enum Routes {
             "settings/delete": ["GET": deletion.show, "POST": deletion.submit],
             "settings/reauthenticate": ["GET": reauthentication.show, "POST": reauthentication.submit],
             "switch": ["POST": switcher.submit],
+            "settings/connections": ["GET": connections.show],
+            "settings/connections/unlink": ["POST": connections.unlink],
+            "auth/email": ["GET": socialEmail.show, "POST": socialEmail.submit],
+            "auth/link": ["GET": socialLink.show, "POST": socialLink.submit],
+            "internal/provider_token": ["GET": providerToken.show],
             "auth/check": ["GET": gate.check],
             "metrics": ["GET": metrics.show],
             "verify": ["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                        "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod],
         ]
+        for id in providers {
+            table["auth/\(id)"] = ["POST": { try socialStart.submit($0, provider: id) }]
+            table["auth/\(id)/callback"] = ["GET": { try socialCallback.show($0, provider: id) }]
+        }
+        return table
     }
 
     /// Routes outside the base path, by full request path (nginx sends only these there).

@@ -13,6 +13,8 @@ public final class Site: Sendable {
     public let logger: Logger
     /// The BrowserID identity provider and verifier (nil: those routes answer 404, e.g. in page tests).
     public let browserID: BrowserIDServices?
+    /// The social sign-in providers (none: no buttons, and auth/* answers 404).
+    public let social: SocialServices
     /// Request counts and latencies for `GET <base>/metrics`.
     public let metrics: Metrics
     /// Anonymous pages rendered once (see PageCache).
@@ -21,7 +23,7 @@ public final class Site: Sendable {
     public let allowedHosts: AllowedHosts
 
     public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger,
-                browserID: BrowserIDServices? = nil) {
+                browserID: BrowserIDServices? = nil, social: SocialServices = .none) {
         self.configuration = configuration
         self.paths = SitePaths(base: configuration.basePath)
         self.services = services
@@ -29,6 +31,7 @@ public final class Site: Sendable {
         self.csrf = csrf
         self.logger = logger
         self.browserID = browserID
+        self.social = social
         self.metrics = Metrics()
         self.allowedHosts = AllowedHosts(publicURL: configuration.publicURL, patterns: configuration.redirect.allowedHostList)
     }

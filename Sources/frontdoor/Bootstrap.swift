@@ -31,16 +31,22 @@ enum Bootstrap {
         do { renderer = try PageRenderer(directory: configuration.templates.path, catalog: catalog) } catch {
             throw CommandFailure("frontdoor: \(error)")
         }
+        // The providers' tokens are sealed with the key in `social.token_key_file` (made here on first start, 0600).
+        let vault: TokenVault
+        do { vault = try TokenVault.loadOrCreate(path: configuration.social.tokenKeyFile) } catch {
+            throw CommandFailure("frontdoor: cannot use social.token_key_file \(configuration.social.tokenKeyFile): \(error)")
+        }
         let services = AccountServices(database: database, configuration: configuration.core, validator: validator,
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
-                                       transport: makeTransport(configuration), logger: logger, profileFields: profileFields)
+                                       transport: makeTransport(configuration), logger: logger, profileFields: profileFields,
+                                       tokenVault: vault)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
         let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock)
         do { try browserID.provider.ensureKey() } catch {
             throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
         }
         let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
-                        browserID: browserID)
+                        browserID: browserID, social: SocialServices.make(configuration: configuration))
         return Frontdoor(site: site)
     }
 

@@ -147,6 +147,61 @@ extension AppDatabase {
                 BEGIN SELECT RAISE(ABORT, 'the primary address cannot be removed'); END;
                 """)
         }
+        migrator.registerMigration("v7-social") { db in
+            // Social sign-in. An account made through a provider has no password: `account.passwordHash` is ''.
+            // One identity per (provider, subject) in all, and at most one per provider for an account. The provider's
+            // tokens are sealed with AES-GCM (TokenVault), never stored in clear.
+            try db.create(table: "socialIdentity") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("account", onDelete: .cascade).notNull()
+                t.column("provider", .text).notNull()
+                t.column("subject", .text).notNull()
+                t.column("email", .text)
+                t.column("displayName", .text).notNull().defaults(to: "")
+                t.column("sealedTokens", .blob)
+                t.column("tokenExpiresAt", .double)
+                t.column("createdAt", .double).notNull()
+                t.column("lastUsedAt", .double)
+                t.uniqueKey(["provider", "subject"])
+                t.uniqueKey(["accountId", "provider"])
+            }
+            // A started authorization-code flow: the digest of its `state`, bound to the browser (digest of its binding
+            // cookie), single use, short-lived. PKCE verifier and nonce are derived from state and binding, not stored.
+            try db.create(table: "socialFlow") { t in
+                t.primaryKey("digest", .blob).check { length($0) == 32 }
+                t.column("provider", .text).notNull()
+                t.column("purpose", .text).notNull()
+                t.belongsTo("account", onDelete: .cascade)
+                t.column("bindingDigest", .blob).notNull()
+                t.column("returnTo", .text).notNull().defaults(to: "")
+                t.column("sealedInvite", .blob)
+                t.column("rememberMe", .boolean).notNull().defaults(to: false)
+                t.column("pendingDigest", .blob)
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull().indexed()
+                t.column("usedAt", .double)
+            }
+            // An identity the provider vouched for that needs one more step from the person: an address to verify
+            // (none or an unverified one given), or signing in to the existing account that holds its address.
+            try db.create(table: "socialPending") { t in
+                t.primaryKey("digest", .blob).check { length($0) == 32 }
+                t.column("bindingDigest", .blob).notNull()
+                t.column("provider", .text).notNull()
+                t.column("subject", .text).notNull()
+                t.column("email", .text)
+                t.column("emailVerified", .boolean).notNull().defaults(to: false)
+                t.column("displayName", .text).notNull().defaults(to: "")
+                t.column("sealedTokens", .blob)
+                t.column("tokenExpiresAt", .double)
+                t.belongsTo("linkAccount", inTable: "account", onDelete: .cascade)
+                t.column("returnTo", .text).notNull().defaults(to: "")
+                t.column("sealedInvite", .blob)
+                t.column("rememberMe", .boolean).notNull().defaults(to: false)
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull().indexed()
+                t.column("usedAt", .double)
+            }
+        }
         return migrator
     }
 }

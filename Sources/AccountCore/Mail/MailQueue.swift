@@ -28,6 +28,10 @@ public enum MailKind: Sendable, Equatable {
     case primaryAddressChanged(newAddress: String)
     /// To the primary address of a deleted account: "your account was deleted".
     case accountDeleted
+    /// To the primary address: "a {provider} account was linked to your account" (provider: its display id).
+    case identityLinked(provider: String)
+    /// To the primary address: "{provider} was unlinked from your account".
+    case identityUnlinked(provider: String)
 
     /// The name stored in the queue and used for throttling.
     public var name: String {
@@ -41,6 +45,8 @@ public enum MailKind: Sendable, Equatable {
         case .addressVerification: "address_verification"
         case .primaryAddressChanged: "primary_address_changed"
         case .accountDeleted: "account_deleted"
+        case .identityLinked: "identity_linked"
+        case .identityUnlinked: "identity_unlinked"
         }
     }
 }

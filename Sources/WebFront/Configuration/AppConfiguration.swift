@@ -32,6 +32,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var metrics = Metrics()
     /// The operator's extra profile fields (`profile.fields`, a list; see AppConfiguration+Profile.swift).
     public var profileFields: [ProfileFieldConfig] = []
+    /// Social sign-in (section `social`; see AppConfiguration+Social.swift).
+    public var social = Social()
 
     public init() {}
 

@@ -114,6 +114,9 @@ enum ConfigKeys {
         text("client.trusted_proxies", \.client.trustedProxies),
         flag("metrics.enabled", \.metrics.enabled),
         text("metrics.allowed_addresses", \.metrics.allowedAddresses),
+        text("social.token_key_file", \.social.tokenKeyFile),
+        text("social.token_allowed_addresses", \.social.tokenAllowedAddresses),
+        duration("social.http_timeout", \.social.httpTimeout),
     ]
 
     static func parseInteger(_ text: String) throws -> Int {

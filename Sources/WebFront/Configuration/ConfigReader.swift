@@ -29,8 +29,12 @@
 //   client.trusted_proxies ""  (addresses whose X-Forwarded-For is believed)
 //   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"
 //   profile.fields               [] (file only: a list of declared profile fields; see AppConfiguration+Profile.swift)
+//   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
+//   social.http_timeout "10s"
+//   social.providers             [] (file only: a list of sign-in providers; see AppConfiguration+Social.swift)
 // Durations: plain seconds or a number with s, m, h or d.
 import Foundation
+import OAuthClient
 import Yams
 
 /// A configuration problem, worded for the operator (names the key and the value).
@@ -45,11 +49,12 @@ public enum ConfigReader {
     public static func read(file: String?, environment: [String: String]) throws -> AppConfiguration {
         var values: [String: String] = [:]
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
+        var providers: [ProviderConfiguration] = []
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ConfigError("cannot read config file \(file)")
             }
-            (values, profileFields) = try parseFile(yaml: text)
+            (values, profileFields, providers) = try parseFile(yaml: text)
         }
         for key in ConfigKeys.all.map(\.name) {
             let variable = "FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
@@ -57,6 +62,7 @@ public enum ConfigReader {
         }
         var configuration = AppConfiguration()
         configuration.profileFields = profileFields
+        configuration.social.providers = providers
         for key in ConfigKeys.all {
             guard let value = values[key.name] else { continue }
             do { try key.apply(&configuration, value.trimmingCharacters(in: .whitespaces)) } catch let error as ConfigError {
@@ -72,20 +78,25 @@ public enum ConfigReader {
     /// Flattens a YAML document into dotted keys (`session.lifetime`); unknown keys are errors.
     static func parse(yaml text: String) throws -> [String: String] { try parseFile(yaml: text).values }
 
-    /// The document's dotted keys, and the list under `profile.fields` (checked, see ProfileFieldsConfig).
-    static func parseFile(yaml text: String) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig]) {
+    /// The document's dotted keys, and the lists under `profile.fields` (see ProfileFieldsConfig) and
+    /// `social.providers` (see SocialProvidersConfig), checked.
+    static func parseFile(yaml text: String) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig],
+                                                        providers: [ProviderConfiguration]) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch { throw ConfigError("config file is not valid YAML: \(error)") }
-        guard let node else { return ([:], []) }
+        guard let node else { return ([:], [], []) }
         guard let mapping = node.mapping else { throw ConfigError("config file must be a mapping of keys to values") }
         var values: [String: String] = [:]
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
+        var providers: [ProviderConfiguration] = []
         let known = Set(ConfigKeys.all.map(\.name))
         func walk(_ mapping: Node.Mapping, prefix: String) throws {
             for (keyNode, valueNode) in mapping {
                 let key = prefix + (keyNode.string ?? "")
                 if key == ProfileFieldsConfig.key {
                     profileFields = try ProfileFieldsConfig.parse(valueNode)
+                } else if key == SocialProvidersConfig.key {
+                    providers = try SocialProvidersConfig.parse(valueNode)
                 } else if let nested = valueNode.mapping {
                     try walk(nested, prefix: key + ".")
                 } else if let scalar = valueNode.scalar {
@@ -97,7 +108,7 @@ public enum ConfigReader {
             }
         }
         try walk(mapping, prefix: "")
-        return (values, profileFields)
+        return (values, profileFields, providers)
     }
 
     /// Checks the values against each other and their ranges.
@@ -184,6 +195,7 @@ public enum ConfigReader {
             }
         }
         lines += ProfileFieldsConfig.render(configuration.profileFields)
+        lines += SocialProvidersConfig.render(configuration.social.providers)
         return lines.joined(separator: "\n") + "\n"
     }
 }

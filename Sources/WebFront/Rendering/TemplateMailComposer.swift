@@ -29,12 +29,15 @@ public struct TemplateMailComposer: MailComposer {
         case .primaryAddressChanged(let newAddress):
             values["new_address"] = newAddress
             values["settings_url"] = site + paths.path("settings/emails")
+        case .identityLinked(let provider), .identityUnlinked(let provider):
+            values["provider"] = configuration.social.displayName(of: provider)
+            values["settings_url"] = site + paths.path("settings/connections")
         case .signUpAttempt, .passwordChanged, .accountDeleted: break
         }
         let catalog = renderer.catalog
         return MailMessage(
             from: configuration.mail.from, to: address,
-            subject: catalog.text("mail_\(kind.name)_subject", ["site": configuration.siteName]),
+            subject: catalog.text("mail_\(kind.name)_subject", ["site": configuration.siteName, "provider": values["provider"] as? String ?? ""]),
             text: try renderer.render("mail/\(kind.name).txt", values),
             html: try renderer.render("mail/\(kind.name).html", values))
     }

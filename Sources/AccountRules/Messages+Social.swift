@@ -1,0 +1,60 @@
+// Messages+Social.swift: English wording of social sign-in: provider buttons, the behaviour table's outcomes, the
+// pages that ask for an address or for the existing account, connected accounts in the settings, and its mails.
+// `{provider}` is the provider's display name from the configuration.
+
+extension MessageCatalog {
+    /// English wording of social sign-in; merged into `english` (a key there must not repeat here).
+    static let englishSocial: [String: String] = [
+        "social_or": "or",
+        "social_sign_in_with": "Sign in with {provider}",
+        "social_sign_up_with": "Sign up with {provider}",
+        "social_continue_with": "Continue with {provider}",
+
+        // Outcomes (flash and page messages).
+        "social_cancelled": "You cancelled signing in with {provider}.",
+        "social_failed": "We couldn't sign you in with {provider}: it did not answer as expected. Nothing was changed; please try again later.",
+        "social_state_invalid": "That sign-in attempt has expired or was already used. Please start again.",
+        "social_pending_invalid": "That sign-in attempt has expired. Please start again.",
+        "social_identity_taken": "This {provider} account is already linked to another account.",
+        "social_already_linked": "A {provider} account is already linked to your account.",
+        "social_wrong_account": "That {provider} account is not linked to this account.",
+        "social_last_method": "You can't unlink {provider}: it is your only way to sign in. Set a password first.",
+        "social_signed_up": "Welcome! Your account was created with {provider}.",
+        "social_linked": "{provider} is now linked to your account.",
+        "social_unlinked": "{provider} was unlinked from your account.",
+        "social_sign_up_closed": "Sign-up is closed: {provider} is not linked to any account here.",
+        "social_invitation_required": "Sign-up needs an invitation: {provider} is not linked to any account here.",
+
+        // Asking for an address (no address or an unverified one from the provider).
+        "social_email_title": "One more step",
+        "social_email_text": "{provider} didn't give us a verified email address. Enter yours and we'll send you a link to confirm it.",
+        "social_email_button": "Continue",
+
+        // Linking to the existing account that holds the address.
+        "social_link_title": "Link {provider} to your account",
+        "social_link_text": "An account with {email} already exists here. Sign in to it to link your {provider} account: we never link accounts without you.",
+        "social_link_button": "Sign in and link",
+        "social_link_with": "Sign in with {provider} to link",
+        "social_link_no_password": "This account has no password. Sign in with a provider linked to it, or set a password through \"Forgot your password?\".",
+
+        // Settings: connected accounts.
+        "settings_connections": "Connected accounts",
+        "connections_title": "Connected accounts",
+        "connections_text": "Accounts on other sites you can sign in with.",
+        "connections_empty": "No account from another site is linked yet.",
+        "connections_linked_at": "Linked",
+        "connections_last_used": "Last used",
+        "connections_never": "never",
+        "connections_unlink_button": "Unlink",
+        "connections_link_button": "Link {provider}",
+        "connections_available": "Link another account",
+        "connections_no_password": "Your account has no password: you sign in only with the accounts linked here.",
+
+        // Re-authentication with a provider.
+        "reauthenticate_with": "Confirm with {provider}",
+
+        // Mails.
+        "mail_identity_linked_subject": "{provider} was linked to your {site} account",
+        "mail_identity_unlinked_subject": "{provider} was unlinked from your {site} account",
+    ]
+}

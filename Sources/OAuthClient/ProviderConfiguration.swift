@@ -1,0 +1,64 @@
+// ProviderConfiguration.swift: one configured sign-in provider, with the presets' endpoints and scopes filled in.
+// (Foundation stub: helper A completes presets, checks and docs; the public shape below is the contract.)
+import Foundation
+
+/// Which protocol family and preset a provider uses.
+public enum ProviderKind: String, CaseIterable, Sendable {
+    /// Any OpenID Connect provider: issuer URL → discovery document, JWKS, ID token.
+    case oidc
+    /// Google (OpenID Connect, issuer https://accounts.google.com).
+    case google
+    /// GitHub (OAuth 2.0, profile from `/user` and `/user/emails`).
+    case github
+    /// Facebook (OAuth 2.0, profile from Graph `me?fields=id,name,email`).
+    case facebook
+    /// X / Twitter (OAuth 2.0 authorization code with PKCE, profile from `/2/users/me`; gives no email).
+    case twitter
+}
+
+/// How the client authenticates at the token endpoint.
+public enum TokenEndpointAuth: String, CaseIterable, Sendable {
+    /// HTTP Basic with client id and secret.
+    case basic
+    /// `client_id` and `client_secret` in the form body.
+    case post
+}
+
+/// One provider as configured (config `social.providers`), preset defaults filled in by `init`.
+public struct ProviderConfiguration: Sendable, Equatable {
+    /// `[a-z0-9_-]{1,32}`: the URL segment (`<base>/auth/<id>`) and the name stored with linked identities.
+    public var id: String
+    public var kind: ProviderKind
+    /// Button label and name in messages ("GitHub"); default from the preset, for `oidc` the id.
+    public var displayName: String
+    public var clientID: String
+    public var clientSecret: String
+    /// OpenID Connect issuer (oidc: required; google: https://accounts.google.com; others: empty).
+    public var issuer: String
+    public var scopes: [String]
+    /// Overrides (empty: the preset's, or for OpenID Connect the discovery document's).
+    public var authorizationEndpoint: String
+    public var tokenEndpoint: String
+    public var userInfoEndpoint: String
+    /// GitHub only: the addresses endpoint (default https://api.github.com/user/emails).
+    public var emailsEndpoint: String
+    public var tokenEndpointAuth: TokenEndpointAuth
+
+    public init(id: String, kind: ProviderKind, clientID: String, clientSecret: String) {
+        self.id = id
+        self.kind = kind
+        self.displayName = id
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.issuer = ""
+        self.scopes = []
+        self.authorizationEndpoint = ""
+        self.tokenEndpoint = ""
+        self.userInfoEndpoint = ""
+        self.emailsEndpoint = ""
+        self.tokenEndpointAuth = .basic
+    }
+
+    /// Whether the provider speaks OpenID Connect (a nonce is sent and an ID token checked).
+    public var usesOpenID: Bool { kind == .oidc || kind == .google }
+}
