@@ -29,7 +29,7 @@ public struct Flash: Sendable, Equatable {
         "social_cancelled": .alert, "social_failed": .alert, "social_state_invalid": .alert, "social_pending_invalid": .alert,
         "social_identity_taken": .alert, "social_already_linked": .alert, "social_wrong_account": .alert,
         "social_last_method": .alert, "social_signed_up": .notice, "social_linked": .notice, "social_unlinked": .notice,
-        "social_sign_up_closed": .alert, "social_invitation_required": .alert,
+        "social_sign_up_closed": .alert, "social_invitation_required": .alert, "unconfirmed": .alert,
     ]
 
     public init(_ key: String, kind: Kind = .notice, provider: String? = nil) {

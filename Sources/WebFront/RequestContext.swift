@@ -181,9 +181,13 @@ public final class RequestContext {
                       "settings_emails": site.paths.path("settings/emails"), "settings_sessions": site.paths.path("settings/sessions"),
                       "settings_delete": site.paths.path("settings/delete"),
                       "settings_reauthenticate": site.paths.path("settings/reauthenticate"),
-                      "switch_account": site.paths.path("switch"), "sign_in_another": site.paths.path("sign_in") + "?add=1"],
+                      "switch_account": site.paths.path("switch"), "sign_in_another": site.paths.path("sign_in") + "?add=1",
+                      "settings_connections": site.paths.path("settings/connections"),
+                      "connections_unlink": site.paths.path("settings/connections/unlink"),
+                      "social_email": site.paths.path("auth/email"), "social_link": site.paths.path("auth/link")],
             "csrf_token": token,
             "signup_open": site.configuration.signUp == .open,
+            "social_enabled": !site.social.isEmpty,
         ]
         if let session {
             all["user"] = ["email": session.email, "signed_in_as": catalog.text("signed_in_as", ["email": session.email])]

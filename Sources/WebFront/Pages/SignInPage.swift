@@ -48,6 +48,7 @@ struct SignInPage: Sendable {
                                      form: ["email": email], catalog: context.site.renderer.catalog)
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
         if adding { values["adding"] = true }
+        values["social"] = context.socialButtons(labelKey: "social_sign_in_with", returnTo: values["rd"] as? String)
         // The plain form (no address typed, no return target, nobody signed in) is the same for every signed-out visitor.
         let plain = email.isEmpty && values["rd"] == nil && !adding
         return try context.page("sign_in", values, flash: flash, cacheKey: plain ? "sign_in" : nil)

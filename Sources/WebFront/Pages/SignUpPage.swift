@@ -71,6 +71,7 @@ struct SignUpPage: Sendable {
         values["profile_fields"] = ProfileFieldsView.fields(context.site.services.profile.signUpFields, form: form, errors: errors,
                                                             catalog: catalog)
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+        values["social"] = context.socialButtons(labelKey: "social_sign_up_with", invite: invited == nil ? nil : invite)
         // The empty form without an invitation is the same for every signed-out visitor (the declared fields are the
         // same for everyone: they come from the configuration).
         let plain = form.isEmpty && errors.isEmpty && invited == nil

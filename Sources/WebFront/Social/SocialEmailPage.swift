@@ -1,8 +1,60 @@
-// SocialEmailPage.swift: `GET|POST <base>/auth/email`: asks for an address when the provider gave none verified.
+// SocialEmailPage.swift: `GET|POST <base>/auth/email`: the provider gave no address, or one it does not vouch for:
+// the person gives one, and it is verified by mail (see AccountCore's SocialSignIn.submitEmail).
+//
+// Needs this browser's pending identity (cookie `frontdoor_social_pending`, 10 minutes). An address that already has
+// an account gets the same "check your mail" answer as a free one (its owner is mailed instead), so the page tells
+// nobody which addresses have accounts. Without required confirmation a free address signs the person in at once.
 import AccountCore
+import AccountRules
 import FastCGI
 
 struct SocialEmailPage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        guard let pending = try pending(context) else { return expired(context) }
+        return try render(context, pending, form: ["email": pending.email ?? ""])
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        guard let token = context.socialPendingToken, let pending = try pending(context) else { return expired(context) }
+        do {
+            let outcome = try context.site.services.social.submitEmail(
+                pendingToken: token, binding: context.socialBinding(create: false) ?? [], email: context.form["email"] ?? "",
+                client: context.client, previousToken: context.sessionToken)
+            context.setSocialPending(nil)
+            switch outcome {
+            case .signedIn(let grant):
+                try context.startSession(grant, keepPrevious: false)
+                context.setFlash(Flash("social_signed_up", provider: pending.provider))
+                return context.redirect(to: context.returnTarget(pending.returnTo.isEmpty ? nil : pending.returnTo))
+            case .confirmationSent:
+                return try context.page("message", ["title": "check_email_title", "text": "check_email_text"].localized(context))
+            }
+        } catch AccountError.invalid(let errors) {
+            return try render(context, pending, form: context.form, errors: errors)
+        } catch AccountError.refused(let key) {
+            context.setFlash(Flash(key, kind: .alert, provider: pending.provider))
+            return context.redirect(to: context.site.paths.signIn())
+        }
+    }
+
+    private func pending(_ context: RequestContext) throws -> PendingIdentity? {
+        guard let token = context.socialPendingToken, let binding = context.socialBinding(create: false) else { return nil }
+        do { return try context.site.services.social.pending(token: token, binding: binding) } catch AccountError.refused { return nil }
+    }
+
+    private func expired(_ context: RequestContext) -> Response {
+        context.setSocialPending(nil)
+        context.setFlash(Flash("social_pending_invalid", kind: .alert))
+        return context.redirect(to: context.site.paths.signIn())
+    }
+
+    private func render(_ context: RequestContext, _ pending: PendingIdentity, form: [String: String],
+                        errors: ValidationErrors = .init()) throws -> Response {
+        let catalog = context.site.renderer.catalog
+        var values = FormView.fields([.email(autocomplete: "email")], form: form, errors: errors, catalog: catalog)
+        values["intro"] = catalog.text("social_email_text", ["provider": context.providerName(pending.provider)])
+        if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+        return try context.page("social_email", values)
+    }
 }

@@ -1,8 +1,64 @@
-// SocialLinkPage.swift: `GET|POST <base>/auth/link`: the provider's address belongs to an account: sign in to it to link.
+// SocialLinkPage.swift: `GET|POST <base>/auth/link`: the provider's address belongs to an account here. Nothing is
+// linked silently: the person signs in to that account, with its password (this form) or with a provider already
+// linked to it (a `link_pending` flow), and only then is the new provider linked.
+//
+// A wrong password counts towards the account's lock, as on the sign-in page, and gets the sign-in page's one message.
 import AccountCore
+import AccountRules
 import FastCGI
 
 struct SocialLinkPage: Sendable {
-    func show(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
-    func submit(_ context: RequestContext) throws -> Response { throw HTTPError.notFound }
+    func show(_ context: RequestContext) throws -> Response {
+        guard let pending = try pending(context) else { return expired(context) }
+        return try render(context, pending)
+    }
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        guard let token = context.socialPendingToken, let pending = try pending(context) else { return expired(context) }
+        do {
+            let grant = try context.site.services.social.linkWithPassword(
+                pendingToken: token, binding: context.socialBinding(create: false) ?? [], password: context.form["password"] ?? "",
+                client: context.client, previousToken: context.sessionToken)
+            try context.startSession(grant, keepPrevious: false)
+            context.setSocialPending(nil)
+            context.setFlash(Flash("social_linked", provider: pending.provider))
+            return context.redirect(to: context.returnTarget(pending.returnTo.isEmpty ? nil : pending.returnTo))
+        } catch AccountError.invalidCredentials {
+            return try render(context, pending, flash: Flash("sign_in_failed", kind: .alert))
+        } catch AccountError.unconfirmed {
+            return try render(context, pending, flash: Flash("unconfirmed", kind: .alert))
+        } catch AccountError.refused(let key) {
+            context.setSocialPending(nil)
+            context.setFlash(Flash(key, kind: .alert, provider: pending.provider))
+            return context.redirect(to: context.site.paths.signIn())
+        }
+    }
+
+    private func pending(_ context: RequestContext) throws -> PendingIdentity? {
+        guard let token = context.socialPendingToken, let binding = context.socialBinding(create: false) else { return nil }
+        do { return try context.site.services.social.pending(token: token, binding: binding) } catch AccountError.refused { return nil }
+    }
+
+    private func expired(_ context: RequestContext) -> Response {
+        context.setSocialPending(nil)
+        context.setFlash(Flash("social_pending_invalid", kind: .alert))
+        return context.redirect(to: context.site.paths.signIn())
+    }
+
+    private func render(_ context: RequestContext, _ pending: PendingIdentity, flash: Flash? = nil) throws -> Response {
+        let catalog = context.site.renderer.catalog
+        let name = context.providerName(pending.provider)
+        var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], catalog: catalog)
+        values["heading"] = catalog.text("social_link_title", ["provider": name])
+        values["intro"] = catalog.text("social_link_text", ["provider": name, "email": pending.email ?? ""])
+        values["email"] = pending.email ?? ""
+        values["has_password"] = pending.linkHasPassword
+        let configured = Set(context.site.social.providers.map(\.configuration.id))
+        let others = pending.linkProviders.filter { configured.contains($0) && $0 != pending.provider }
+        if !others.isEmpty {
+            values["social"] = context.socialButtons(labelKey: "social_link_with", purpose: .linkPending, ids: others)
+        }
+        return try context.page("social_link", values, flash: flash)
+    }
 }

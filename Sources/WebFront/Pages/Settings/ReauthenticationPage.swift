@@ -9,8 +9,8 @@ import FastCGI
 /// `GET|POST <base>/settings/reauthenticate`.
 struct ReauthenticationPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        _ = try context.requireSession()
-        return try render(context, returnTo: context.query["rd"])
+        let session = try context.requireSession()
+        return try render(context, session: session, returnTo: context.query["rd"])
     }
 
     func submit(_ context: RequestContext) throws -> Response {
@@ -20,7 +20,7 @@ struct ReauthenticationPage: Sendable {
             try context.site.services.reauthentication.confirm(session: session.digest, password: context.form["password"] ?? "",
                                                                 client: context.client)
         } catch AccountError.invalid(let errors) {
-            return try render(context, returnTo: context.form["rd"], errors: errors)
+            return try render(context, session: session, returnTo: context.form["rd"], errors: errors)
         } catch AccountError.notFound {
             context.clearSession()
             return context.redirect(to: context.site.paths.signIn())
@@ -30,16 +30,27 @@ struct ReauthenticationPage: Sendable {
     }
 
     /// A path on this site only (this page never sends anyone to another host).
-    private func target(_ context: RequestContext, _ raw: String?) -> String {
+    private func target(_ context: RequestContext, _ raw: String?) -> String { Self.localTarget(context, raw) }
+
+    /// `raw` when it is a checked path on this site other than the home page, else the settings.
+    static func localTarget(_ context: RequestContext, _ raw: String?) -> String {
         let checked = context.returnTarget(raw)
         return checked.hasPrefix("/") && !checked.hasPrefix("//") && checked != context.site.paths.home ? checked
             : context.site.paths.path("settings")
     }
 
-    private func render(_ context: RequestContext, returnTo: String?, errors: ValidationErrors = .init()) throws -> Response {
+    /// The password form (when the account has one) and a button per provider linked to the account.
+    private func render(_ context: RequestContext, session: SessionInfo, returnTo: String?, errors: ValidationErrors = .init()) throws -> Response {
         let catalog = context.site.renderer.catalog
         var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], errors: errors, catalog: catalog)
         values["rd"] = target(context, returnTo)
+        let links = context.site.services.socialLinks
+        values["has_password"] = try links.hasPassword(accountId: session.accountId)
+        let linked = try links.identities(accountId: session.accountId).map(\.provider)
+        if !linked.isEmpty {
+            values["social"] = context.socialButtons(labelKey: "reauthenticate_with", purpose: .reauthenticate,
+                                                     returnTo: values["rd"] as? String, ids: linked)
+        }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.page("reauthenticate", values)
     }

@@ -1,0 +1,58 @@
+// RequestContext+Social.swift: what the social sign-in pages share: the browser's binding cookie, the pending
+// identity's cookie, the redirect URI registered at each provider, and the provider buttons on a page.
+//
+// Cookies (HttpOnly, SameSite=Lax, path = base path, until the browser closes):
+//   frontdoor_oauth            32 random bytes binding a flow's `state` (and a pending identity) to this browser;
+//                              Lax, so the provider's top-level redirect back to the callback carries it
+//   frontdoor_social_pending   the pending identity's token between the callback and auth/email or auth/link
+import AccountCore
+import FastCGI
+import Foundation
+import OAuthClient
+
+extension RequestContext {
+    static let socialBindingCookie = "frontdoor_oauth"
+    static let socialPendingCookie = "frontdoor_social_pending"
+
+    /// This browser's binding bytes; with `create`, made and queued as a cookie when missing.
+    func socialBinding(create: Bool) -> [UInt8]? {
+        if let value = cookies[Self.socialBindingCookie], let bytes = Base64URL.decode(value), bytes.count == 32 { return bytes }
+        guard create else { return nil }
+        let bytes = site.services.random.bytes(32)
+        setCookie(Self.socialBindingCookie, Base64URL.encode(bytes))
+        return bytes
+    }
+
+    /// The pending identity's token, if this browser has one.
+    var socialPendingToken: String? { cookies[Self.socialPendingCookie].flatMap { $0.isEmpty ? nil : $0 } }
+
+    func setSocialPending(_ token: String?) {
+        setCookie(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
+    }
+
+    /// The callback address registered at the provider: public_url + base path + /auth/<id>/callback.
+    func socialRedirectURI(_ provider: String) -> String {
+        site.configuration.publicURL + site.paths.path("auth/\(provider)/callback")
+    }
+
+    /// The display name of a configured provider (its id when no longer configured).
+    func providerName(_ id: String) -> String { site.configuration.social.displayName(of: id) }
+
+    /// Template values for the provider buttons (`partials/social_buttons`): one POST form per provider in `ids`
+    /// (default: every configured one), labelled with the catalog's `labelKey` ("Sign in with {provider}").
+    func socialButtons(labelKey: String, purpose: SocialPurpose = .signIn, returnTo: String? = nil, invite: String? = nil,
+                       ids: [String]? = nil) -> [String: Any]? {
+        let providers = site.social.providers.map(\.configuration).filter { ids?.contains($0.id) ?? true }
+        guard !providers.isEmpty else { return nil }
+        let catalog = site.renderer.catalog
+        let buttons: [[String: Any]] = providers.map { provider in
+            var button: [String: Any] = ["id": provider.id, "action": site.paths.path("auth/\(provider.id)"),
+                                         "purpose": purpose.rawValue,
+                                         "label": catalog.text(labelKey, ["provider": provider.displayName])]
+            if let returnTo, !returnTo.isEmpty { button["rd"] = returnTo }
+            if let invite, !invite.isEmpty { button["invite"] = invite }
+            return button
+        }
+        return ["buttons": buttons]
+    }
+}
