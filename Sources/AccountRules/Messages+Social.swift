@@ -50,6 +50,10 @@ extension MessageCatalog {
         "connections_available": "Link another account",
         "connections_no_password": "Your account has no password: you sign in only with the accounts linked here.",
 
+        // Setting a first password (accounts made through a provider).
+        "password_set_title": "Set a password",
+        "password_set_text": "Your account has no password yet: you sign in with a linked account. Set one to sign in with your email address too.",
+
         // Re-authentication with a provider.
         "reauthenticate_with": "Confirm with {provider}",
 

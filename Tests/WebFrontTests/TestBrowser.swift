@@ -4,6 +4,7 @@ import AccountRules
 import FastCGI
 import Foundation
 import Logging
+import OAuthClient
 @testable import WebFront
 
 /// The app under test and what a test looks at: services (database), clock, outbox folder.
@@ -33,8 +34,9 @@ struct TestApp {
 }
 
 /// Builds a `Frontdoor` over an in-memory database, the repo's templates, an outbox in a temp folder,
-/// a fixed clock and cheap argon2. With `browserID`, the identity provider too (an RSA key is made: slower).
-func makeApp(browserID: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
+/// a fixed clock and cheap argon2. With `browserID`, the identity provider too (an RSA key is made: slower). With
+/// `http`, the configured social providers call out through it (a fake provider) instead of libcurl.
+func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
     var configuration = AppConfiguration()
     configuration.templates.path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("templates").path
@@ -57,7 +59,8 @@ func makeApp(browserID: Bool = false, configure: (inout AppConfiguration) -> Voi
         try identity?.provider.ensureKey()
     }
     let site = Site(configuration: configuration, services: services, renderer: renderer,
-                    csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger, browserID: identity)
+                    csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger, browserID: identity,
+                    social: SocialServices.make(configuration: configuration, http: http, now: { clock.now() }))
     return TestApp(app: Frontdoor(site: site), services: services, clock: clock, outbox: configuration.mail.outbox)
 }
 
@@ -66,6 +69,8 @@ final class TestBrowser {
     let app: Frontdoor
     var cookies: [String: String] = [:]
     var https = false
+    /// REMOTE_ADDR of this browser's requests.
+    var remoteAddress = "127.0.0.1"
 
     init(_ app: Frontdoor) { self.app = app }
 
@@ -106,7 +111,7 @@ final class TestBrowser {
     }
 
     private func params(_ method: String, _ uri: String, _ headers: [String: String]) -> [String: String] {
-        var params = ["REQUEST_METHOD": method, "REQUEST_URI": uri, "REMOTE_ADDR": "127.0.0.1", "HTTP_USER_AGENT": "TestBrowser/1.0"]
+        var params = ["REQUEST_METHOD": method, "REQUEST_URI": uri, "REMOTE_ADDR": remoteAddress, "HTTP_USER_AGENT": "TestBrowser/1.0"]
         if let q = uri.firstIndex(of: "?") { params["QUERY_STRING"] = String(uri[uri.index(after: q)...]) }
         if !cookies.isEmpty { params["HTTP_COOKIE"] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
         if https { params["HTTPS"] = "on" }

@@ -1,6 +1,7 @@
 // AccountDeletionPage.swift: settings/delete: what deletion removes, and the password to confirm it.
 //
-// Options: `session.reauthenticate_after` (both GET and POST need a recent password entry).
+// Options: `session.reauthenticate_after` (both GET and POST need a recent password entry). An account without a
+// password (made through a provider) is not asked one: its recent confirmation with a linked provider stands for it.
 // Success: this browser is signed out, flash `account_deleted`, and on to the sign-in page.
 import AccountCore
 import AccountRules
@@ -9,8 +10,8 @@ import FastCGI
 /// `GET|POST <base>/settings/delete` (`password`).
 struct AccountDeletionPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        _ = try context.requireRecentSignIn(returnTo: path(context))
-        return try render(context)
+        let session = try context.requireRecentSignIn(returnTo: path(context))
+        return try render(context, session: session)
     }
 
     func submit(_ context: RequestContext) throws -> Response {
@@ -20,7 +21,7 @@ struct AccountDeletionPage: Sendable {
             try context.site.services.deletion.delete(session: session.digest, password: context.form["password"] ?? "",
                                                       client: context.client)
         } catch AccountError.invalid(let errors) {
-            return try render(context, errors: errors)
+            return try render(context, session: session, errors: errors)
         } catch AccountError.notFound {
             context.clearSession()
             return context.redirect(to: context.site.paths.path("sign_in"))
@@ -32,9 +33,11 @@ struct AccountDeletionPage: Sendable {
 
     private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/delete") }
 
-    private func render(_ context: RequestContext, errors: ValidationErrors = .init()) throws -> Response {
+    private func render(_ context: RequestContext, session: SessionInfo, errors: ValidationErrors = .init()) throws -> Response {
         let catalog = context.site.renderer.catalog
-        var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], errors: errors, catalog: catalog)
+        let hasPassword = try context.site.services.socialLinks.hasPassword(accountId: session.accountId)
+        var values = FormView.fields(hasPassword ? [.password("password", autocomplete: "current-password")] : [], form: [:],
+                                     errors: errors, catalog: catalog)
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.settingsPage("settings_delete", section: "delete", values)
     }

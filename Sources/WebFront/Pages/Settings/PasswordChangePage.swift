@@ -2,6 +2,7 @@
 //
 // Options: `session.reauthenticate_after` (both GET and POST need a recent password entry); the password rules.
 // Success: flash `password_updated` and back to this page (other sessions are signed out, this one stays).
+// An account without a password (made through a provider) sets one here: no current password is asked.
 import AccountCore
 import AccountRules
 import FastCGI
@@ -9,8 +10,8 @@ import FastCGI
 /// `GET|POST <base>/settings/password`.
 struct PasswordChangePage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        _ = try context.requireRecentSignIn(returnTo: path(context))
-        return try render(context)
+        let session = try context.requireRecentSignIn(returnTo: path(context))
+        return try render(context, session: session)
     }
 
     func submit(_ context: RequestContext) throws -> Response {
@@ -21,7 +22,7 @@ struct PasswordChangePage: Sendable {
             context.setFlash(Flash("password_updated"))
             return context.redirect(to: path(context))
         } catch AccountError.invalid(let errors) {
-            return try render(context, errors: errors)
+            return try render(context, session: session, errors: errors)
         } catch AccountError.notFound {
             // The session ended meanwhile (revoked from another browser): sign in again.
             context.clearSession()
@@ -32,10 +33,10 @@ struct PasswordChangePage: Sendable {
     private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/password") }
 
     /// The form; passwords are never shown again.
-    private func render(_ context: RequestContext, errors: ValidationErrors = .init()) throws -> Response {
+    private func render(_ context: RequestContext, session: SessionInfo, errors: ValidationErrors = .init()) throws -> Response {
         let catalog = context.site.renderer.catalog
-        let inputs: [InputSpec] = [
-            .password("current_password", autocomplete: "current-password"),
+        let hasPassword = try context.site.services.socialLinks.hasPassword(accountId: session.accountId)
+        let inputs: [InputSpec] = (hasPassword ? [.password("current_password", autocomplete: "current-password")] : []) + [
             .password("password", autocomplete: "new-password", hintKey: "password_hint",
                       hintArguments: ["count": String(context.site.configuration.password.minLength)]),
             .password("password_confirmation", autocomplete: "new-password"),
@@ -46,6 +47,7 @@ struct PasswordChangePage: Sendable {
             fields["password"] = password
             values["fields"] = fields
         }
+        if !hasPassword { values["setting_first"] = true }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.settingsPage("settings_password", section: "password", values)
     }
