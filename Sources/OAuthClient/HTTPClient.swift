@@ -1,6 +1,6 @@
-// HTTPClient.swift: outbound HTTPS for the flows, through libcurl: timeouts, TLS verification on, no redirects,
-// bounded answers; plain http only to loopback hosts (the tests' provider).
-// (Foundation stub: helper A implements CurlHTTPClient; the public shape below is the contract.)
+// HTTPClient.swift: the one call the flows make to a provider (`HTTPClient.send`), its request and answer, and
+// which URLs may be called (`ProviderURL`: https, or plain http to a loopback host such as the tests' provider).
+// The real client is CurlHTTPClient (libcurl); tests pass a fake with canned answers.
 import Foundation
 
 public struct HTTPRequest: Sendable, Equatable {
@@ -39,13 +39,32 @@ public protocol HTTPClient: Sendable {
     func send(_ request: HTTPRequest) throws -> HTTPResponse
 }
 
-/// libcurl, as the BrowserID fetcher and SMTP use it.
-public struct CurlHTTPClient: HTTPClient {
-    public let timeout: TimeInterval
-    public let maxBytes: Int
-    public init(timeout: TimeInterval = 10, maxBytes: Int = 1 << 20) {
-        self.timeout = timeout
-        self.maxBytes = maxBytes
+/// Which provider URLs are allowed: `https://…`, or `http://` to 127.x.x.x, localhost or [::1] (tests, local providers).
+public enum ProviderURL {
+    /// Whether `url` is an absolute https URL, or http to a loopback host; no user info (`user@host`) either way.
+    public static func isAllowed(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        let secure = lowered.hasPrefix("https://")
+        guard secure || lowered.hasPrefix("http://") else { return false }
+        let rest = lowered.dropFirst(secure ? 8 : 7)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty, !authority.contains("@"),
+              !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }) else { return false }
+        return secure || isLoopback(String(authority))
     }
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse { throw OAuthError.unreachable("not implemented") }
+
+    /// 127.x.x.x, localhost or [::1], with an optional port.
+    public static func isLoopback(_ authority: String) -> Bool {
+        var rest = Substring(authority.lowercased())
+        if rest.hasPrefix("[::1]") {
+            rest = rest.dropFirst(5)
+        } else {
+            let host = rest.prefix { $0 != ":" }
+            let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+            let loopbackIPv4 = octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+            guard host == "localhost" || loopbackIPv4 else { return false }
+            rest = rest.dropFirst(host.count)
+        }
+        return rest.isEmpty || (rest.first == ":" && UInt16(rest.dropFirst()) != nil)
+    }
 }

@@ -1,5 +1,7 @@
-// ProviderConfiguration.swift: one configured sign-in provider, with the presets' endpoints and scopes filled in.
-// (Foundation stub: helper A completes presets, checks and docs; the public shape below is the contract.)
+// ProviderConfiguration.swift: one configured sign-in provider (config `social.providers`, read by WebFront's
+// SocialProvidersConfig), with its preset's defaults (ProviderPresets.swift) filled in by `init`.
+// Fields: id, kind (the preset), displayName, clientID, clientSecret, issuer (OpenID Connect), scopes, the
+// authorization / token / userinfo / emails endpoints (empty for OpenID Connect: from discovery), tokenEndpointAuth.
 import Foundation
 
 /// Which protocol family and preset a provider uses.
@@ -36,7 +38,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
     /// OpenID Connect issuer (oidc: required; google: https://accounts.google.com; others: empty).
     public var issuer: String
     public var scopes: [String]
-    /// Overrides (empty: the preset's, or for OpenID Connect the discovery document's).
+    /// The preset's endpoints, or overrides; empty: the discovery document's (OpenID Connect), else the preset's.
     public var authorizationEndpoint: String
     public var tokenEndpoint: String
     public var userInfoEndpoint: String
@@ -44,19 +46,21 @@ public struct ProviderConfiguration: Sendable, Equatable {
     public var emailsEndpoint: String
     public var tokenEndpointAuth: TokenEndpointAuth
 
+    /// A provider with `kind`'s defaults: display name (the id for `oidc`), issuer, scopes, endpoints, token auth.
     public init(id: String, kind: ProviderKind, clientID: String, clientSecret: String) {
+        let preset = kind.preset
         self.id = id
         self.kind = kind
-        self.displayName = id
+        self.displayName = preset.displayName.isEmpty ? id : preset.displayName
         self.clientID = clientID
         self.clientSecret = clientSecret
-        self.issuer = ""
-        self.scopes = []
-        self.authorizationEndpoint = ""
-        self.tokenEndpoint = ""
-        self.userInfoEndpoint = ""
-        self.emailsEndpoint = ""
-        self.tokenEndpointAuth = .basic
+        self.issuer = preset.issuer
+        self.scopes = preset.scopes
+        self.authorizationEndpoint = preset.authorizationEndpoint
+        self.tokenEndpoint = preset.tokenEndpoint
+        self.userInfoEndpoint = preset.userInfoEndpoint
+        self.emailsEndpoint = preset.emailsEndpoint
+        self.tokenEndpointAuth = preset.tokenEndpointAuth
     }
 
     /// Whether the provider speaks OpenID Connect (a nonce is sent and an ID token checked).

@@ -5,10 +5,19 @@
 //     token_allowed_addresses: "127.0.0.1, ::1"  who may read `<base>/internal/provider_token` (plus nginx `internal`)
 //     http_timeout: 10s                          each call to a provider
 //     providers:                                 file only; any number, each a button on sign-in and sign-up
-//       - id: github                             required: [a-z0-9_-]{1,32}, the URL segment auth/<id>
-//         preset: github                         oidc | google | github | facebook | twitter
-//         ...                                    (helper A: every option, its default and check)
-// (Foundation stub: helper A completes parsing, checks and rendering.)
+//       - id: github                             required: [a-z0-9_-]{1,32}, unique, not "email" or "link" (routes auth/<id>)
+//         preset: github                         oidc | google | github | facebook | twitter (default: the id, if a preset's name)
+//         name: GitHub                           display name; default per preset (oidc: the id)
+//         client_id: abc                         required
+//         client_secret: xyz                     this, or client_secret_file: /path (read at start, trimmed); exactly one
+//         issuer: https://sso.example.com        oidc: required; google: default https://accounts.google.com; others: refused
+//         scopes: openid email profile           a string (space-separated) or a list; default per preset; oidc/google need openid
+//         authorization_endpoint: https://…      optional overrides of the preset's (or discovery's) endpoints:
+//         token_endpoint: https://…                https, or http to a loopback host (127.x, localhost, [::1])
+//         userinfo_endpoint: https://…
+//         emails_endpoint: https://…             github only
+//         token_auth: post                       basic | post; default per preset (see ProviderPresets.swift)
+// Errors name the provider and the option: `social.providers.corp.issuer: …`.
 import Foundation
 import OAuthClient
 import Yams
@@ -42,10 +51,157 @@ extension AppConfiguration {
 /// Reading and printing `social.providers`.
 enum SocialProvidersConfig {
     static let key = "social.providers"
+    static let options = ["id", "preset", "name", "client_id", "client_secret", "client_secret_file", "issuer", "scopes",
+                          "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "emails_endpoint", "token_auth"]
+    /// Ids that would clash with the routes auth/email and auth/link.
+    static let reservedIDs: Set<String> = ["email", "link"]
+    static let maximumCount = 20
 
     /// The list under `social.providers`; throws `ConfigError` naming the provider and the option.
-    static func parse(_ node: Node) throws -> [ProviderConfiguration] { [] }
+    static func parse(_ node: Node) throws -> [ProviderConfiguration] {
+        if let scalar = node.scalar {
+            guard node.null != nil || scalar.string.isEmpty else { throw ConfigError("\(key): expected a list of providers (- id: …)") }
+            return []
+        }
+        guard let sequence = node.sequence else { throw ConfigError("\(key): expected a list of providers (- id: …)") }
+        guard sequence.count <= maximumCount else { throw ConfigError("\(key): at most \(maximumCount) providers") }
+        var providers: [ProviderConfiguration] = []
+        for (index, item) in sequence.enumerated() {
+            let provider = try parseProvider(item, position: index + 1)
+            guard !providers.contains(where: { $0.id == provider.id }) else { throw ConfigError("\(key).\(provider.id): declared twice") }
+            providers.append(provider)
+        }
+        return providers
+    }
 
-    /// The providers as YAML lines for `frontdoor config check` (secrets shown as "(set)").
-    static func render(_ providers: [ProviderConfiguration]) -> [String] { [] }
+    /// Whether `id` can name a provider: [a-z0-9_-]{1,32}, not reserved.
+    static func isValidID(_ id: String) -> Bool {
+        (1...32).contains(id.count) && !reservedIDs.contains(id)
+            && id.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+
+    private static func parseProvider(_ node: Node, position: Int) throws -> ProviderConfiguration {
+        guard let mapping = node.mapping else { throw ConfigError("\(key)[\(position)]: expected a mapping such as id: github") }
+        var options: [String: Node] = [:]
+        for (optionNode, value) in mapping {
+            let option = optionNode.string ?? ""
+            guard Self.options.contains(option) else {
+                throw ConfigError("\(key)[\(position)]: unknown option \(option) (known: \(Self.options.joined(separator: ", ")))")
+            }
+            options[option] = value
+        }
+        guard let id = options["id"]?.scalar?.string, !id.isEmpty else { throw ConfigError("\(key)[\(position)].id: missing") }
+        guard isValidID(id) else {
+            throw ConfigError("\(key)[\(position)].id: must be 1 to 32 of a-z, 0-9, _ and -, and not email or link (got \"\(id)\")")
+        }
+        func fail(_ option: String, _ problem: String) -> ConfigError { ConfigError("\(key).\(id).\(option): \(problem)") }
+        func scalar(_ option: String) throws -> String? {
+            guard let value = options[option] else { return nil }
+            guard let scalar = value.scalar else { throw fail(option, "expected a single value") }
+            guard !scalar.string.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw fail(option, "must be one line")
+            }
+            return scalar.string.trimmingCharacters(in: .whitespaces)
+        }
+        let kinds = ProviderKind.allCases.map(\.rawValue).joined(separator: " | ")
+        let presetName = try scalar("preset") ?? id
+        guard let kind = ProviderKind(rawValue: presetName) else {
+            throw options["preset"] == nil ? fail("preset", "missing (\(kinds); the default is the id when it names one)")
+                                           : fail("preset", "must be \(kinds) (got \"\(presetName)\")")
+        }
+        var provider = ProviderConfiguration(id: id, kind: kind, clientID: "", clientSecret: "")
+        if let name = try scalar("name") {
+            guard (1...60).contains(name.count) else { throw fail("name", "must be 1 to 60 characters") }
+            provider.displayName = name
+        }
+        guard let clientID = try scalar("client_id"), !clientID.isEmpty else { throw fail("client_id", "missing") }
+        provider.clientID = clientID
+        provider.clientSecret = try secret(try scalar("client_secret"), file: try scalar("client_secret_file"), fail: fail)
+        if let issuer = try scalar("issuer") {
+            guard provider.usesOpenID else { throw fail("issuer", "only for the oidc and google presets") }
+            guard ProviderURL.isAllowed(issuer) else { throw fail("issuer", "must be an https URL, or http on a loopback host (got \"\(issuer)\")") }
+            provider.issuer = issuer
+        }
+        guard !provider.usesOpenID || !provider.issuer.isEmpty else { throw fail("issuer", "missing (required for oidc)") }
+        if let scopes = options["scopes"] {
+            provider.scopes = try parseScopes(scopes, fail: fail)
+        }
+        guard !provider.usesOpenID || provider.scopes.contains("openid") else { throw fail("scopes", "must include openid") }
+        for (option, path) in [("authorization_endpoint", \ProviderConfiguration.authorizationEndpoint), ("token_endpoint", \.tokenEndpoint),
+                               ("userinfo_endpoint", \.userInfoEndpoint), ("emails_endpoint", \.emailsEndpoint)] {
+            guard let url = try scalar(option) else { continue }
+            guard option != "emails_endpoint" || kind == .github else { throw fail(option, "only for the github preset") }
+            guard ProviderURL.isAllowed(url) else { throw fail(option, "must be an https URL, or http on a loopback host (got \"\(url)\")") }
+            provider[keyPath: path] = url
+        }
+        if let auth = try scalar("token_auth") {
+            guard let value = TokenEndpointAuth(rawValue: auth) else { throw fail("token_auth", "must be basic or post (got \"\(auth)\")") }
+            provider.tokenEndpointAuth = value
+        }
+        return provider
+    }
+
+    /// `client_secret`, or the trimmed contents of `client_secret_file`; exactly one of them.
+    private static func secret(_ inline: String?, file: String?, fail: (String, String) -> ConfigError) throws -> String {
+        switch (inline, file) {
+        case (nil, nil): throw fail("client_secret", "missing (or client_secret_file)")
+        case (.some, .some): throw fail("client_secret_file", "give client_secret or client_secret_file, not both")
+        case let (inline?, nil):
+            guard !inline.isEmpty else { throw fail("client_secret", "is empty") }
+            return inline
+        case let (nil, path?):
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw fail("client_secret_file", "cannot read \(path)") }
+            let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !secret.isEmpty, !secret.contains(where: \.isNewline) else { throw fail("client_secret_file", "\(path) must hold one line") }
+            return secret
+        }
+    }
+
+    /// A space-separated string or a list of scope tokens (no spaces, quotes or backslashes, as RFC 6749 3.3 allows).
+    private static func parseScopes(_ node: Node, fail: (String, String) -> ConfigError) throws -> [String] {
+        let items: [String]
+        if let sequence = node.sequence {
+            items = try sequence.map { item in
+                guard let text = item.scalar?.string else { throw fail("scopes", "expected a list of scope names") }
+                return text
+            }
+        } else if let text = node.scalar?.string {
+            items = text.split(separator: " ").map(String.init)
+        } else {
+            throw fail("scopes", "expected a string or a list of scope names")
+        }
+        let scopes = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !scopes.isEmpty else { throw fail("scopes", "is empty") }
+        for scope in scopes where !scope.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) && $0 != "\"" && $0 != "\\" }) {
+            throw fail("scopes", "\"\(scope)\" is not a scope name")
+        }
+        var unique: [String] = []
+        for scope in scopes where !unique.contains(scope) { unique.append(scope) }
+        return unique
+    }
+
+    /// The providers as YAML lines for `frontdoor config check` (secrets shown as "(set)"); nothing when there are none.
+    static func render(_ providers: [ProviderConfiguration]) -> [String] {
+        guard !providers.isEmpty else { return [] }
+        let quoted = ProfileFieldsConfig.quoted
+        var lines = ["\(key):"]
+        for provider in providers {
+            lines += [
+                "  - id: \(quoted(provider.id))",
+                "    preset: \(quoted(provider.kind.rawValue))",
+                "    name: \(quoted(provider.displayName))",
+                "    client_id: \(quoted(provider.clientID))",
+                "    client_secret: \(quoted(provider.clientSecret.isEmpty ? "" : "(set)"))",
+            ]
+            if provider.usesOpenID { lines.append("    issuer: \(quoted(provider.issuer))") }
+            lines.append("    scopes: \(quoted(provider.scopes.joined(separator: " ")))")
+            for (option, url) in [("authorization_endpoint", provider.authorizationEndpoint), ("token_endpoint", provider.tokenEndpoint),
+                                  ("userinfo_endpoint", provider.userInfoEndpoint), ("emails_endpoint", provider.emailsEndpoint)]
+            where !url.isEmpty {
+                lines.append("    \(option): \(quoted(url))")
+            }
+            lines.append("    token_auth: \(quoted(provider.tokenEndpointAuth.rawValue))")
+        }
+        return lines
+    }
 }

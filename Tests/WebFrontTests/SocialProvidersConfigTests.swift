@@ -1,0 +1,141 @@
+// SocialProvidersConfigTests.swift: reading, checking and printing `social.providers`.
+import Foundation
+import OAuthClient
+import Testing
+@testable import WebFront
+
+@Suite struct SocialProvidersConfigTests {
+    /// The providers of a file whose `social.providers` list is `entries` (indented under it).
+    private func providers(_ entries: String) throws -> [ProviderConfiguration] {
+        try ConfigReader.parseFile(yaml: "social:\n  providers:\n" + entries.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "    " + $0 }.joined(separator: "\n") + "\n").providers
+    }
+
+    @Test func presetsFillTheirDefaults() throws {
+        let list = try providers("""
+            - id: github
+              client_id: gh-id
+              client_secret: gh-secret
+            - id: google
+              client_id: g-id
+              client_secret: g-secret
+            - id: x
+              preset: twitter
+              client_id: x-id
+              client_secret: x-secret
+            """)
+        #expect(list.map(\.id) == ["github", "google", "x"])
+        #expect(list[0] == ProviderConfiguration(id: "github", kind: .github, clientID: "gh-id", clientSecret: "gh-secret"))
+        #expect(list[1].issuer == "https://accounts.google.com" && list[1].displayName == "Google" && list[1].usesOpenID)
+        #expect(list[2].kind == .twitter && list[2].displayName == "X" && list[2].scopes == ["users.read", "tweet.read", "offline.access"])
+    }
+
+    @Test func everyOptionIsRead() throws {
+        let secretFile = NSTemporaryDirectory() + "frontdoor-secret-\(UUID().uuidString)"
+        try "  file-secret\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: secretFile) }
+        let list = try providers("""
+            - id: corp
+              preset: oidc
+              name: Corp SSO
+              client_id: abc
+              client_secret_file: \(secretFile)
+              issuer: http://127.0.0.1:9000
+              scopes: [openid, email, groups]
+              authorization_endpoint: http://127.0.0.1:9000/authorize
+              token_endpoint: https://sso.example.com/token
+              userinfo_endpoint: http://[::1]:9000/userinfo
+              token_auth: post
+            - id: gh-enterprise
+              preset: github
+              client_id: id
+              client_secret: s
+              scopes: "read:user  user:email"
+              emails_endpoint: https://ghe.example.com/api/v3/user/emails
+            """)
+        var corp = ProviderConfiguration(id: "corp", kind: .oidc, clientID: "abc", clientSecret: "file-secret")
+        corp.displayName = "Corp SSO"
+        corp.issuer = "http://127.0.0.1:9000"
+        corp.scopes = ["openid", "email", "groups"]
+        corp.authorizationEndpoint = "http://127.0.0.1:9000/authorize"
+        corp.tokenEndpoint = "https://sso.example.com/token"
+        corp.userInfoEndpoint = "http://[::1]:9000/userinfo"
+        corp.tokenEndpointAuth = .post
+        #expect(list[0] == corp)
+        #expect(list[1].scopes == ["read:user", "user:email"] && list[1].emailsEndpoint == "https://ghe.example.com/api/v3/user/emails")
+        #expect(list[1].tokenEndpoint == "https://github.com/login/oauth/access_token")
+    }
+
+    @Test func anEmptyOrMissingListHasNoProviders() throws {
+        #expect(try ConfigReader.parseFile(yaml: "site_name: Example\n").providers.isEmpty)
+        #expect(try ConfigReader.parseFile(yaml: "social:\n  providers: []\n").providers.isEmpty)
+        #expect(try ConfigReader.parseFile(yaml: "social:\n  providers:\n").providers.isEmpty)
+    }
+
+    private static let base = "  client_id: a\n  client_secret: b"
+
+    @Test(arguments: [
+        ("github", "social.providers: expected a list"),
+        ("- github", "social.providers[1]: expected a mapping"),
+        ("- preset: github\n  client_id: a", "social.providers[1].id: missing"),
+        ("- id: GitHub\n\(base)", "social.providers[1].id: must be 1 to 32 of a-z"),
+        ("- id: \(String(repeating: "a", count: 33))\n  preset: oidc", "social.providers[1].id: must be 1 to 32"),
+        ("- id: email\n  preset: oidc", "social.providers[1].id: must be 1 to 32 of a-z, 0-9, _ and -, and not email or link"),
+        ("- id: link\n  preset: github", "social.providers[1].id:"),
+        ("- id: github\n\(base)\n  colour: red", "social.providers[1]: unknown option colour"),
+        ("- id: corp\n\(base)", "social.providers.corp.preset: missing"),
+        ("- id: corp\n  preset: gitlab\n\(base)", "social.providers.corp.preset: must be oidc | google | github | facebook | twitter"),
+        ("- id: github\n  client_secret: b", "social.providers.github.client_id: missing"),
+        ("- id: github\n  client_id: a", "social.providers.github.client_secret: missing"),
+        ("- id: github\n\(base)\n  client_secret_file: /x", "social.providers.github.client_secret_file: give client_secret or"),
+        ("- id: github\n  client_id: a\n  client_secret_file: /nonexistent/secret", "social.providers.github.client_secret_file: cannot read"),
+        ("- id: corp\n  preset: oidc\n\(base)", "social.providers.corp.issuer: missing"),
+        ("- id: corp\n  preset: oidc\n\(base)\n  issuer: http://sso.example.com", "social.providers.corp.issuer: must be an https URL"),
+        ("- id: github\n\(base)\n  issuer: https://github.com", "social.providers.github.issuer: only for the oidc and google presets"),
+        ("- id: google\n\(base)\n  scopes: email profile", "social.providers.google.scopes: must include openid"),
+        ("- id: github\n\(base)\n  scopes: \"\"", "social.providers.github.scopes: is empty"),
+        ("- id: github\n\(base)\n  scopes: { a: b }", "social.providers.github.scopes: expected a string or a list"),
+        ("- id: github\n\(base)\n  scopes: ['a\"b']", "social.providers.github.scopes: \"a\"b\" is not a scope name"),
+        ("- id: github\n\(base)\n  token_endpoint: http://example.com/token", "social.providers.github.token_endpoint: must be an https URL"),
+        ("- id: github\n\(base)\n  authorization_endpoint: /authorize", "social.providers.github.authorization_endpoint: must be"),
+        ("- id: facebook\n\(base)\n  emails_endpoint: https://x.example", "social.providers.facebook.emails_endpoint: only for the github"),
+        ("- id: github\n\(base)\n  token_auth: jwt", "social.providers.github.token_auth: must be basic or post"),
+        ("- id: github\n\(base)\n  name: [a, b]", "social.providers.github.name: expected a single value"),
+        ("- id: github\n  client_id: \"a\\nb\"\n  client_secret: b", "social.providers.github.client_id: must be one line"),
+        ("- id: github\n\(base)\n- id: github\n\(base)", "social.providers.github: declared twice"),
+    ])
+    func badProvidersAreRefusedNamingTheProviderAndTheOption(entries: String, expected: String) throws {
+        let error = #expect(throws: ConfigError.self) { try providers(entries) }
+        #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test func renderingShowsEveryProviderWithSecretsHidden() throws {
+        var corp = ProviderConfiguration(id: "corp", kind: .oidc, clientID: "abc", clientSecret: "very-secret")
+        corp.issuer = "https://sso.example.com"
+        var config = AppConfiguration()
+        config.social.providers = [corp, ProviderConfiguration(id: "github", kind: .github, clientID: "gh", clientSecret: "gh-secret")]
+        let text = ConfigReader.render(config)
+        #expect(!text.contains("very-secret") && !text.contains("gh-secret"))
+        #expect(text.contains("""
+            social.providers:
+              - id: "corp"
+                preset: "oidc"
+                name: "corp"
+                client_id: "abc"
+                client_secret: "(set)"
+                issuer: "https://sso.example.com"
+                scopes: "openid email profile"
+                token_auth: "basic"
+              - id: "github"
+            """))
+        #expect(text.contains("    emails_endpoint: \"https://api.github.com/user/emails\"\n    token_auth: \"post\"\n"))
+        // Printed back, the list reads as the same providers but for the secrets.
+        let read = try ConfigReader.parseFile(yaml: text).providers
+        #expect(read.map(\.id) == ["corp", "github"] && read.allSatisfy { $0.clientSecret == "(set)" })
+        #expect(read[1] == ProviderConfiguration(id: "github", kind: .github, clientID: "gh", clientSecret: "(set)"))
+    }
+
+    @Test func withoutProvidersNothingIsPrinted() {
+        #expect(SocialProvidersConfig.render([]).isEmpty)
+    }
+}
