@@ -1,7 +1,8 @@
 // AccountDeletion.swift: a person deletes their own account (and the operator deletes one with the same code).
 //
 // Options: none of its own. The password is checked as re-authentication does (a wrong one counts towards the lock;
-// a locked account is refused). One transaction removes the account with everything that hangs off it (addresses,
+// a locked account is refused); an account without a password (made through a provider) needs a recent sign-in
+// instead (`session.reauthenticate_after`, e.g. through its provider). One transaction removes the account with everything that hangs off it (addresses,
 // sessions, tokens, profile values and failed sign-ins go by cascade), its unsent mail, and the invitations its
 // addresses used; its audit rows keep the account id as an anonymous id but lose the address. Then a goodbye mail
 // goes to the former primary address. `Administration.delete` shares `deleteAccount` but keeps the address in the
@@ -21,19 +22,27 @@ public struct AccountDeletion: Sendable {
     let logger: Logger
 
     /// Deletes the account of the session `digest` when `password` is its password; returns its former primary address.
+    /// An account without a password needs no password (it is ignored), but a recent sign-in.
     ///
     /// - Throws: `AccountError.invalid` (field `password`: `blank`, or `wrong_password` for a wrong password or a locked
-    ///   account; nothing is deleted); `AccountError.notFound` when the session or account is gone.
+    ///   account; nothing is deleted); `AccountError.reauthenticationRequired` for an account without a password whose
+    ///   session did not sign in recently; `AccountError.notFound` when the session or account is gone.
     @discardableResult
     public func delete(session digest: Data, password: String, client: ClientInfo) throws -> String {
-        let displayName = MessageCatalog.english.text("field_password")
-        guard !password.isEmpty else {
-            var errors = ValidationErrors()
-            errors.add(FieldError(key: "blank"), to: "password", displayName: displayName)
-            throw AccountError.invalid(errors)
-        }
-        let accountId = try reauthentication.checkPassword(session: digest, password: password, client: client,
+        let accountId: Int64
+        if let passwordless = try reauthentication.passwordlessAccount(session: digest) {
+            guard try reauthentication.isRecent(digest) else { throw AccountError.reauthenticationRequired }
+            accountId = passwordless
+        } else {
+            let displayName = MessageCatalog.english.text("field_password")
+            guard !password.isEmpty else {
+                var errors = ValidationErrors()
+                errors.add(FieldError(key: "blank"), to: "password", displayName: displayName)
+                throw AccountError.invalid(errors)
+            }
+            accountId = try reauthentication.checkPassword(session: digest, password: password, client: client,
                                                            field: "password", displayName: displayName)
+        }
         let primary = try database.writer.write { db -> String in
             // The session that proved the password must still be there (not revoked or deleted meanwhile).
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM session WHERE digest = ? AND accountId = ?",

@@ -82,7 +82,8 @@ public struct AccountServices: Sendable {
         self.tokenVault = vault
         socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
         social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
-                              validator: validator, mail: mail, audit: audit, clock: clock, random: random, logger: logger)
+                              validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
+                              random: random, logger: logger)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)

@@ -7,6 +7,8 @@
 // one argon2id verification like a wrong password does. Only the audit trail and the log tell the reasons apart.
 // Any verified address of an account signs in; an added address that is not verified yet counts as unknown. The
 // primary address of an account not confirmed yet is still recognised (refused with `.unconfirmed` when required).
+// An account made through a provider has no password (`passwordHash` ''): it is refused like a wrong password, after
+// the same argon2id work (against the dummy hash), and the failure counts towards its lock.
 import AccountRules
 import Foundation
 import GRDB
@@ -56,13 +58,13 @@ public struct Authentication: Sendable {
             _ = hasher.verifyAgainstDummy(password)
             try fail(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
         }
-        let passwordMatches = hasher.verify(password, against: found.hash)
+        let passwordMatches = found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash)
         if try database.writer.read({ db in try lockout.isLocked(accountId: found.id, in: db) }) {
             try fail(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
                      counts: !passwordMatches)
         }
         guard passwordMatches else {
-            try fail(accountId: found.id, email: typed, client: client, reason: "wrong password")
+            try fail(accountId: found.id, email: typed, client: client, reason: found.hash.isEmpty ? "no password (provider sign-in only)" : "wrong password")
         }
         if confirmationRequired && !found.verified {
             logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)"])

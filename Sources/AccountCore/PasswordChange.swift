@@ -5,6 +5,9 @@
 // refused). Every problem is reported at once. On success, one transaction stores the new hash, ends every OTHER
 // session of the account (this one is kept and counts as a fresh password entry), voids outstanding reset links,
 // queues "your password was changed" to the primary address and audits how many sessions ended.
+// An account without a password (made through a provider) sets one here: the current password is not asked (the page
+// hides the field: `needsCurrentPassword`), the session must have signed in recently instead
+// (`session.reauthenticate_after`, `.reauthenticationRequired` otherwise), and the rest is the same.
 import AccountRules
 import Foundation
 import GRDB
@@ -31,20 +34,39 @@ public struct PasswordChange: Sendable {
         })
     }
 
+    /// The answer when a password appeared while a first one was being set: the current one is needed now.
+    private var blankCurrent: AccountError {
+        var errors = ValidationErrors()
+        errors.add(FieldError(key: "blank"), to: "current_password", displayName: MessageCatalog.english.text("field_current_password"))
+        return .invalid(errors)
+    }
+
+    /// Whether changing the account's password asks the current one: false for an account without a password.
+    public func needsCurrentPassword(accountId: Int64) throws -> Bool {
+        try database.writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT passwordHash <> '' FROM account WHERE id = ?", arguments: [accountId]) ?? true
+        }
+    }
+
     /// Changes the password of the session `digest`'s account from `form` (`current_password`, `password`,
-    /// `password_confirmation`); returns how many other sessions were ended.
+    /// `password_confirmation`); returns how many other sessions were ended. For an account without a password,
+    /// `current_password` is ignored and the session must have signed in recently.
     ///
     /// - Throws: `AccountError.invalid` with every problem (`current_password`: `blank` or `wrong_password`;
     ///   `password`: the sign-up rules, or `password_unchanged`; `password_confirmation`: `confirmation`), nothing
-    ///   changed; `AccountError.notFound` when the session is gone.
+    ///   changed; `AccountError.reauthenticationRequired` for an account without a password whose session did not sign
+    ///   in recently; `AccountError.notFound` when the session is gone.
     @discardableResult
     public func change(session digest: Data, form: [String: String], client: ClientInfo) throws -> Int {
         let current = form["current_password"] ?? ""
         let password = form["password"] ?? ""
         let currentName = MessageCatalog.english.text("field_current_password")
         var errors = ValidationErrors()
-        var accountId: Int64?
-        if current.isEmpty {
+        var accountId = try reauthentication.passwordlessAccount(session: digest)
+        let setting = accountId != nil
+        if setting {
+            guard try reauthentication.isRecent(digest) else { throw AccountError.reauthenticationRequired }
+        } else if current.isEmpty {
             errors.add(FieldError(key: "blank"), to: "current_password", displayName: currentName)
         } else {
             do {
@@ -56,7 +78,7 @@ public struct PasswordChange: Sendable {
         }
         let rules = passwordValidator.validate(form)
         for entry in rules.entries { errors.add(entry.error, to: entry.field, displayName: entry.displayName) }
-        if accountId != nil, !password.isEmpty, password == current, rules.keys(for: "password").isEmpty {
+        if !setting, accountId != nil, !password.isEmpty, password == current, rules.keys(for: "password").isEmpty {
             errors.add(FieldError(key: "password_unchanged"), to: "password",
                        displayName: passwordValidator.field(named: "password")?.displayName ?? "New password")
         }
@@ -69,15 +91,17 @@ public struct PasswordChange: Sendable {
             try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?",
                            arguments: [now, digest, accountId])
             guard db.changesCount == 1 else { throw AccountError.notFound }
-            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?", arguments: [passwordHash, now, accountId])
-            guard db.changesCount == 1 else { throw AccountError.notFound }
+            // Setting a first password holds only while there is none (a reset may have set one since the check).
+            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?" + (setting ? " AND passwordHash = ''" : ""),
+                           arguments: [passwordHash, now, accountId])
+            guard db.changesCount == 1 else { throw setting ? blankCurrent : AccountError.notFound }
             try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
             let ended = db.changesCount
             try tokens.voidAll(.reset, accountId: accountId, in: db)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
             if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: db) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
-                             detail: "by its owner; \(ended) other session(s) ended", in: db)
+                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: db)
             return ended
         }
         logger.info("password changed", metadata: ["account": "\(accountId)", "sessions_ended": "\(ended)"])

@@ -3,7 +3,9 @@
 // Options (SessionPolicy, config key `session.reauthenticate_after`, default 10 min): how long after the password was
 // entered (at sign-in, or here) a session may change the password, the addresses, or delete the account.
 // A wrong password here counts towards the account's lock like a failed sign-in (a stolen session must not become a
-// way to guess the password), and a locked account is refused even with the right password.
+// way to guess the password), and a locked account is refused even with the right password. An account without a
+// password (made through a provider) gets the wrong-password answer here, after the same hash work; it re-authenticates
+// with a linked provider instead (SocialSignIn, purpose reauthenticate, sets `authenticatedAt` the same way).
 import AccountRules
 import Foundation
 import GRDB
@@ -28,6 +30,15 @@ public struct Reauthentication: Sendable {
         return clock.now().timeIntervalSince1970 - at < policy.reauthenticateAfter
     }
 
+    /// The session's account when it has no password (made through a provider): the forms that ask the current
+    /// password ask for a recent sign-in instead. Nil when it has one, or the session is gone.
+    func passwordlessAccount(session digest: Data) throws -> Int64? {
+        try database.writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT a.id FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ? AND a.passwordHash = ''",
+                               arguments: [digest])
+        }
+    }
+
     /// Checks `password` for the session's account and, when right, records the entry for the session.
     ///
     /// - Throws: `AccountError.invalid` (field `password`, key `wrong_password`) for a wrong password or a locked account;
@@ -50,7 +61,8 @@ public struct Reauthentication: Sendable {
                              arguments: [digest]).map { (id: $0[0] as Int64, hash: $0[1] as String) }
         }
         guard let found else { throw AccountError.notFound }
-        let matches = password.utf8.count <= 4096 && hasher.verify(password, against: found.hash)
+        let matches = password.utf8.count <= 4096
+            && (found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash))
         let locked = try database.writer.read { db in try lockout.isLocked(accountId: found.id, in: db) }
         guard matches, !locked else {
             logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])

@@ -1,12 +1,22 @@
 // SocialSignIn.swift: what an identity vouched for by a provider leads to (the README's behaviour table):
-//   already linked                        → signed in to that account
+//   already linked                        → signed in to that account (its lock does not apply: no password was
+//                                           guessed; the lock stays for password sign-ins), unless its primary
+//                                           address waits for required confirmation (`.unconfirmed`)
 //   new, provider-verified address free   → account created (sign-up mode open / invite / closed respected), no
 //                                           password, the address verified, the identity linked, signed in
 //   new, its address held by an account   → never linked silently: pending, the person signs in to that account
 //                                           (password or a provider already linked to it) to link it
 //   new, no address or an unverified one  → pending, the person gives an address, which is verified by mail
-// and for the settings: link to the signed-in account, or re-authenticate the session.
-// (Foundation stub: helper C implements it; the public shape below is the contract.)
+//                                           (sign-up mode checked first: closed, or invite without an invitation,
+//                                           refuse before asking)
+// and for the settings: link to the signed-in account, or re-authenticate the session (SocialSignIn+Settings.swift);
+// the pending identities' next steps are in SocialSignIn+Pending.swift.
+//
+// Options: `pendingLifetime` (10 min), `invitations.policy.mode` (signup), `confirmation.required`; session lifetimes
+// come from Sessions. Every step is one write transaction; a unique key that refuses a row (another request linked the
+// identity or took the address meanwhile) rolls it back and the step runs once more, seeing the winner's rows, so a
+// race ends in the proper outcome and never in half-written rows. Sign-ins are audited as `sign_in` with detail
+// "via <provider>", accounts made here as `sign_up` "via <provider>", links and unlinks as `identity_linked`/`_unlinked`.
 import AccountRules
 import Foundation
 import GRDB
@@ -69,6 +79,8 @@ public struct SocialSignIn: Sendable {
     let confirmation: Confirmation
     let invitations: Invitations
     let validator: Validator
+    let hasher: PasswordHasher
+    let lockout: Lockout
     let mail: MailQueue
     let audit: AuditLog
     let clock: any Clock
@@ -78,13 +90,16 @@ public struct SocialSignIn: Sendable {
     public var pendingLifetime: TimeInterval = 600
 
     public init(database: AppDatabase, vault: TokenVault, sessions: Sessions, confirmation: Confirmation, invitations: Invitations,
-                validator: Validator, mail: MailQueue, audit: AuditLog, clock: any Clock, random: any RandomSource, logger: Logger) {
+                validator: Validator, hasher: PasswordHasher, lockout: Lockout, mail: MailQueue, audit: AuditLog, clock: any Clock,
+                random: any RandomSource, logger: Logger) {
         self.database = database
         self.vault = vault
         self.sessions = sessions
         self.confirmation = confirmation
         self.invitations = invitations
         self.validator = validator
+        self.hasher = hasher
+        self.lockout = lockout
         self.mail = mail
         self.audit = audit
         self.clock = clock
@@ -92,39 +107,166 @@ public struct SocialSignIn: Sendable {
         self.logger = logger
     }
 
+    var store: SocialStore { SocialStore(vault: vault, clock: clock) }
+
     /// Finishes `flow` with the identity the provider vouched for.
     ///
+    /// ```swift
+    /// let flow = try services.socialFlows.finish(state: state, provider: "corp", binding: binding)
+    /// let identity = try await provider.identity(code: code, verifier: flow.codeVerifier, nonce: flow.nonce)   // OAuthClient
+    /// switch try services.social.complete(identity, flow: flow, binding: binding, session: session, client: client,
+    ///                                     previousToken: cookie) { … }
+    /// ```
     /// - Parameters:
     ///   - binding: this browser's binding cookie (the pending identity is bound to it too).
     ///   - session: the browser's live session (link and reauthenticate need it: `flow.accountId` must be its account).
     ///   - previousToken: the browser's session cookie, ended when this signs in (the session id changes at sign-in).
     /// - Throws: `.signUpClosed`, `.invitationRequired`, `.unconfirmed` (linked account not confirmed yet, confirmation
     ///   required), `.refused("social_identity_taken" | "social_already_linked" | "social_wrong_account" |
-    ///   "social_pending_invalid")`.
+    ///   "social_pending_invalid" | "social_state_invalid")` (the last when the identity is from another provider
+    ///   than the flow).
     public func complete(_ identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], session: SessionInfo?,
                          client: ClientInfo, previousToken: String?) throws -> SocialOutcome {
-        throw AccountError.refused("social_pending_invalid")
+        guard identity.provider == flow.provider, !identity.subject.isEmpty else { throw AccountError.refused("social_state_invalid") }
+        let record = try store.record(identity)
+        switch flow.purpose {
+        case .signIn:
+            return try retryingOnce { try signIn(record, identity: identity, flow: flow, binding: binding, client: client,
+                                                 previousToken: previousToken) }
+        case .link:
+            return try link(record, flow: flow, session: session, client: client)
+        case .reauthenticate:
+            return try reauthenticate(record, flow: flow, session: session, client: client)
+        case .linkPending:
+            return try linkPending(record, flow: flow, binding: binding, client: client, previousToken: previousToken)
+        }
     }
 
-    /// The pending identity `token` names in this browser; `.refused("social_pending_invalid")` when unknown, used,
-    /// expired or from another browser.
-    public func pending(token: String, binding: [UInt8]) throws -> PendingIdentity {
-        throw AccountError.refused("social_pending_invalid")
+    // MARK: Sign-in and sign-up
+
+    private func signIn(_ record: IdentityRecord, identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
+                        previousToken: String?) throws -> SocialOutcome {
+        try settle(database.writer.write { db -> Settled in
+            if let accountId = try store.owner(provider: record.provider, subject: record.subject, in: db) {
+                return try signInLinked(accountId, record: record, rememberMe: flow.rememberMe, client: client,
+                                        previousToken: previousToken, in: db)
+            }
+            guard let address = Self.verifiedAddress(identity) else {
+                // Ask for an address only when it could lead to an account.
+                try checkSignUpAllowed(invite: flow.invite, in: db)
+                let token = try store.createPending(record, emailVerified: false, linkAccountId: nil, flow: flow, binding: binding,
+                                                    lifetime: pendingLifetime, random: random, in: db)
+                logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
+                return .done(.needsEmail(pendingToken: token))
+            }
+            if let holder = try store.holder(of: address, in: db) {
+                let token = try store.createPending(record, emailVerified: true, linkAccountId: holder, flow: flow, binding: binding,
+                                                    lifetime: pendingLifetime, random: random, in: db)
+                logger.info("social sign-in: the address has an account; linking needs its owner", metadata: ["account": "\(holder)"])
+                return .done(.needsLink(pendingToken: token))
+            }
+            return try signUp(record, address: address, flow: flow, client: client, previousToken: previousToken, in: db)
+        })
     }
 
-    /// The address the person gave for a pending identity without a (verified) one. A free address: the account is
-    /// created with it unverified and the identity linked; a confirmation link is mailed (`.confirmationSent`), or
-    /// without required confirmation the person is signed in. An address that has an account: the same
-    /// `.confirmationSent`, nothing created, its owner mailed (as at sign-up). Bad address: `.invalid` on `email`.
-    public func submitEmail(pendingToken: String, binding: [UInt8], email: String, client: ClientInfo,
-                            previousToken: String?) throws -> SignUpOutcome {
-        throw AccountError.refused("social_pending_invalid")
+    /// Signs in to the account the identity is linked to (refused while its primary address waits for confirmation).
+    func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, previousToken: String?,
+                      in db: Database) throws -> Settled {
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
+        if confirmation.required, try store.isUnconfirmed(accountId: accountId, in: db) {
+            try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
+                             detail: "via \(record.provider): address not confirmed", in: db)
+            return .failed(.unconfirmed)
+        }
+        try store.refresh(record, in: db)
+        let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
+                                     previousToken: previousToken, in: db)
+        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: "via \(record.provider)", in: db)
+        logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
+        return .done(.signedIn(grant, created: false))
     }
 
-    /// Links a pending identity to the account holding its address after that account's password: signs in.
-    /// A wrong password is `.invalidCredentials` and counts towards the account's lock, as at sign-in.
-    public func linkWithPassword(pendingToken: String, binding: [UInt8], password: String, client: ClientInfo,
-                                 previousToken: String?) throws -> SessionGrant {
-        throw AccountError.invalidCredentials
+    /// A new account for a provider-verified address no account holds, as the sign-up mode allows.
+    private func signUp(_ record: IdentityRecord, address: String, flow: SocialFlow, client: ClientInfo, previousToken: String?,
+                        in db: Database) throws -> Settled {
+        let mode = invitations.policy.mode
+        guard mode != .closed else { throw AccountError.signUpClosed }
+        // An invitation for this address is used up with the account (open mode too); any other is not used.
+        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: db)
+        guard mode == .open || invited else { throw AccountError.invitationRequired }
+        let accountId = try createAccount(record, address: address, verified: true, client: client,
+                                          detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: db)
+        let grant = try startSession(accountId: accountId, email: address, rememberMe: flow.rememberMe, client: client,
+                                     previousToken: previousToken, in: db)
+        return .done(.signedIn(grant, created: true))
+    }
+
+    // MARK: Shared steps
+
+    /// The outcome of one transaction: what to return, or a refusal to throw once the transaction (with its audit
+    /// rows) is committed.
+    enum Settled {
+        case done(SocialOutcome)
+        case failed(AccountError)
+    }
+
+    func settle(_ settled: Settled) throws -> SocialOutcome {
+        switch settled {
+        case .done(let outcome): return outcome
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Runs `body` again once when a unique key refused a row: the second run sees what the other request committed.
+    func retryingOnce<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            logger.info("social sign-in met a concurrent change; running the step again")
+            return try body()
+        }
+    }
+
+    /// Refuses sign-up as Registration would: closed, or invite mode without a valid invitation (any address).
+    func checkSignUpAllowed(invite: String, in db: Database) throws {
+        switch invitations.policy.mode {
+        case .open: return
+        case .closed: throw AccountError.signUpClosed
+        case .invite: guard try invitedAddress(invite, in: db) != nil else { throw AccountError.invitationRequired }
+        }
+    }
+
+    /// The address a still valid invitation is for (Invitations.invitation, inside the caller's transaction).
+    func invitedAddress(_ invite: String, in db: Database) throws -> String? {
+        guard let token = SecretToken(encoded: invite) else { return nil }
+        return try String.fetchOne(db, sql: "SELECT address FROM invite WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
+                                   arguments: [token.digest, clock.now().timeIntervalSince1970])
+    }
+
+    /// Creates a password-less account for `address` with the identity linked; audited as sign-up and link.
+    func createAccount(_ record: IdentityRecord, address: String, verified: Bool, client: ClientInfo, detail: String,
+                       in db: Database) throws -> Int64 {
+        let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, now: clock.now(), in: db)
+        if !record.displayName.isEmpty {
+            try db.execute(sql: "UPDATE account SET displayName = ? WHERE id = ?", arguments: [record.displayName, accountId])
+        }
+        try store.insert(record, accountId: accountId, in: db)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: db)
+        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: db)
+        logger.info("account created through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
+        return accountId
+    }
+
+    /// Ends the browser's previous session and starts a new one.
+    func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, previousToken: String?,
+                      in db: Database) throws -> SessionGrant {
+        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: db) }
+        return try sessions.create(in: db, accountId: accountId, email: email, rememberMe: rememberMe, client: client)
+    }
+
+    /// The identity's address when the provider vouches for it and it is well-formed.
+    static func verifiedAddress(_ identity: ExternalIdentity) -> String? {
+        guard identity.emailVerified, let email = identity.email?.trimmingWhitespace(), EmailFormat.isValid(email) else { return nil }
+        return email
     }
 }

@@ -60,5 +60,9 @@ extension MessageCatalog {
         // Mails.
         "mail_identity_linked_subject": "{provider} was linked to your {site} account",
         "mail_identity_unlinked_subject": "{provider} was unlinked from your {site} account",
+        "mail_identity_linked_intro": "An account on another site was linked to your account. From now on it can be used to sign in:",
+        "mail_identity_linked_not_you": "If you did not do this, unlink it in your settings and change your password:",
+        "mail_identity_unlinked_intro": "An account on another site was unlinked from your account. It can no longer be used to sign in:",
+        "mail_identity_unlinked_not_you": "If you did not do this, check the connected accounts in your settings:",
     ]
 }

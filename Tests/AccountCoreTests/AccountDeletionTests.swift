@@ -125,4 +125,23 @@ struct AccountDeletionTests {
         #expect(deleted.event == "account_deleted" && deleted.email == "Ann@Example.com" && deleted.detail == "by the operator")
         #expect(throws: AdministrationError.noAccount(String(id))) { try fixture.services.administration.delete(accountId: id, client: cli) }
     }
+
+    // MARK: Accounts without a password (made through a provider)
+
+    @Test func anAccountWithoutAPasswordIsDeletedAfterARecentSignIn() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.socialSignIn(identity(email: "ann@example.com")).grant
+        #expect(try fixture.services.deletion.delete(session: grant.token.digest, password: "", client: client) == "ann@example.com")
+        #expect(try [fixture.count("account"), fixture.count("socialIdentity"), fixture.count("session")] == [0, 0, 0])
+    }
+
+    @Test func anAccountWithoutAPasswordIsNotDeletedWithoutARecentSignIn() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.socialSignIn(identity()).grant
+        fixture.clock.advance(by: 601)
+        #expect(throws: AccountError.reauthenticationRequired) {
+            try fixture.services.deletion.delete(session: grant.token.digest, password: "anything", client: client)
+        }
+        #expect(try fixture.count("account") == 1)
+    }
 }

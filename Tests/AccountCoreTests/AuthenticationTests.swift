@@ -154,4 +154,18 @@ struct AuthenticationTests {
     func storedHash(_ fixture: TestFixture) throws -> String? {
         try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM account") }
     }
+
+    @Test func anAccountWithoutAPasswordFailsLikeAWrongPasswordAndCountsTowardsItsLock() throws {
+        // Given an account made through a provider (passwordHash '')
+        let fixture = try TestFixture(lockout: LockoutPolicy(maxFailures: 3))
+        let accountId = try fixture.socialSignIn(identity(email: "ann@example.com")).grant.session.accountId
+        #expect(try storedHash(fixture) == "")
+        // Then no password signs in, not even the empty one, and each try counts
+        for password in ["", "correct horse", "anything"] {
+            #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@example.com", password: password) }
+        }
+        #expect(try fixture.audits(.signInFailed).map { $0["detail"] as String } == Array(repeating: "no password (provider sign-in only)", count: 3))
+        #expect(try fixture.services.lockout.lockedUntil(accountId: accountId) != nil)
+        #expect(try storedHash(fixture) == "", "never upgraded to a hash of what was typed")
+    }
 }

@@ -147,4 +147,47 @@ struct PasswordChangeTests {
         #expect(try passwordHash(fixture) == hash)
         #expect(try mails(fixture, kind: "password_changed").isEmpty)
     }
+
+    // MARK: Accounts without a password (made through a provider)
+
+    @Test func onlyAnAccountWithAPasswordIsAskedForIt() throws {
+        let fixture = try TestFixture()
+        let social = try fixture.socialSignIn(identity()).grant.session.accountId
+        let classic = try fixture.signUp("bob@example.com").session.accountId
+        #expect(try !fixture.services.passwordChange.needsCurrentPassword(accountId: social))
+        #expect(try fixture.services.passwordChange.needsCurrentPassword(accountId: classic))
+    }
+
+    @Test func anAccountWithoutAPasswordSetsOneAfterARecentSignIn() throws {
+        // Given an account made through a provider, signed in just now
+        let fixture = try TestFixture()
+        let grant = try fixture.socialSignIn(identity(email: "ann@example.com")).grant
+        // When it sets a password without a current one
+        try fixture.services.passwordChange.change(session: grant.token.digest, form: Self.form(current: "", new: "brand new secret"),
+                                                   client: client)
+        // Then the password works, the owner is told, and the account now is asked its password next time
+        #expect(try fixture.signIn("ann@example.com", password: "brand new secret").session.accountId == grant.session.accountId)
+        #expect(try mails(fixture, kind: "password_changed") == ["ann@example.com"])
+        #expect(try fixture.audits(.passwordChanged).map { $0["detail"] as String } == ["set by its owner; 0 other session(s) ended"])
+        #expect(try fixture.services.passwordChange.needsCurrentPassword(accountId: grant.session.accountId))
+    }
+
+    @Test func anAccountWithoutAPasswordNeedsARecentSignInToSetOne() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.socialSignIn(identity()).grant
+        fixture.clock.advance(by: 601)
+        #expect(throws: AccountError.reauthenticationRequired) {
+            try fixture.services.passwordChange.change(session: grant.token.digest, form: Self.form(current: "", new: "brand new secret"),
+                                                       client: client)
+        }
+        #expect(try passwordHash(fixture) == "")
+        // The new password's rules still apply once it is recent
+        _ = try fixture.social(identity(), purpose: .reauthenticate, session: grant.session)
+        let errors = invalid {
+            try fixture.services.passwordChange.change(session: grant.token.digest, form: Self.form(current: "", new: "short", confirmation: "other"),
+                                                       client: client)
+        }
+        #expect(errors?.fieldNames == ["password", "password_confirmation"])
+        #expect(try passwordHash(fixture) == "")
+    }
 }

@@ -52,4 +52,20 @@ struct ReauthenticationTests {
             try fixture.services.reauthentication.confirm(session: Data(repeating: 2, count: 32), password: "x", client: ClientInfo())
         }
     }
+
+    @Test func anAccountWithoutAPasswordGetsTheWrongPasswordAnswer() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.socialSignIn(identity()).grant
+        fixture.clock.advance(by: 900)
+        for password in ["", "anything"] {
+            do {
+                try fixture.services.reauthentication.confirm(session: grant.token.digest, password: password, client: ClientInfo())
+                Issue.record("an account without a password was re-authenticated by password")
+            } catch AccountError.invalid(let errors) {
+                #expect(errors.keys(for: "password") == ["wrong_password"])
+            }
+        }
+        #expect(try !fixture.services.reauthentication.isRecent(grant.token.digest))
+        #expect(try fixture.count("signInFailure") == 2)
+    }
 }

@@ -15,12 +15,14 @@ struct TestFixture {
     let database: AppDatabase
     let services: AccountServices
 
-    /// Confirmation is off unless asked for, so sign-up signs in directly.
-    init(session: SessionPolicy = .default, confirmationRequired: Bool = false, lockout: LockoutPolicy = .default, seed: UInt64 = 1) throws {
+    /// Confirmation is off unless asked for, so sign-up signs in directly. `databasePath`: a database file instead of memory.
+    init(session: SessionPolicy = .default, confirmationRequired: Bool = false, lockout: LockoutPolicy = .default,
+         signUp: SignUpPolicy = .default, databasePath: String? = nil, seed: UInt64 = 1) throws {
         random = SeededRandomSource(seed: seed)
-        database = try AppDatabase.inMemory()
+        database = try databasePath.map { try AppDatabase.open(path: $0) } ?? AppDatabase.inMemory()
         let configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
-                                              mail: MailPolicy(confirmationRequired: confirmationRequired), lockout: lockout)
+                                              mail: MailPolicy(confirmationRequired: confirmationRequired), lockout: lockout,
+                                              signUp: signUp)
         services = AccountServices(database: database, configuration: configuration,
                                    validator: AccountForms.signUp(passwordLength: configuration.password.length),
                                    composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory() + "frontdoor-unused-outbox"),

@@ -1,0 +1,181 @@
+// SocialSignIn+Pending.swift: the next step of a pending identity: show it, take the address the person gives
+// (no or unverified address from the provider), or link it to the account holding its address after that account's
+// password.
+//
+// Options: `pendingLifetime` (10 min; a pending identity works once, in the browser it was made for),
+// `confirmation.required`, the sign-up mode and `mail.throttle` (the note to an address's owner).
+// Giving an address behaves like sign-up: a free address gets a password-less account with the address unverified
+// and the identity linked, then a confirmation mail (or, without required confirmation, a session); an address that
+// has an account gets the same `.confirmationSent`, nothing is created, and its owner is told (as at sign-up). With an
+// invitation carried from the sign-up page for that very address, the address counts as verified and the person is
+// signed in; in invite mode any other address is `not_invited`.
+// Linking with a password checks it exactly as Authentication does: a blocked client address, a locked account, a
+// wrong password and an account without a password (same argon2id work, against the dummy hash) are all
+// `.invalidCredentials`, counted towards the lock.
+import AccountRules
+import Foundation
+import GRDB
+
+extension SocialSignIn {
+    /// The pending identity `token` names in this browser; `.refused("social_pending_invalid")` when unknown, used,
+    /// expired or from another browser.
+    public func pending(token: String, binding: [UInt8]) throws -> PendingIdentity {
+        guard let digest = SecretToken(encoded: token)?.digest else { throw AccountError.refused("social_pending_invalid") }
+        return try database.writer.read { db in
+            guard let pending = try store.pending(digest: digest, binding: binding, in: db) else {
+                throw AccountError.refused("social_pending_invalid")
+            }
+            var providers: [String] = []
+            var hasPassword = false
+            if let target = pending.linkAccountId {
+                providers = try String.fetchAll(db, sql: "SELECT provider FROM socialIdentity WHERE accountId = ? ORDER BY createdAt, id",
+                                                arguments: [target])
+                hasPassword = try store.hasPassword(accountId: target, in: db)
+            }
+            return PendingIdentity(provider: pending.identity.provider, email: pending.identity.email, displayName: pending.identity.displayName,
+                                   linkProviders: providers, linkHasPassword: hasPassword, returnTo: pending.returnTo,
+                                   rememberMe: pending.rememberMe)
+        }
+    }
+
+    /// The address the person gave for a pending identity without a (verified) one. A free address: the account is
+    /// created with it unverified and the identity linked; a confirmation link is mailed (`.confirmationSent`), or
+    /// without required confirmation the person is signed in. An address that has an account: the same
+    /// `.confirmationSent`, nothing created, its owner mailed (as at sign-up). Bad address: `.invalid` on `email`.
+    ///
+    /// - Throws: also `.refused("social_pending_invalid")`, `.refused("social_identity_taken")` (linked meanwhile from
+    ///   another tab), `.signUpClosed`, `.invitationRequired`.
+    public func submitEmail(pendingToken: String, binding: [UInt8], email: String, client: ClientInfo,
+                            previousToken: String?) throws -> SignUpOutcome {
+        guard let digest = SecretToken(encoded: pendingToken)?.digest else { throw AccountError.refused("social_pending_invalid") }
+        let address = email.trimmingWhitespace()
+        let errors = emailRules.validate(["email": address])
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+        return try retryingOnce {
+            try database.writer.write { db -> SignUpOutcome in
+                guard let pending = try store.pending(digest: digest, binding: binding, in: db), pending.linkAccountId == nil else {
+                    throw AccountError.refused("social_pending_invalid")
+                }
+                let mode = invitations.policy.mode
+                guard mode != .closed else { throw AccountError.signUpClosed }
+                let record = pending.identity
+                guard try store.owner(provider: record.provider, subject: record.subject, in: db) == nil else {
+                    throw AccountError.refused("social_identity_taken")
+                }
+                if let held = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE normalizedAddress = ?",
+                                                  arguments: [EmailFormat.normalized(address)]) {
+                    guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
+                    try mailExistingOwner(held, in: db)
+                    return .confirmationSent
+                }
+                let invite = store.invite(of: pending)
+                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: db)
+                if mode == .invite, !invited {
+                    guard try invitedAddress(invite, in: db) != nil else { throw AccountError.invitationRequired }
+                    throw emailError("not_invited")
+                }
+                guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
+                var created = record
+                created.email = address
+                let accountId = try createAccount(created, address: address, verified: invited, client: client,
+                                                  detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: db)
+                if confirmation.required && !invited {
+                    let emailId = try Int64.fetchOne(db, sql: "SELECT id FROM emailAddress WHERE accountId = ? AND isPrimary",
+                                                     arguments: [accountId])
+                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: db)
+                    return .confirmationSent
+                }
+                return .signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
+                                                  previousToken: previousToken, in: db))
+            }
+        }
+    }
+
+    /// Links a pending identity to the account holding its address after that account's password: signs in.
+    /// A wrong password is `.invalidCredentials` and counts towards the account's lock, as at sign-in.
+    ///
+    /// - Throws: also `.refused("social_pending_invalid")` (unknown, used, expired, other browser, or not a pending
+    ///   identity waiting for a link), `.unconfirmed` (right password, primary address not confirmed, confirmation
+    ///   required), the refusals of linking (`social_identity_taken`, `social_already_linked`).
+    public func linkWithPassword(pendingToken: String, binding: [UInt8], password: String, client: ClientInfo,
+                                 previousToken: String?) throws -> SessionGrant {
+        guard let digest = SecretToken(encoded: pendingToken)?.digest else { throw AccountError.refused("social_pending_invalid") }
+        let (found, blocked) = try database.writer.read { db in
+            let found = try store.pending(digest: digest, binding: binding, in: db).flatMap { pending -> (PendingRecord, Int64, String)? in
+                guard let target = pending.linkAccountId,
+                      let hash = try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE id = ?", arguments: [target]) else { return nil }
+                return (pending, target, hash)
+            }
+            return (found, try lockout.isBlocked(remoteAddress: client.remoteAddress, in: db))
+        }
+        guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
+        let typed = pending.identity.email ?? ""
+        if blocked { try fail(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
+        let usable = !hash.isEmpty && password.utf8.count <= 4096
+        let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
+        if try database.writer.read({ db in try lockout.isLocked(accountId: target, in: db) }) {
+            try fail(accountId: target, email: typed, client: client, reason: matches ? "linking: account locked" : "linking: account locked, wrong password",
+                     counts: !matches)
+        }
+        guard matches else {
+            try fail(accountId: target, email: typed, client: client, reason: hash.isEmpty ? "linking: account has no password" : "linking: wrong password")
+        }
+        let settled = try retryingOnce {
+            try database.writer.write { db -> Settled in
+                guard let pending = try store.pending(digest: digest, binding: binding, in: db), pending.linkAccountId == target else {
+                    throw AccountError.refused("social_pending_invalid")
+                }
+                let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? typed
+                if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
+                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: db)
+                    return .failed(.unconfirmed)
+                }
+                _ = try linkIdentity(pending.identity, to: target, client: client, in: db)
+                guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
+                try lockout.recordSuccess(accountId: target, in: db)
+                let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe, client: client,
+                                             previousToken: previousToken, in: db)
+                try audit.record(.signIn, accountId: target, email: primary, client: client,
+                                 detail: "password, linking \(pending.identity.provider)", in: db)
+                return .done(.signedIn(grant, created: false))
+            }
+        }
+        guard case .signedIn(let grant, _) = try settle(settled) else { throw AccountError.refused("social_pending_invalid") }
+        logger.info("pending identity linked after the password", metadata: ["account": "\(target)"])
+        return grant
+    }
+
+    // MARK: Helpers
+
+    /// Records a failed password check (counted towards locks unless `counts` is false) and throws the one failure.
+    private func fail(accountId: Int64, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
+        logger.info("linking sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId)"])
+        try database.writer.write { db in
+            if counts {
+                try lockout.recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: db)
+            } else {
+                try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
+            }
+        }
+        throw AccountError.invalidCredentials
+    }
+
+    /// Tells the owner of `address` (as they entered it) that someone tried to sign up with it, at most once per throttle window (as
+    /// Registration does).
+    private func mailExistingOwner(_ address: String, in db: Database) throws {
+        guard try !mail.isThrottled(.signUpAttempt, to: address, in: db) else { return }
+        try mail.enqueue(.signUpAttempt, to: address, in: db)
+        logger.info("address given for a provider identity has an account; owner notified")
+    }
+
+    /// The `email` field as sign-up declares it (rules and display name).
+    private var emailRules: Validator {
+        Validator([validator.field(named: "email") ?? Field("email", displayName: "Email", rules: [.required, .email])])
+    }
+
+    private func emailError(_ key: String) -> AccountError {
+        var errors = ValidationErrors()
+        errors.add(FieldError(key: key), to: "email", displayName: validator.field(named: "email")?.displayName ?? "Email")
+        return .invalid(errors)
+    }
+}

@@ -1,0 +1,94 @@
+// SocialSignIn+Settings.swift: the flows begun by a signed-in person or for an existing account: link a provider to
+// the signed-in account (settings), re-authenticate the session with a linked provider, and link a pending identity
+// after signing in with a provider already linked to the account holding its address (purpose linkPending).
+//
+// Options: none beyond SocialSignIn's. Linking refuses an identity linked to another account (`social_identity_taken`)
+// and a second identity of one provider (`social_already_linked`); linking the identity already linked is a no-op.
+// A new link is audited (`identity_linked`, detail: the provider) and mailed to the account's primary address.
+// Link and re-authenticate need the session of the account the flow was begun for (`social_wrong_account` otherwise);
+// WebFront asks for a recent sign-in before a link, as for address changes.
+import Foundation
+import GRDB
+
+extension SocialSignIn {
+    /// Purpose `link`: the identity joins the signed-in account.
+    func link(_ record: IdentityRecord, flow: SocialFlow, session: SessionInfo?, client: ClientInfo) throws -> SocialOutcome {
+        guard let session, flow.accountId == session.accountId else { throw AccountError.refused("social_wrong_account") }
+        try retryingOnce {
+            try database.writer.write { db in _ = try linkIdentity(record, to: session.accountId, client: client, in: db) }
+        }
+        return .linked
+    }
+
+    /// Purpose `reauthenticate`: the identity must be linked to the session's account; the session counts as freshly
+    /// authenticated (Reauthentication.isRecent).
+    func reauthenticate(_ record: IdentityRecord, flow: SocialFlow, session: SessionInfo?, client: ClientInfo) throws -> SocialOutcome {
+        guard let session, flow.accountId == session.accountId else { throw AccountError.refused("social_wrong_account") }
+        try database.writer.write { db in
+            guard try store.owner(provider: record.provider, subject: record.subject, in: db) == session.accountId else {
+                throw AccountError.refused("social_wrong_account")
+            }
+            try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?",
+                           arguments: [clock.now().timeIntervalSince1970, session.digest, session.accountId])
+            guard db.changesCount == 1 else { throw AccountError.notFound }
+            try store.refresh(record, in: db)
+            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: db),
+                             client: client, detail: "via \(record.provider)", in: db)
+        }
+        logger.info("re-authenticated through a provider", metadata: ["account": "\(session.accountId)", "provider": "\(record.provider)"])
+        return .reauthenticated
+    }
+
+    /// Purpose `linkPending`: `record` (a provider already linked to the account holding the pending identity's
+    /// address) proves the person owns that account; the pending identity is linked to it and the person signed in.
+    func linkPending(_ record: IdentityRecord, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
+                     previousToken: String?) throws -> SocialOutcome {
+        guard let key = flow.pendingKey else { throw AccountError.refused("social_pending_invalid") }
+        return try retryingOnce {
+            try settle(database.writer.write { db -> Settled in
+                guard let pending = try store.pending(digest: key, binding: binding, in: db), let target = pending.linkAccountId else {
+                    throw AccountError.refused("social_pending_invalid")
+                }
+                guard try store.owner(provider: record.provider, subject: record.subject, in: db) == target else {
+                    throw AccountError.refused("social_wrong_account")
+                }
+                let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? ""
+                if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
+                    try audit.record(.signInFailed, accountId: target, email: primary, client: client,
+                                     detail: "via \(record.provider): address not confirmed", in: db)
+                    return .failed(.unconfirmed)
+                }
+                _ = try linkIdentity(pending.identity, to: target, client: client, in: db)
+                guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
+                try store.refresh(record, in: db)
+                let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
+                                             client: client, previousToken: previousToken, in: db)
+                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: db)
+                logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(target)"])
+                return .done(.signedIn(grant, created: false))
+            })
+        }
+    }
+
+    /// Links `record` to the account in the caller's transaction; false when it already was (nothing but its last use
+    /// changes). Refusals throw (the transaction is rolled back).
+    func linkIdentity(_ record: IdentityRecord, to accountId: Int64, client: ClientInfo, in db: Database) throws -> Bool {
+        if let owner = try store.owner(provider: record.provider, subject: record.subject, in: db) {
+            guard owner == accountId else {
+                logger.info("link refused: identity linked to another account", metadata: ["account": "\(accountId)"])
+                throw AccountError.refused("social_identity_taken")
+            }
+            try store.refresh(record, in: db)
+            return false
+        }
+        guard try !store.hasProvider(record.provider, accountId: accountId, in: db) else {
+            throw AccountError.refused("social_already_linked")
+        }
+        try store.insert(record, accountId: accountId, in: db)
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
+        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: db)
+        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: db) }
+        logger.info("identity linked", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
+        return true
+    }
+}
