@@ -156,6 +156,7 @@ class OAuthProvider:
         self.port = self.server_.server_port
         self.issuer = f"http://{host}:{self.port}"
         self.thread = threading.Thread(target=self.server_.serve_forever, daemon=True)
+        self.stopped = False
         self.reset()
         self._build()
 
@@ -166,7 +167,10 @@ class OAuthProvider:
         return self
 
     def stop(self):
-        """Stops answering: afterwards the port is closed, like an unreachable provider."""
+        """Stops answering: afterwards the port is closed, like an unreachable provider. Stopping twice is fine."""
+        if self.stopped:
+            return
+        self.stopped = True
         self.server_.shutdown()
         self.server_.server_close()
 
@@ -190,6 +194,11 @@ class OAuthProvider:
         assert not unknown, f"unknown misbehaviour {unknown}"
         with self.lock:
             self.flags = set(flags)
+
+    def token_lifetime(self, seconds):
+        """The expires_in of the access tokens issued from now on."""
+        with self.lock:
+            self.expires_in = int(seconds)
 
     def expire(self, access_token):
         with self.lock:
@@ -457,8 +466,7 @@ class OAuthProvider:
 
         @app.post("/_control/expires_in")
         def control_expires_in():
-            with provider.lock:
-                provider.expires_in = int(request.get_json()["seconds"])
+            provider.token_lifetime(request.get_json()["seconds"])
             return jsonify(ok=True)
 
         @app.post("/_control/expire")
