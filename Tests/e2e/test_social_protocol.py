@@ -153,7 +153,7 @@ def test_a_state_from_another_browser_is_refused(social, oauth_provider):
 
 
 @pytest.fixture
-def lonely(tmp_path_factory, oauth_server):
+def lonely(tmp_path_factory):
     """A stack with "lonely" (OIDC "Lonely SSO") on a provider of its own that a test may stop, and "gone" (OIDC
     "Gone SSO") whose issuer is a loopback port nothing listens on. Yields (stack, its provider)."""
     from oauth_provider import OAuthProvider
