@@ -325,3 +325,143 @@ def browser(stack):
 
 def unique_email(prefix="user"):
     return f"{prefix}-{time.time_ns()}@example.com"
+
+
+# MARK: - Social sign-in: the tests' OAuth 2.0 / OpenID Connect provider (oauth_provider.py) and stacks using it
+
+import html  # noqa: E402  (kept with the helpers that use them, so this section is one block at the end)
+import json  # noqa: E402
+import secrets  # noqa: E402
+from urllib.parse import urljoin  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def oauth_server():
+    """The tests' OIDC/OAuth provider, running for the whole session on a free loopback port."""
+    from oauth_provider import OAuthProvider
+    provider = OAuthProvider().start()
+    yield provider
+    provider.stop()
+
+
+@pytest.fixture
+def oauth_provider(oauth_server):
+    """The provider, reset for this test (default user, good behaviour, consent page, no codes or tokens)."""
+    oauth_server.reset()
+    yield oauth_server
+    oauth_server.reset()
+
+
+def closed_port_url():
+    """An http URL on a loopback port nothing listens on: an unreachable provider."""
+    return f"http://127.0.0.1:{free_port()}"
+
+
+def social_provider_yaml(provider, entries, key_file):
+    """The `social:` section for `entries` (dicts: id, client_id, client_secret, kind "oidc" or "github", and any
+    option to write as is, overriding the defaults; an option set to None is left out). By default an "oidc" entry's
+    issuer is `provider`, and a "github" entry's four endpoints are on `provider`."""
+    lines = ["social:", f"  token_key_file: {json.dumps(str(key_file))}", '  token_allowed_addresses: "127.0.0.1, ::1"',
+             "  http_timeout: 5s", "  providers:"]
+    for entry in entries:
+        kind = entry.get("kind", "oidc")
+        options = {"id": entry["id"], "preset": kind}
+        if kind == "oidc":
+            options.update(issuer=provider.issuer, scopes="openid email profile")
+        elif kind == "github":
+            options.update(authorization_endpoint=provider.issuer + "/authorize", token_endpoint=provider.issuer + "/token",
+                           userinfo_endpoint=provider.issuer + "/user", emails_endpoint=provider.issuer + "/user/emails")
+        options.update({k: v for k, v in entry.items() if k != "kind"})
+        written = [(k, v) for k, v in options.items() if v is not None]
+        for index, (key, value) in enumerate(written):
+            lines.append(f"    {'- ' if index == 0 else '  '}{key}: {json.dumps(str(value))}")
+    return "\n".join(lines) + "\n"
+
+
+# The providers a social stack has by default: "corp" (OIDC, named "Corp SSO") and "github" (the github preset, with
+# its endpoints on the test provider).
+SOCIAL_PROVIDERS = ({"id": "corp", "kind": "oidc", "name": "Corp SSO"}, {"id": "github", "kind": "github"})
+
+
+def social_stack(tmp_path_factory, provider, config=None, providers=SOCIAL_PROVIDERS, extra_yaml=""):
+    """Generator for a stack with social sign-in providers on `provider` (a fixture does `yield from` it).
+
+    Each entry gets its own client id and secret, registered with the provider with the exact redirect URI
+    <base>/auth/<id>/callback. `config`: dotted settings (default: confirmation off, mail to an outbox folder).
+    The stack's `social` attribute maps each provider id to its entry (client_id, client_secret, ...)."""
+    folder = tmp_path_factory.mktemp("stack")
+    entries = [{"client_id": f"{p['id']}-{secrets.token_hex(4)}", "client_secret": secrets.token_urlsafe(24), **p}
+               for p in providers]
+    settings = {"confirmation.required": "false", "mail.transport": "outbox", **(config or {})}
+    stack = Stack(folder, settings, extra_yaml=social_provider_yaml(provider, entries, folder / "social-tokens.key") + extra_yaml)
+    for entry in entries:
+        provider.add_client(entry["client_id"], entry["client_secret"], [f"{stack.base}/auth/{entry['id']}/callback"])
+    stack.social = {entry["id"]: entry for entry in entries}
+    try:
+        stack.start()
+    except Exception:
+        print(stack.logs())
+        stack.stop()
+        raise
+    STACKS.append(stack)
+    yield stack
+    STACKS.remove(stack)
+    stack.stop()
+
+
+@pytest.fixture(scope="module")
+def social(tmp_path_factory, oauth_server):
+    """Confirmation off, outbox mail, providers "corp" (OIDC, "Corp SSO") and "github" on the test provider."""
+    yield from social_stack(tmp_path_factory, oauth_server)
+
+
+def page_text(response):
+    """A page's HTML with entities decoded (the catalog's apostrophes arrive as &#39;)."""
+    return html.unescape(response.text)
+
+
+def social_start(browser, provider_id, page="/sign_in", **fields):
+    """Presses "Sign in with <provider>" on `page` (a form post to auth/<id>); returns frontdoor's answer (a 303 to
+    the provider's authorization URL when all is well)."""
+    data = {"csrf_token": browser.token(page), **fields}
+    return browser.post(f"/auth/{provider_id}", data, csrf=False)
+
+
+def through_provider(browser, start, decision="approve"):
+    """Follows frontdoor's redirect `start` to the provider, answers its consent page with `decision`, and returns
+    the callback URL the provider sends the browser back to (not followed, so a test can replay it)."""
+    assert start.status_code == 303, (start.status_code, start.text[:500])
+    authorize = start.headers["Location"]
+    consent = browser.session.get(authorize, allow_redirects=False, timeout=10)
+    if consent.status_code == 200:
+        assert 'id="approve"' in consent.text, consent.text
+        consent = browser.session.post(authorize, data={"decision": decision}, allow_redirects=False, timeout=10)
+    assert consent.status_code == 302, (consent.status_code, consent.text[:500])
+    return consent.headers["Location"]
+
+
+def finish(browser, callback):
+    """Goes to `callback` (absolute, or a path such as a Location header's) and follows frontdoor's redirects;
+    returns the last response."""
+    url = urljoin(browser.base + "/", callback)
+    return browser.seen(browser.session.get(url, allow_redirects=True, timeout=10, verify=browser.verify))
+
+
+def social_sign_in(browser, provider_id, decision="approve", page="/sign_in", **fields):
+    """The whole round trip: button, provider, callback; returns the last page."""
+    return finish(browser, through_provider(browser, social_start(browser, provider_id, page, **fields), decision))
+
+
+def account_ids(stack, email):
+    """The ids of the accounts holding `email` (normally none or one)."""
+    return [row[0] for row in stack.query("SELECT accountId FROM emailAddress WHERE normalizedAddress = ?", email.lower())]
+
+
+def identities(stack, provider_id=None):
+    """socialIdentity rows as dicts (optionally of one provider)."""
+    with sqlite3.connect(stack.db) as db:
+        db.row_factory = sqlite3.Row
+        sql, args = "SELECT * FROM socialIdentity", ()
+        if provider_id:
+            sql, args = sql + " WHERE provider = ?", (provider_id,)
+        return [dict(row) for row in db.execute(sql, args)]
