@@ -9,11 +9,14 @@ public struct Frontdoor: Responder {
     public let site: Site
     private let routes: [String: [String: Handler]]
     private let rootRoutes: [String: [String: Handler]]
+    /// The security headers, form-action widened to the sign-in providers (see SecurityHeaders).
+    private let securityHeaders: [(String, String)]
 
     public init(site: Site) {
         self.site = site
         self.routes = Routes.table(providers: site.social.providers.map(\.configuration.id))
         self.rootRoutes = Routes.rootTable()
+        self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins)
     }
 
     public func respond(to request: Request) -> Response {
@@ -27,7 +30,7 @@ public struct Frontdoor: Responder {
             response = errorResponse(error, context: context)
         }
         for cookie in context.outgoingCookies { response.addHeader("Set-Cookie", cookie.headerValue) }
-        SecurityHeaders.apply(to: &response)
+        SecurityHeaders.apply(to: &response, values: securityHeaders)
         if request.method == "HEAD" { response.body = [] }
         let elapsed = ContinuousClock.now - started
         site.metrics.observe(route: label, status: response.status,

@@ -101,6 +101,15 @@ import Testing
         #expect(try count(app, "SELECT COUNT(*) FROM account") == 1)
     }
 
+    @Test func formActionAllowsTheProvidersAuthorizationOrigin() throws {
+        // Browsers check form-action on the redirect after a form: the button's 303 to the provider must be allowed.
+        let app = try makeSocialApp(FakeGitHub())
+        let policy = TestBrowser(app.app).get("/account/sign_in").header("Content-Security-Policy") ?? ""
+        #expect(policy.contains("form-action 'self' https://gh.test;"))
+        let plain = TestBrowser(try makeApp().app).get("/account/sign_in").header("Content-Security-Policy") ?? ""
+        #expect(plain.contains("form-action 'self';"))
+    }
+
     @Test func anUnknownProviderIsNotFound() throws {
         let app = try makeSocialApp(FakeGitHub())
         #expect(TestBrowser(app.app).get("/account/auth/google/callback?code=a&state=b").status == 404)

@@ -22,4 +22,18 @@ public final class SocialServices: Sendable {
     public func provider(_ id: String) -> OAuthProvider? { providers.first { $0.configuration.id == id } }
 
     public var isEmpty: Bool { providers.isEmpty }
+
+    /// The origins the provider buttons' redirects go to, for the pages' CSP form-action: each provider's authorization
+    /// endpoint (override or preset), or for OpenID Connect without an override its issuer's origin (where the
+    /// discovery document almost always puts it; set `authorization_endpoint` when it does not).
+    public var formActionOrigins: [String] {
+        var origins: [String] = []
+        for provider in providers.map(\.configuration) {
+            let url = provider.authorizationEndpoint.isEmpty ? provider.issuer : provider.authorizationEndpoint
+            guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host, !host.isEmpty else { continue }
+            let origin = scheme + "://" + (host.contains(":") ? "[\(host)]" : host) + (parts.port.map { ":\($0)" } ?? "")
+            if !origins.contains(origin) { origins.append(origin) }
+        }
+        return origins
+    }
 }
