@@ -46,25 +46,25 @@ public struct Authentication: Sendable {
         let typed = String(email.prefix(320))
         if addressBlocked {
             // A blocked address gets the usual answer without the hash work: it is the address that is refused.
-            try fail(accountId: found?.id, email: typed, client: client, reason: "client address blocked")
+            try lockout.refuse(accountId: found?.id, email: typed, client: client, reason: "client address blocked")
         }
         guard !email.isEmpty, password.utf8.count <= 4096, let found else {
             _ = hasher.verifyAgainstDummy(password)
-            try fail(accountId: nil, email: typed, client: client, reason: "unknown address")
+            try lockout.refuse(accountId: nil, email: typed, client: client, reason: "unknown address")
         }
         if !found.verified && !found.primary {
             // An added address signs in only once confirmed; until then it is as unknown as any other (same hash work),
             // and the failure is not counted against the account that added it.
             _ = hasher.verifyAgainstDummy(password)
-            try fail(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
+            try lockout.refuse(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
         }
         let passwordMatches = found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash)
         if try database.writer.read({ db in try lockout.isLocked(accountId: found.id, in: db) }) {
-            try fail(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
+            try lockout.refuse(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
                      counts: !passwordMatches)
         }
         guard passwordMatches else {
-            try fail(accountId: found.id, email: typed, client: client, reason: found.hash.isEmpty ? "no password (provider sign-in only)" : "wrong password")
+            try lockout.refuse(accountId: found.id, email: typed, client: client, reason: found.hash.isEmpty ? "no password (provider sign-in only)" : "wrong password")
         }
         if confirmationRequired && !found.verified {
             logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)"])
@@ -100,18 +100,5 @@ public struct Authentication: Sendable {
             try sessions.revoke(digest: token.digest, in: db)
             try audit.record(.signOut, accountId: row[0], email: row[1], client: client, in: db)
         }
-    }
-
-    /// Records the failure (counted towards locks unless `counts` is false) and throws the one sign-in failure.
-    private func fail(accountId: Int64?, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
-        logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])
-        try database.writer.write { db in
-            if counts {
-                try lockout.recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: db)
-            } else {
-                try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
-            }
-        }
-        throw AccountError.invalidCredentials
     }
 }

@@ -43,6 +43,20 @@ public struct Lockout: Sendable {
         try !isLocked(accountId: accountId, in: db) && !isBlocked(remoteAddress: client.remoteAddress, in: db)
     }
 
+    /// Records a failed password check (counted towards locks unless `counts` is false) and throws the one sign-in
+    /// failure, `AccountError.invalidCredentials`: sign-in and linking to an existing account (SocialSignIn) share it.
+    func refuse(accountId: Int64?, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
+        logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])
+        try database.writer.write { db in
+            if counts {
+                try recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: db)
+            } else {
+                try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
+            }
+        }
+        throw AccountError.invalidCredentials
+    }
+
     /// Records a failed sign-in (`reason` goes to the audit trail only); locks the account and blocks the
     /// address when their limits are reached.
     func recordFailure(accountId: Int64?, email: String, client: ClientInfo, reason: String, in db: Database) throws {

@@ -110,15 +110,15 @@ extension SocialSignIn {
         }
         guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
         let typed = pending.identity.email ?? ""
-        if blocked { try fail(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
+        if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
         if try database.writer.read({ db in try lockout.isLocked(accountId: target, in: db) }) {
-            try fail(accountId: target, email: typed, client: client, reason: matches ? "linking: account locked" : "linking: account locked, wrong password",
+            try lockout.refuse(accountId: target, email: typed, client: client, reason: matches ? "linking: account locked" : "linking: account locked, wrong password",
                      counts: !matches)
         }
         guard matches else {
-            try fail(accountId: target, email: typed, client: client, reason: hash.isEmpty ? "linking: account has no password" : "linking: wrong password")
+            try lockout.refuse(accountId: target, email: typed, client: client, reason: hash.isEmpty ? "linking: account has no password" : "linking: wrong password")
         }
         let settled = try retryingOnce {
             try database.writer.write { db -> Settled in
@@ -146,19 +146,6 @@ extension SocialSignIn {
     }
 
     // MARK: Helpers
-
-    /// Records a failed password check (counted towards locks unless `counts` is false) and throws the one failure.
-    private func fail(accountId: Int64, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
-        logger.info("linking sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId)"])
-        try database.writer.write { db in
-            if counts {
-                try lockout.recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: db)
-            } else {
-                try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
-            }
-        }
-        throw AccountError.invalidCredentials
-    }
 
     /// Tells the owner of `address` (as they entered it) that someone tried to sign up with it, at most once per throttle window (as
     /// Registration does).

@@ -254,7 +254,11 @@ def smtp():
 
 
 def _stack(tmp_path_factory, request, config, server_files=None, extra_yaml=""):
-    stack = Stack(tmp_path_factory.mktemp("stack"), config, server_files, extra_yaml)
+    yield from running(Stack(tmp_path_factory.mktemp("stack"), config, server_files, extra_yaml))
+
+
+def running(stack):
+    """Starts `stack` (printing its logs if it cannot), yields it, and stops it afterwards."""
     try:
         stack.start()
     except Exception:
@@ -397,16 +401,7 @@ def social_stack(tmp_path_factory, provider, config=None, providers=SOCIAL_PROVI
     for entry in entries:
         provider.add_client(entry["client_id"], entry["client_secret"], [f"{stack.base}/auth/{entry['id']}/callback"])
     stack.social = {entry["id"]: entry for entry in entries}
-    try:
-        stack.start()
-    except Exception:
-        print(stack.logs())
-        stack.stop()
-        raise
-    STACKS.append(stack)
-    yield stack
-    STACKS.remove(stack)
-    stack.stop()
+    yield from running(stack)
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,19 @@ extension RequestContext {
     /// The pending identity's token, if this browser has one.
     var socialPendingToken: String? { cookies[Self.socialPendingCookie].flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// This browser's pending identity (auth/email, auth/link), or nil when it has none or it expired or was used.
+    func socialPending() throws -> PendingIdentity? {
+        guard let token = socialPendingToken, let binding = socialBinding(create: false) else { return nil }
+        do { return try site.services.social.pending(token: token, binding: binding) } catch AccountError.refused { return nil }
+    }
+
+    /// No pending identity to go on with: back to the sign-in page with "That sign-in attempt has expired".
+    func socialPendingExpired() -> Response {
+        setSocialPending(nil)
+        setFlash(Flash("social_pending_invalid", kind: .alert))
+        return redirect(to: site.paths.signIn())
+    }
+
     func setSocialPending(_ token: String?) {
         setCookie(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
     }

@@ -9,13 +9,13 @@ import FastCGI
 
 struct SocialLinkPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        guard let pending = try pending(context) else { return expired(context) }
+        guard let pending = try context.socialPending() else { return context.socialPendingExpired() }
         return try render(context, pending)
     }
 
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        guard let token = context.socialPendingToken, let pending = try pending(context) else { return expired(context) }
+        guard let token = context.socialPendingToken, let pending = try context.socialPending() else { return context.socialPendingExpired() }
         do {
             let grant = try context.site.services.social.linkWithPassword(
                 pendingToken: token, binding: context.socialBinding(create: false) ?? [], password: context.form["password"] ?? "",
@@ -33,17 +33,6 @@ struct SocialLinkPage: Sendable {
             context.setFlash(Flash(key, kind: .alert, provider: pending.provider))
             return context.redirect(to: context.site.paths.signIn())
         }
-    }
-
-    private func pending(_ context: RequestContext) throws -> PendingIdentity? {
-        guard let token = context.socialPendingToken, let binding = context.socialBinding(create: false) else { return nil }
-        do { return try context.site.services.social.pending(token: token, binding: binding) } catch AccountError.refused { return nil }
-    }
-
-    private func expired(_ context: RequestContext) -> Response {
-        context.setSocialPending(nil)
-        context.setFlash(Flash("social_pending_invalid", kind: .alert))
-        return context.redirect(to: context.site.paths.signIn())
     }
 
     private func render(_ context: RequestContext, _ pending: PendingIdentity, flash: Flash? = nil) throws -> Response {
