@@ -37,4 +37,14 @@ import Testing
         #expect(none.status == 404 && none.text.contains("not_found"))
         #expect(TestBrowser(app.app).get("/account/internal/provider_token?provider=github").status == 400)
     }
+
+    @Test func tokensSealedUnderAnotherKeyAreAnsweredNotCrashedOn() throws {
+        let app = try makeSocialApp(FakeGitHub())
+        TestBrowser(app.app).signInWithProvider()
+        try app.services.database.writer.write { db in
+            try db.execute(sql: "UPDATE socialIdentity SET sealedTokens = randomblob(80)")
+        }
+        let response = TestBrowser(app.app).get("/account/internal/provider_token?provider=github&account=1")
+        #expect(response.status == 404 && response.text.contains("token_unreadable"))
+    }
 }

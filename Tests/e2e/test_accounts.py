@@ -7,6 +7,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import Browser, unique_email
@@ -95,7 +96,7 @@ def chromium():
 
 def test_chromium_signs_in_to_two_accounts_and_switches(stack, chromium):
     ann, bob = new_account(stack, "ann"), new_account(stack, "bob")
-    wait = WebDriverWait(chromium, 20)
+    wait = WebDriverWait(chromium, 20, ignored_exceptions=(StaleElementReferenceException,))
 
     def sign_in(url, email):
         chromium.get(url)

@@ -5,6 +5,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import confirmed_user
@@ -45,7 +46,7 @@ def blocking_driver():
 
 
 def wait(driver, condition, timeout=20):
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
 
 
 def text(driver, element_id):

@@ -13,6 +13,7 @@ import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (Browser, account_ids, finish, identities, page_text, social_sign_in, social_stack, social_start,
@@ -86,7 +87,7 @@ def test_sign_in_and_sign_up_pages_offer_each_provider(social):
 
 def test_chromium_signs_up_with_a_verified_address_then_signs_in_again(social, oauth_provider, chromium):
     sub, email = person(oauth_provider)
-    wait = WebDriverWait(chromium, 20)
+    wait = WebDriverWait(chromium, 20, ignored_exceptions=(StaleElementReferenceException,))
 
     def through_the_provider(expected):
         chromium.get(social.base + "/sign_in")
@@ -116,7 +117,7 @@ def test_chromium_signs_up_with_a_verified_address_then_signs_in_again(social, o
 def test_chromium_denied_consent_creates_nothing(social, oauth_provider, chromium):
     person(oauth_provider)
     before = counts(social)
-    wait = WebDriverWait(chromium, 20)
+    wait = WebDriverWait(chromium, 20, ignored_exceptions=(StaleElementReferenceException,))
     chromium.get(social.base + "/sign_in")
     chromium.find_element(By.CSS_SELECTOR, "button[data-provider=corp]").click()
     wait.until(lambda d: d.current_url.startswith(oauth_provider.issuer + "/authorize"))

@@ -6,7 +6,7 @@
 // page. An access token that has expired (or expires within 30 s) is refreshed first when there is a refresh token,
 // and the new tokens are stored (sealed) again.
 // Answers: 200 {"access_token","token_type","scope","expires_at"} (unix seconds or null); 400 {"error":"bad_request"};
-// 404 {"error":"not_found"} (no such account, link or token); 502 {"error":"refresh_failed"} (the provider refused or
+// 404 {"error":"not_found"} (no such account, link or token; "token_unreadable" when sealed under another key); 502 {"error":"refresh_failed"} (the provider refused or
 // did not answer; the old token is kept).
 import AccountCore
 import FastCGI
@@ -32,8 +32,13 @@ struct ProviderTokenAPI: Sendable {
         } else {
             return .json(["error": "bad_request"], status: 400)
         }
-        guard let accountId, let stored = try links.tokens(accountId: accountId, provider: id),
-              var tokens = try? JSONDecoder().decode(ProviderTokens.self, from: stored.tokens) else {
+        let stored: (tokens: Data, expiresAt: Date?)?
+        do { stored = try accountId.flatMap { try links.tokens(accountId: $0, provider: id) } } catch let error as TokenVaultError {
+            // Sealed under another key (social.token_key_file replaced): the person must sign in with the provider again.
+            context.site.logger.error("provider tokens cannot be opened", metadata: ["provider": "\(id)", "reason": "\(error)"])
+            return .json(["error": "token_unreadable"], status: 404)
+        }
+        guard let accountId, let stored, var tokens = try? JSONDecoder().decode(ProviderTokens.self, from: stored.tokens) else {
             return .json(["error": "not_found"], status: 404)
         }
         let now = context.site.services.clock.now()
