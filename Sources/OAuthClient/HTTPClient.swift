@@ -53,9 +53,10 @@ public enum ProviderURL {
         return secure || isLoopback(String(authority))
     }
 
-    /// 127.x.x.x, localhost or [::1], with an optional port.
+    /// 127.x.x.x, localhost or [::1], with an optional port (as written: `isAllowed` passes it lower-cased; the
+    /// configuration's `browserid.http_hosts` check uses it too).
     public static func isLoopback(_ authority: String) -> Bool {
-        var rest = Substring(authority.lowercased())
+        var rest = Substring(authority)
         if rest.hasPrefix("[::1]") {
             rest = rest.dropFirst(5)
         } else {

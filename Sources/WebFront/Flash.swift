@@ -46,8 +46,7 @@ public struct Flash: Sendable, Equatable {
         let parts = cookieValue.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let kind = Self.known[parts[0]] else { return nil }
         if parts.count == 2 {
-            guard (1...32).contains(parts[1].count), parts[1].allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" })
-            else { return nil }
+            guard SocialProvidersConfig.isValidID(parts[1]) else { return nil }
         }
         self.init(parts[0], kind: kind, provider: parts.count == 2 ? parts[1] : nil)
     }

@@ -46,6 +46,12 @@ public final class RequestContext {
         return hops.reversed().first { !trusted.contains($0) } ?? hops.first ?? remote
     }
 
+    /// Whether an operator's backend asks: a request nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an
+    /// `internal` location), or one from `allowed` (metrics, provider tokens).
+    func isInternalCaller(allowed: Set<String>) -> Bool {
+        request.params["FRONTDOOR_INTERNAL"] == "1" || allowed.contains(clientAddress)
+    }
+
     /// `raw` when it is a path on this site or a URL on an allowed host (see `ReturnTarget`), else the home page.
     public func returnTarget(_ raw: String?) -> String {
         ReturnTarget.checked(raw, fallback: site.paths.home, allowedHosts: site.allowedHosts)

@@ -1,6 +1,7 @@
 import Foundation
 import AccountCore
 import AccountRules
+import OAuthClient
 import Testing
 @testable import WebFront
 
@@ -143,8 +144,8 @@ struct ConfigReaderTests {
                     ["browserid.issuer": "evil/path"]] {
             #expect(throws: ConfigError.self) { try read(bad) }
         }
-        #expect(ConfigReader.isLoopbackAddress("[::1]:80") && ConfigReader.isLoopbackAddress("127.1.2.3"))
-        #expect(!ConfigReader.isLoopbackAddress("127.0.0.1.evil:80") && !ConfigReader.isLoopbackAddress("localhost:http"))
+        #expect(ProviderURL.isLoopback("[::1]:80") && ProviderURL.isLoopback("127.1.2.3"))
+        #expect(!ProviderURL.isLoopback("127.0.0.1.evil:80") && !ProviderURL.isLoopback("localhost:http"))
     }
 
     // MARK: profile.fields

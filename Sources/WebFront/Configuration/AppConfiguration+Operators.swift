@@ -38,7 +38,7 @@ extension AppConfiguration {
 
         /// `trusted_proxies` as a set.
         public var trustedProxyList: Set<String> {
-            Set(trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            AppConfiguration.addressSet(trustedProxies)
         }
     }
 
@@ -52,7 +52,15 @@ extension AppConfiguration {
 
         /// `allowed_addresses` as a set.
         public var allowedAddressList: Set<String> {
-            Set(allowedAddresses.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            AppConfiguration.addressSet(allowedAddresses)
         }
+    }
+}
+
+extension AppConfiguration {
+    /// A comma-separated list of client addresses (`client.trusted_proxies`, `metrics.allowed_addresses`,
+    /// `social.token_allowed_addresses`) as a set, blanks dropped.
+    static func addressSet(_ text: String) -> Set<String> {
+        Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 }

@@ -67,31 +67,11 @@ enum ProfileFieldsConfig {
 
     /// The list under `profile.fields`; throws `ConfigError` naming the field and the option.
     static func parse(_ node: Node) throws -> [AppConfiguration.ProfileFieldConfig] {
-        if let scalar = node.scalar {
-            guard node.null != nil || scalar.string.isEmpty else { throw ConfigError("\(key): expected a list of fields (- name: …)") }
-            return []
-        }
-        guard let sequence = node.sequence else { throw ConfigError("\(key): expected a list of fields (- name: …)") }
-        guard sequence.count <= maximumCount else { throw ConfigError("\(key): at most \(maximumCount) fields") }
-        var fields: [AppConfiguration.ProfileFieldConfig] = []
-        for (index, item) in sequence.enumerated() {
-            let field = try parseField(item, position: index + 1)
-            guard !fields.contains(where: { $0.name == field.name }) else { throw ConfigError("\(key).\(field.name): declared twice") }
-            fields.append(field)
-        }
-        return fields
+        try ConfigList.parse(node, key: key, noun: "fields", first: "name", maximum: maximumCount, name: \.name, item: parseField)
     }
 
     private static func parseField(_ node: Node, position: Int) throws -> AppConfiguration.ProfileFieldConfig {
-        guard let mapping = node.mapping else { throw ConfigError("\(key)[\(position)]: expected a mapping such as name: username") }
-        var options: [String: Node] = [:]
-        for (optionNode, value) in mapping {
-            let option = optionNode.string ?? ""
-            guard Self.options.contains(option) else {
-                throw ConfigError("\(key)[\(position)]: unknown option \(option) (known: \(Self.options.joined(separator: ", ")))")
-            }
-            options[option] = value
-        }
+        let options = try ConfigList.options(node, key: key, position: position, known: Self.options, example: "name: username")
         guard let name = options["name"]?.scalar?.string, !name.isEmpty else { throw ConfigError("\(key)[\(position)].name: missing") }
         guard ProfileField.isValidName(name) else {
             throw ConfigError("\(key)[\(position)].name: must be a lower-case letter then letters, digits or _ (at most 40), "

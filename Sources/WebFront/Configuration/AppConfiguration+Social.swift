@@ -37,7 +37,7 @@ extension AppConfiguration {
 
         /// `token_allowed_addresses` as a set.
         public var tokenAllowedAddressList: Set<String> {
-            Set(tokenAllowedAddresses.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            AppConfiguration.addressSet(tokenAllowedAddresses)
         }
 
         /// The configured provider with `id`.
@@ -59,19 +59,7 @@ enum SocialProvidersConfig {
 
     /// The list under `social.providers`; throws `ConfigError` naming the provider and the option.
     static func parse(_ node: Node) throws -> [ProviderConfiguration] {
-        if let scalar = node.scalar {
-            guard node.null != nil || scalar.string.isEmpty else { throw ConfigError("\(key): expected a list of providers (- id: …)") }
-            return []
-        }
-        guard let sequence = node.sequence else { throw ConfigError("\(key): expected a list of providers (- id: …)") }
-        guard sequence.count <= maximumCount else { throw ConfigError("\(key): at most \(maximumCount) providers") }
-        var providers: [ProviderConfiguration] = []
-        for (index, item) in sequence.enumerated() {
-            let provider = try parseProvider(item, position: index + 1)
-            guard !providers.contains(where: { $0.id == provider.id }) else { throw ConfigError("\(key).\(provider.id): declared twice") }
-            providers.append(provider)
-        }
-        return providers
+        try ConfigList.parse(node, key: key, noun: "providers", first: "id", maximum: maximumCount, name: \.id, item: parseProvider)
     }
 
     /// Whether `id` can name a provider: [a-z0-9_-]{1,32}, not reserved.
@@ -81,15 +69,7 @@ enum SocialProvidersConfig {
     }
 
     private static func parseProvider(_ node: Node, position: Int) throws -> ProviderConfiguration {
-        guard let mapping = node.mapping else { throw ConfigError("\(key)[\(position)]: expected a mapping such as id: github") }
-        var options: [String: Node] = [:]
-        for (optionNode, value) in mapping {
-            let option = optionNode.string ?? ""
-            guard Self.options.contains(option) else {
-                throw ConfigError("\(key)[\(position)]: unknown option \(option) (known: \(Self.options.joined(separator: ", ")))")
-            }
-            options[option] = value
-        }
+        let options = try ConfigList.options(node, key: key, position: position, known: Self.options, example: "id: github")
         guard let id = options["id"]?.scalar?.string, !id.isEmpty else { throw ConfigError("\(key)[\(position)].id: missing") }
         guard isValidID(id) else {
             throw ConfigError("\(key)[\(position)].id: must be 1 to 32 of a-z, 0-9, _ and -, and not email or link (got \"\(id)\")")

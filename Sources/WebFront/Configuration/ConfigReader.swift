@@ -143,7 +143,7 @@ public enum ConfigReader {
         try require(bid.fetchTimeout > 0 && bid.fetchTimeout <= 60, "browserid.fetch_timeout must be between 1s and 60s")
         try require(bid.issuer.allSatisfy { $0.isLetter || $0.isNumber || ".-:[]".contains($0) },
                     "browserid.issuer must be a host name, with :port if not the default")
-        try require(bid.httpHostMap.map { $0.values.allSatisfy(isLoopbackAddress) } ?? false,
+        try require(bid.httpHostMap.map { $0.values.allSatisfy(ProviderURL.isLoopback) } ?? false,
                     "browserid.http_hosts must list name=address pairs with loopback addresses (127.0.0.1:PORT, localhost:PORT, [::1]:PORT)")
         try require(c.lockout.window > 0 && c.lockout.duration > 0 && c.lockout.addressWindow > 0 && c.lockout.addressDuration > 0,
                     "lockout durations must be positive")
@@ -155,19 +155,6 @@ public enum ConfigReader {
         try require(c.redirect.allowedHostList.allSatisfy(hostCharacters),
                     "redirect.allowed_hosts must list host names such as app.example.com or .example.com")
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
-    }
-
-    /// 127.x.x.x, localhost or [::1], with an optional port.
-    static func isLoopbackAddress(_ address: String) -> Bool {
-        var host = Substring(address)
-        if host.hasPrefix("[::1]") { host = host.dropFirst(5) } else {
-            let name = host.prefix { $0 != ":" }
-            let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-            let loopbackIPv4 = octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
-            guard name == "localhost" || loopbackIPv4 else { return false }
-            host = host.dropFirst(name.count)
-        }
-        return host.isEmpty || (host.first == ":" && UInt16(host.dropFirst()) != nil)
     }
 
     /// `/account/` → `/account`, `/` → `` (mounted at the root).

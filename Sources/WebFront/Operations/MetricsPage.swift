@@ -12,8 +12,7 @@ import Foundation
 struct MetricsPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
         let settings = context.site.configuration.metrics
-        let internalRequest = context.request.params["FRONTDOOR_INTERNAL"] == "1"
-        guard settings.enabled, internalRequest || settings.allowedAddressList.contains(context.clientAddress) else {
+        guard settings.enabled, context.isInternalCaller(allowed: settings.allowedAddressList) else {
             throw HTTPError.notFound
         }
         let services = context.site.services

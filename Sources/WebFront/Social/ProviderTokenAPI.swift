@@ -15,9 +15,7 @@ import OAuthClient
 
 struct ProviderTokenAPI: Sendable {
     func show(_ context: RequestContext) throws -> Response {
-        let settings = context.site.configuration.social
-        let internalRequest = context.request.params["FRONTDOOR_INTERNAL"] == "1"
-        guard internalRequest || settings.tokenAllowedAddressList.contains(context.clientAddress) else { throw HTTPError.notFound }
+        guard context.isInternalCaller(allowed: context.site.configuration.social.tokenAllowedAddressList) else { throw HTTPError.notFound }
         let query = context.query
         let links = context.site.services.socialLinks
         guard let id = query["provider"], let provider = context.site.social.provider(id) else {
