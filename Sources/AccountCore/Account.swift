@@ -31,6 +31,11 @@ extension Account {
 }
 
 extension EmailAddress {
+    /// The address as its account holds it (any account, verified or not) when `address` is held, compared normalized.
+    static func heldAddress(_ address: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
+    }
+
     /// The account's primary address as entered, or nil when the account is gone.
     static func primaryAddress(of accountId: Int64, in db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId])

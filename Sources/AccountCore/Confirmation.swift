@@ -22,6 +22,16 @@ public struct Confirmation: Sendable {
     /// Lifetime of a confirmation link.
     public let lifetime: TimeInterval
 
+    /// Tells the owner of `address` (as their account holds it) that someone tried to sign up with it, at most once per
+    /// throttle window: sign-up, and an address given for a provider identity, answer such an address like a free one.
+    /// Returns whether a mail was queued.
+    @discardableResult
+    func noteSignUpAttempt(to address: String, in db: Database) throws -> Bool {
+        guard try !mail.isThrottled(.signUpAttempt, to: address, in: db) else { return false }
+        try mail.enqueue(.signUpAttempt, to: address, in: db)
+        return true
+    }
+
     /// Issues a token for the address and queues the mail, in the caller's transaction.
     func start(accountId: Int64, emailAddressId: Int64, address: String, in db: Database) throws {
         let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: db)

@@ -71,8 +71,10 @@ public struct Registration: Sendable {
         let passwordHash = try hasher.hash(values["password"] ?? "")
         do {
             return try database.writer.write { db in
-                if confirmation.required, let owner = try existingAddress(address, in: db) {
-                    try mailExistingOwner(owner, in: db)
+                if confirmation.required, let owner = try EmailAddress.heldAddress(address, in: db) {
+                    if try confirmation.noteSignUpAttempt(to: owner, in: db) {
+                        logger.info("sign-up with an address that has an account; owner notified")
+                    }
                     return .confirmationSent
                 }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false, in: db)
@@ -124,21 +126,10 @@ public struct Registration: Sendable {
         try Account.insert(address: address, passwordHash: passwordHash, verified: verified, now: clock.now(), in: db)
     }
 
-    /// Tells the owner of `address` (as they entered it) that someone tried to sign up with it, at most once per throttle window.
-    private func mailExistingOwner(_ address: String, in db: Database) throws {
-        guard try !confirmation.mail.isThrottled(.signUpAttempt, to: address, in: db) else { return }
-        try confirmation.mail.enqueue(.signUpAttempt, to: address, in: db)
-        logger.info("sign-up with an address that has an account; owner notified")
-    }
-
     private var takenError: FieldError { FieldError(key: "taken") }
     private var emailDisplayName: String { validator.field(named: "email")?.displayName ?? "Email" }
 
-    private func existingAddress(_ address: String, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
-    }
-
     private func isTaken(_ address: String) throws -> Bool {
-        try database.writer.read { db in try existingAddress(address, in: db) != nil }
+        try database.writer.read { db in try EmailAddress.heldAddress(address, in: db) != nil }
     }
 }

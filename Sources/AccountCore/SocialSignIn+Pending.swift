@@ -62,10 +62,11 @@ extension SocialSignIn {
                 guard try store.owner(provider: record.provider, subject: record.subject, in: db) == nil else {
                     throw AccountError.refused("social_identity_taken")
                 }
-                if let held = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE normalizedAddress = ?",
-                                                  arguments: [EmailFormat.normalized(address)]) {
+                if let held = try EmailAddress.heldAddress(address, in: db) {
                     guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
-                    try mailExistingOwner(held, in: db)
+                    if try confirmation.noteSignUpAttempt(to: held, in: db) {
+                        logger.info("address given for a provider identity has an account; owner notified")
+                    }
                     return .confirmationSent
                 }
                 let invite = store.invite(of: pending)
@@ -146,14 +147,6 @@ extension SocialSignIn {
     }
 
     // MARK: Helpers
-
-    /// Tells the owner of `address` (as they entered it) that someone tried to sign up with it, at most once per throttle window (as
-    /// Registration does).
-    private func mailExistingOwner(_ address: String, in db: Database) throws {
-        guard try !mail.isThrottled(.signUpAttempt, to: address, in: db) else { return }
-        try mail.enqueue(.signUpAttempt, to: address, in: db)
-        logger.info("address given for a provider identity has an account; owner notified")
-    }
 
     /// The `email` field as sign-up declares it (rules and display name).
     private var emailRules: Validator {
