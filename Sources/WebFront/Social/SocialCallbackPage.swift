@@ -16,10 +16,10 @@ struct SocialCallbackPage: Sendable {
     func show(_ context: RequestContext, provider id: String) throws -> Response {
         guard let provider = context.site.social.provider(id) else { throw HTTPError.notFound }
         let query = context.query
+        let binding = context.socialBinding(create: false) ?? []
         let flow: SocialFlow
         do {
-            flow = try context.site.services.socialFlows.finish(state: query["state"] ?? "", provider: id,
-                                                               binding: context.socialBinding(create: false) ?? [])
+            flow = try context.site.services.socialFlows.finish(state: query["state"] ?? "", provider: id, binding: binding)
         } catch AccountError.refused(let key) {
             return fail(context, key, provider: id, purpose: nil)
         }
@@ -43,10 +43,10 @@ struct SocialCallbackPage: Sendable {
                                         tokens: try JSONEncoder().encode(identity.tokens), tokenExpiresAt: identity.tokens.expiresAt)
         let signingIn = flow.purpose == .signIn || flow.purpose == .linkPending
         // The identity a link_pending flow links is named in the flash; read it before the step uses it up.
-        let pendingProvider = flow.purpose == .linkPending ? pendingProvider(context) : nil
+        let pendingProvider = flow.purpose == .linkPending ? (try? context.socialPending())?.provider : nil
         do {
             let outcome = try context.site.services.social.complete(
-                external, flow: flow, binding: context.socialBinding(create: false) ?? [], session: context.session(),
+                external, flow: flow, binding: binding, session: context.session(),
                 client: context.client, previousToken: signingIn ? context.sessionToken : nil)
             return try respond(context, outcome, flow: flow, provider: id, pendingProvider: pendingProvider)
         } catch AccountError.signUpClosed {
@@ -84,12 +84,6 @@ struct SocialCallbackPage: Sendable {
             context.setFlash(Flash("reauthenticated"))
             return context.redirect(to: ReauthenticationPage.localTarget(context, flow.returnTo))
         }
-    }
-
-    /// The provider of this browser's pending identity, if any.
-    private func pendingProvider(_ context: RequestContext) -> String? {
-        guard let token = context.socialPendingToken, let binding = context.socialBinding(create: false) else { return nil }
-        return try? context.site.services.social.pending(token: token, binding: binding).provider
     }
 
     /// Back to where the flow began, with the message `key` naming the provider.
