@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 import requests
 from aiosmtpd.controller import Controller
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("FRONTDOOR_BIN", str(ROOT / ".build/debug/frontdoor"))
@@ -460,3 +464,26 @@ def identities(stack, provider_id=None):
         if provider_id:
             sql, args = sql + " WHERE provider = ?", (provider_id,)
         return [dict(row) for row in db.execute(sql, args)]
+
+
+def make_chromium(*arguments, prefs=None):
+    """Debian's headless chromium through chromedriver, with extra command-line `arguments` and `prefs`."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", *arguments):
+        options.add_argument(argument)
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def chromium():
+    driver = make_chromium()
+    yield driver
+    driver.quit()
+
+
+def page_wait(driver, timeout=20):
+    """A wait that retries when the page was replaced between finding an element and reading it."""
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))

@@ -4,13 +4,9 @@ import hashlib
 import base64
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Browser, unique_email
+from conftest import Browser, unique_email, page_wait
 
 PASSWORD = "correct horse battery"
 
@@ -83,20 +79,9 @@ def test_a_stale_session_is_asked_for_its_password_again(stack):
     assert stack.query("SELECT COUNT(*) FROM audit WHERE event = 'sign_in_failed' AND email = ?", email) == [(1,)]
 
 
-@pytest.fixture
-def chromium():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    yield driver
-    driver.quit()
-
-
 def test_chromium_signs_in_to_two_accounts_and_switches(stack, chromium):
     ann, bob = new_account(stack, "ann"), new_account(stack, "bob")
-    wait = WebDriverWait(chromium, 20, ignored_exceptions=(StaleElementReferenceException,))
+    wait = page_wait(chromium)
 
     def sign_in(url, email):
         chromium.get(url)

@@ -2,26 +2,17 @@
 another site embeds include.js; the popup flow, the redirect flow, third-party cookies blocked, logout, and the
 native shim. The relying party's back end verifies every assertion with Frontdoor's /verify."""
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import confirmed_user
+from conftest import confirmed_user, make_chromium, page_wait
 from relying_party import RelyingParty
 
 PASSWORD = "correct horse battery"
 
 
 def make_driver(block_third_party=False):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-popup-blocking"):
-        options.add_argument(argument)
-    if block_third_party:
-        options.add_experimental_option("prefs", {"profile.cookie_controls_mode": 1, "profile.block_third_party_cookies": True})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    prefs = {"profile.cookie_controls_mode": 1, "profile.block_third_party_cookies": True} if block_third_party else None
+    return make_chromium("--disable-popup-blocking", prefs=prefs)
 
 
 @pytest.fixture
@@ -46,7 +37,7 @@ def blocking_driver():
 
 
 def wait(driver, condition, timeout=20):
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
+    return page_wait(driver, timeout).until(lambda d: condition(d))
 
 
 def text(driver, element_id):

@@ -10,14 +10,10 @@ import time
 
 import pytest
 import requests
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (Browser, account_ids, finish, identities, page_text, social_sign_in, social_stack, social_start,
-                      through_provider, unique_email, wait_for)
+                      page_wait, through_provider, unique_email, wait_for)
 
 PASSWORD = "correct horse battery"
 NAME = "Corp SSO"
@@ -33,17 +29,6 @@ def social_mail(tmp_path_factory, oauth_server, smtp):
 @pytest.fixture(scope="module")
 def social_closed(tmp_path_factory, oauth_server):
     yield from social_stack(tmp_path_factory, oauth_server, {"signup": "closed"})
-
-
-@pytest.fixture
-def chromium():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    yield driver
-    driver.quit()
 
 
 def person(provider, email=True, verified=True, **extra):
@@ -87,7 +72,7 @@ def test_sign_in_and_sign_up_pages_offer_each_provider(social):
 
 def test_chromium_signs_up_with_a_verified_address_then_signs_in_again(social, oauth_provider, chromium):
     sub, email = person(oauth_provider)
-    wait = WebDriverWait(chromium, 20, ignored_exceptions=(StaleElementReferenceException,))
+    wait = page_wait(chromium)
 
     def through_the_provider(expected):
         chromium.get(social.base + "/sign_in")
@@ -117,7 +102,7 @@ def test_chromium_signs_up_with_a_verified_address_then_signs_in_again(social, o
 def test_chromium_denied_consent_creates_nothing(social, oauth_provider, chromium):
     person(oauth_provider)
     before = counts(social)
-    wait = WebDriverWait(chromium, 20, ignored_exceptions=(StaleElementReferenceException,))
+    wait = page_wait(chromium)
     chromium.get(social.base + "/sign_in")
     chromium.find_element(By.CSS_SELECTOR, "button[data-provider=corp]").click()
     wait.until(lambda d: d.current_url.startswith(oauth_provider.issuer + "/authorize"))
