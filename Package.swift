@@ -3,6 +3,8 @@
 // Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, OAuthClient, FastCGI}; AccountCore → AccountRules.
 // OAuthClient (issue 8) is its own target, beside BrowserID: the OAuth 2.0 / OpenID Connect client side of social sign-in
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
+// FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
+// (Foundation's URLSession, FoundationNetworking on Linux; the Keychain store only where Security exists).
 import PackageDescription
 
 let package = Package(
@@ -16,6 +18,7 @@ let package = Package(
         .library(name: "BrowserID", targets: ["BrowserID"]),
         .library(name: "OAuthClient", targets: ["OAuthClient"]),
         .library(name: "WebFront", targets: ["WebFront"]),
+        .library(name: "FrontdoorClient", targets: ["FrontdoorClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -57,6 +60,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ]),
+        .target(name: "FrontdoorClient", dependencies: ["AccountRules"]),
         .executableTarget(name: "frontdoor", dependencies: [
             "WebFront", "AccountCore", "FastCGI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -68,5 +72,6 @@ let package = Package(
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID"], exclude: ["Vectors"]),
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient"]),
         .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "OAuthClient"]),
+        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules"]),
     ]
 )

@@ -27,12 +27,19 @@ public struct AccountDeletion: Sendable {
     /// - Throws: `AccountError.invalid` (field `password`: `blank`, or `wrong_password` for a wrong password or a locked
     ///   account; nothing is deleted); `AccountError.reauthenticationRequired` for an account without a password whose
     ///   session did not sign in recently; `AccountError.notFound` when the session or account is gone.
+    ///   With `recentSignInSuffices` (the JSON API's DELETE, which sends no password), an empty password is accepted
+    ///   when the session signed in recently, and `.reauthenticationRequired` is thrown otherwise.
     @discardableResult
-    public func delete(session digest: Data, password: String, client: ClientInfo) throws -> String {
+    public func delete(session digest: Data, password: String, client: ClientInfo, recentSignInSuffices: Bool = false) throws -> String {
         let accountId: Int64
         if let passwordless = try reauthentication.passwordlessAccount(session: digest) {
             guard try reauthentication.isRecent(digest) else { throw AccountError.reauthenticationRequired }
             accountId = passwordless
+        } else if password.isEmpty, recentSignInSuffices {
+            guard try reauthentication.isRecent(digest), let found = try reauthentication.sessionAccount(digest) else {
+                throw AccountError.reauthenticationRequired
+            }
+            accountId = found
         } else {
             let displayName = MessageCatalog.english.text("field_password")
             guard !password.isEmpty else {

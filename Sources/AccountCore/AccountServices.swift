@@ -36,6 +36,8 @@ public struct AccountServices: Sendable {
     public let socialFlows: SocialFlows
     public let social: SocialSignIn
     public let socialLinks: SocialLinks
+    public let apiTokens: APITokens
+    public let residences: Residences
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
@@ -85,6 +87,12 @@ public struct AccountServices: Sendable {
                               validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
                               random: random, logger: logger)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
+        apiTokens = APITokens(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
+        var residences = Residences(database: database, apiTokens: apiTokens, confirmation: confirmation, invitations: invitations,
+                                    validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
+                                    logger: logger)
+        residences.lifetime = configuration.residenceLifetime
+        self.residences = residences
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
     }

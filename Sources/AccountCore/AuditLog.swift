@@ -28,6 +28,9 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case reauthenticated
     case identityLinked = "identity_linked"
     case identityUnlinked = "identity_unlinked"
+    case residenceRequested = "residence_requested"
+    case residenceApproved = "residence_approved"
+    case residenceRefused = "residence_refused"
 }
 
 /// One audit row.

@@ -28,12 +28,13 @@ public struct Authentication: Sendable {
 
 
     /// Checks `email` and `password` and starts a new session; `previousToken` (the browser's old session) is ended,
-    /// so the session id always changes at sign-in.
+    /// so the session id always changes at sign-in. `kind: .api` issues an API token (the JSON API's sign-in) instead of
+    /// a browser session, audited with detail "api".
     ///
     /// - Throws: `AccountError.invalidCredentials` for every kind of failure; `AccountError.unconfirmed`
     ///   after a correct password when the address still waits for confirmation.
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
-                       previousToken: String? = nil) throws -> SessionGrant {
+                       previousToken: String? = nil, kind: SessionKind = .browser) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
         let (found, addressBlocked) = try database.writer.read { db in
             let found = try Row.fetchOne(db, sql: """
@@ -82,8 +83,9 @@ public struct Authentication: Sendable {
             }
             let primary = try EmailAddress.primaryAddress(of: found.id, in: db) ?? email
             try lockout.recordSuccess(accountId: found.id, in: db)
-            try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: rememberMe ? "remember me" : "", in: db)
-            return try sessions.create(in: db, accountId: found.id, email: primary, rememberMe: rememberMe, client: client)
+            let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
+            try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: db)
+            return try sessions.create(in: db, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind)
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant

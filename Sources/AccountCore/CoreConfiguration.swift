@@ -14,15 +14,18 @@ public struct SessionPolicy: Sendable, Equatable {
     public var touchInterval: TimeInterval
     /// Password change, address changes and deletion need the password entered within this long (default 10 min).
     public var reauthenticateAfter: TimeInterval
+    /// Absolute lifetime of an API token (config `api.token_lifetime`, default 90 days); API tokens have no idle timeout.
+    public var apiTokenLifetime: TimeInterval
 
     public init(lifetime: TimeInterval = 12 * 3600, idleTimeout: TimeInterval = 3600,
                 rememberLifetime: TimeInterval = 30 * 86400, touchInterval: TimeInterval = 60,
-                reauthenticateAfter: TimeInterval = 600) {
+                reauthenticateAfter: TimeInterval = 600, apiTokenLifetime: TimeInterval = 90 * 86400) {
         self.lifetime = lifetime
         self.idleTimeout = idleTimeout
         self.rememberLifetime = rememberLifetime
         self.touchInterval = touchInterval
         self.reauthenticateAfter = reauthenticateAfter
+        self.apiTokenLifetime = apiTokenLifetime
     }
 
     public static let `default` = SessionPolicy()
@@ -127,6 +130,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var mail: MailPolicy
     public var lockout: LockoutPolicy
     public var signUp: SignUpPolicy
+    /// How long an email residence request lives (config `api.residence_lifetime`, default 1 h).
+    public var residenceLifetime: TimeInterval = 3600
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

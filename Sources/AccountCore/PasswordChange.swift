@@ -56,15 +56,19 @@ public struct PasswordChange: Sendable {
     ///   `password`: the sign-up rules, or `password_unchanged`; `password_confirmation`: `confirmation`), nothing
     ///   changed; `AccountError.reauthenticationRequired` for an account without a password whose session did not sign
     ///   in recently; `AccountError.notFound` when the session is gone.
+    ///   With `recentSignInSuffices` (the JSON API: devise-ios sends no current password), an empty `current_password`
+    ///   is accepted when the session signed in recently; otherwise it is `blank` as usual.
     @discardableResult
-    public func change(session digest: Data, form: [String: String], client: ClientInfo) throws -> Int {
+    public func change(session digest: Data, form: [String: String], client: ClientInfo, recentSignInSuffices: Bool = false) throws -> Int {
         let current = form["current_password"] ?? ""
         let password = form["password"] ?? ""
         let currentName = MessageCatalog.english.text("field_current_password")
         var errors = ValidationErrors()
         var accountId = try reauthentication.passwordlessAccount(session: digest)
         let setting = accountId != nil
-        if setting {
+        if !setting, current.isEmpty, recentSignInSuffices, try reauthentication.isRecent(digest) {
+            accountId = try reauthentication.sessionAccount(digest)
+        } else if setting {
             guard try reauthentication.isRecent(digest) else { throw AccountError.reauthenticationRequired }
         } else if current.isEmpty {
             errors.add(FieldError(key: "blank"), to: "current_password", displayName: currentName)

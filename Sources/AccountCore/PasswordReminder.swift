@@ -63,7 +63,8 @@ public struct PasswordReminder: Sendable {
     ///
     /// - Throws: `AccountError.invalidToken` for an unknown, used or expired link (checked first);
     ///   `AccountError.invalid` when the new password breaks the rules.
-    public func reset(token: String, form: [String: String], client: ClientInfo) throws -> SessionGrant {
+    /// `kind: .api` signs in with an API token (the JSON API's `PUT password` with a reset token).
+    public func reset(token: String, form: [String: String], client: ClientInfo, kind: SessionKind = .browser) throws -> SessionGrant {
         guard try isRedeemable(token: token) else { throw AccountError.invalidToken }
         let errors = passwordValidator.validate(form)
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
@@ -79,7 +80,7 @@ public struct PasswordReminder: Sendable {
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
             try mail.enqueue(.passwordChanged, to: primary, in: db)
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: db)
-            return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client)
+            return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
         }
         guard let grant else { throw AccountError.invalidToken }
         logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])

@@ -39,6 +39,13 @@ public struct Reauthentication: Sendable {
         }
     }
 
+    /// The session's account, or nil when the session is gone.
+    func sessionAccount(_ digest: Data) throws -> Int64? {
+        try database.writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT accountId FROM session WHERE digest = ?", arguments: [digest])
+        }
+    }
+
     /// Checks `password` for the session's account and, when right, records the entry for the session.
     ///
     /// - Throws: `AccountError.invalid` (field `password`, key `wrong_password`) for a wrong password or a locked account;

@@ -46,7 +46,8 @@ public struct Registration: Sendable {
     /// - Throws: `AccountError.signUpClosed` when sign-up is closed; `AccountError.invitationRequired` in invite
     ///   mode without a valid invitation; `AccountError.invalid` with every problem at once (an address already
     ///   taken only when confirmation is not required or an invitation is used; `not_invited` for another address).
-    public func signUp(_ form: [String: String], client: ClientInfo) throws -> SignUpOutcome {
+    ///   `kind: .api` signs in with an API token instead of a browser session (the JSON API's sign-up).
+    public func signUp(_ form: [String: String], client: ClientInfo, kind: SessionKind = .browser) throws -> SignUpOutcome {
         let mode = invitations.policy.mode
         guard mode != .closed else { throw AccountError.signUpClosed }
         let invite = (form["invite"] ?? "").trimmingWhitespace()
@@ -59,7 +60,7 @@ public struct Registration: Sendable {
         var errors = validator.validate(values)
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client)
+                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client, kind: kind)
             }
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
@@ -85,7 +86,8 @@ public struct Registration: Sendable {
                     try confirmation.start(accountId: accountId, emailAddressId: emailId, address: address, in: db)
                     return .confirmationSent
                 }
-                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client))
+                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client,
+                                                     kind: kind))
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // Another sign-up for the same address won the race between the check and the insert.
@@ -99,7 +101,7 @@ public struct Registration: Sendable {
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
     private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
-                               client: ClientInfo) throws -> SignUpOutcome {
+                               client: ClientInfo, kind: SessionKind) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
         errors.append(try profile.takenErrors(values, signUp: true, accountId: nil, skipping: errors))
@@ -113,7 +115,8 @@ public struct Registration: Sendable {
                 try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: db)
-                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client))
+                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client,
+                                                     kind: kind))
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // The address got an account in the meantime; the transaction (and the redemption) was rolled back.

@@ -20,6 +20,8 @@ public struct SessionEntry: Sendable, Equatable {
     public var remoteAddress: String
     /// The session of the browser asking.
     public var isCurrent: Bool
+    /// A browser's session or a native app's API token.
+    public var kind: SessionKind = .browser
 }
 
 /// The sessions of one account, as their owner manages them.
@@ -40,7 +42,7 @@ public struct SessionManagement: Sendable {
         let now = clock.now()
         return try database.writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT digest, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress FROM session
+                SELECT digest, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, kind FROM session
                 WHERE accountId = ? AND expiresAt > ? AND (rememberMe OR lastSeenAt > ?)
                 ORDER BY lastSeenAt DESC, createdAt DESC, digest
                 """, arguments: [accountId, now.timeIntervalSince1970, (now - sessions.policy.idleTimeout).timeIntervalSince1970])
@@ -48,7 +50,8 @@ public struct SessionManagement: Sendable {
                 let rowDigest: Data = row[0]
                 return SessionEntry(handle: Self.handle(for: rowDigest), createdAt: Date(timeIntervalSince1970: row[1]),
                                     lastSeenAt: Date(timeIntervalSince1970: row[2]), expiresAt: Date(timeIntervalSince1970: row[3]),
-                                    rememberMe: row[4], userAgent: row[5], remoteAddress: row[6], isCurrent: rowDigest == digest)
+                                    rememberMe: row[4], userAgent: row[5], remoteAddress: row[6], isCurrent: rowDigest == digest,
+                                    kind: SessionKind(rawValue: row[7]) ?? .browser)
             }
         }
     }

@@ -4,7 +4,10 @@
 //   lifetime           absolute lifetime (default 12 h)
 //   idle_timeout       ends a session unused this long (default 1 h; not for remember-me sessions)
 //   remember_lifetime  absolute lifetime with "remember me" (default 30 days)
+//   api.token_lifetime absolute lifetime of an API token (default 90 days; no idle timeout)
 // Only the SHA-256 digest of the cookie's token is stored. Expired rows are removed whenever a session is created.
+// A session is of one kind: `browser` (the session cookie; the gate, pages and BrowserID read only these) or `api`
+// (the JSON API's X-User-Token, found by `APITokens.find`, only together with one of the account's addresses).
 import Foundation
 import GRDB
 
@@ -19,6 +22,12 @@ public struct ClientInfo: Sendable, Equatable {
     }
 }
 
+/// Who holds a session's token: a browser (the session cookie) or a native app (the JSON API's X-User-Token).
+public enum SessionKind: String, Sendable, Equatable {
+    case browser
+    case api
+}
+
 /// A live session as a request sees it.
 public struct SessionInfo: Sendable, Equatable {
     public var digest: Data
@@ -29,6 +38,7 @@ public struct SessionInfo: Sendable, Equatable {
     public var lastSeenAt: Date
     public var expiresAt: Date
     public var rememberMe: Bool
+    public var kind: SessionKind = .browser
 }
 
 /// A new session: the token for the cookie (never stored) and what was stored.
@@ -51,19 +61,24 @@ public struct Sessions: Sendable {
         self.random = random
     }
 
-    /// Starts a session for `accountId` and removes expired ones.
-    func create(in db: Database, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo) throws -> SessionGrant {
+    /// Starts a session for `accountId` and removes expired ones. An `api` session lasts `apiTokenLifetime` and has no
+    /// idle timeout (it is stored as remembered; `rememberMe` is ignored).
+    func create(in db: Database, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo,
+                kind: SessionKind = .browser) throws -> SessionGrant {
         let now = clock.now()
         try purgeExpired(in: db, now: now)
         let token = SecretToken(random: random)
-        let expiresAt = now + (rememberMe ? policy.rememberLifetime : policy.lifetime)
+        let remembered = kind == .api || rememberMe
+        let lifetime = kind == .api ? policy.apiTokenLifetime : (rememberMe ? policy.rememberLifetime : policy.lifetime)
+        let expiresAt = now + lifetime
         try db.execute(sql: """
-            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [token.digest, accountId, now.timeIntervalSince1970, now.timeIntervalSince1970,
-                             expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress, now.timeIntervalSince1970])
+                             expiresAt.timeIntervalSince1970, remembered, client.userAgent, client.remoteAddress, now.timeIntervalSince1970,
+                             kind.rawValue])
         let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
-                               lastSeenAt: now, expiresAt: expiresAt, rememberMe: rememberMe)
+                               lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
         return SessionGrant(token: token, session: info)
     }
 

@@ -4,7 +4,8 @@ extension MessageCatalog {
     /// English wording of every message.
     public static let english = MessageCatalog(strings: englishBrowserID.merging(englishInvitations) { first, _ in first }.merging(englishSettings) { first, _ in first }
         .merging(englishEmailAddresses) { first, _ in first }.merging(englishAccountSettings) { first, _ in first }
-        .merging(englishProfile) { first, _ in first }.merging(englishSocial) { first, _ in first }.merging([
+        .merging(englishProfile) { first, _ in first }.merging(englishSocial) { first, _ in first }
+        .merging(englishAPI) { first, _ in first }.merging([
         // Validation (Rails/Devise wording): "{attribute} {message}".
         "error_full_message": "{attribute} {message}",
         "blank": "can't be blank",

@@ -45,6 +45,12 @@ public struct ProviderConfiguration: Sendable, Equatable {
     /// GitHub only: the addresses endpoint (default https://api.github.com/user/emails).
     public var emailsEndpoint: String
     public var tokenEndpointAuth: TokenEndpointAuth
+    /// Native apps' tokens (NativeToken.swift): Google's tokeninfo or Facebook's debug_token endpoint (from the preset;
+    /// empty for the other kinds, which take no native tokens).
+    public var tokenInfoEndpoint: String
+    /// Client ids of the operator's native apps whose tokens are accepted besides `clientID` (Google: the iOS/Android
+    /// client ids; Facebook: other app ids).
+    public var nativeClientIDs: [String] = []
 
     /// A provider with `kind`'s defaults: display name (the id for `oidc`), issuer, scopes, endpoints, token auth.
     public init(id: String, kind: ProviderKind, clientID: String, clientSecret: String) {
@@ -61,6 +67,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
         self.userInfoEndpoint = preset.userInfoEndpoint
         self.emailsEndpoint = preset.emailsEndpoint
         self.tokenEndpointAuth = preset.tokenEndpointAuth
+        self.tokenInfoEndpoint = preset.tokenInfoEndpoint
     }
 
     /// Whether the provider speaks OpenID Connect (a nonce is sent and an ID token checked).

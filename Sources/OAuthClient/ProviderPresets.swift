@@ -20,6 +20,9 @@ public struct ProviderPreset: Sendable, Equatable {
     public var userInfoEndpoint: String
     public var emailsEndpoint: String
     public var tokenEndpointAuth: TokenEndpointAuth
+    /// Where a native app's token is checked (google: https://oauth2.googleapis.com/tokeninfo; facebook:
+    /// https://graph.facebook.com/debug_token; others: none).
+    public var tokenInfoEndpoint: String = ""
 }
 
 extension ProviderKind {
@@ -32,7 +35,7 @@ extension ProviderKind {
         case .google:
             ProviderPreset(displayName: "Google", issuer: "https://accounts.google.com", scopes: ["openid", "email", "profile"],
                            authorizationEndpoint: "", tokenEndpoint: "", userInfoEndpoint: "", emailsEndpoint: "",
-                           tokenEndpointAuth: .basic)
+                           tokenEndpointAuth: .basic, tokenInfoEndpoint: "https://oauth2.googleapis.com/tokeninfo")
         case .github:
             ProviderPreset(displayName: "GitHub", issuer: "", scopes: ["read:user", "user:email"],
                            authorizationEndpoint: "https://github.com/login/oauth/authorize",
@@ -44,7 +47,7 @@ extension ProviderKind {
                            authorizationEndpoint: "https://www.facebook.com/v19.0/dialog/oauth",
                            tokenEndpoint: "https://graph.facebook.com/v19.0/oauth/access_token",
                            userInfoEndpoint: "https://graph.facebook.com/v19.0/me?fields=id,name,email", emailsEndpoint: "",
-                           tokenEndpointAuth: .post)
+                           tokenEndpointAuth: .post, tokenInfoEndpoint: "https://graph.facebook.com/debug_token")
         case .twitter:
             ProviderPreset(displayName: "X", issuer: "", scopes: ["users.read", "tweet.read", "offline.access"],
                            authorizationEndpoint: "https://x.com/i/oauth2/authorize", tokenEndpoint: "https://api.x.com/2/oauth2/token",

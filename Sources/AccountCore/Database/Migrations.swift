@@ -202,6 +202,32 @@ extension AppDatabase {
                 t.column("usedAt", .double)
             }
         }
+        migrator.registerMigration("v8-native") { db in
+            // Native apps (issue 9). An API token is a session of kind 'api': it is listed, revoked, ended by a password
+            // change or reset, and deleted with its account like any browser session, but only the JSON API accepts it
+            // (X-User-Email + X-User-Token) and only browser sessions come from the cookie.
+            try db.alter(table: "session") { t in t.add(column: "kind", .text).notNull().defaults(to: "browser") }
+            // An address added through the JSON API's profile update (devise's reconfirmable email): becomes the primary
+            // address when it is confirmed.
+            try db.alter(table: "emailAddress") { t in t.add(column: "makePrimaryOnVerify", .boolean).notNull().defaults(to: false) }
+            // Email residences (IIResidenceStore): a device asks for an address, the mailed link approves it, and the
+            // device collects an API token once with its secret. Only digests of the secret and of the link's token.
+            try db.create(table: "residence") { t in
+                t.primaryKey("id", .text)
+                t.column("address", .text).notNull()
+                t.column("normalizedAddress", .text).notNull().indexed()
+                t.column("secretDigest", .blob).notNull()
+                t.column("linkDigest", .blob).notNull().unique()
+                t.column("state", .text).notNull()          // pending | verified | refused | used
+                t.belongsTo("account", onDelete: .cascade)   // set when approved
+                t.column("userAgent", .text).notNull().defaults(to: "")
+                t.column("remoteAddress", .text).notNull().defaults(to: "")
+                t.column("createdAt", .double).notNull()
+                t.column("expiresAt", .double).notNull().indexed()
+                t.column("verifiedAt", .double)
+                t.column("usedAt", .double)
+            }
+        }
         return migrator
     }
 }

@@ -28,7 +28,7 @@ final class SessionLookup: @unchecked Sendable {
     static let sql = """
         SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe
         FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
-        WHERE s.digest = ?
+        WHERE s.digest = ? AND s.kind = 'browser'
         """
     let path: String
     private var key = pthread_key_t()

@@ -32,6 +32,9 @@ public enum MailKind: Sendable, Equatable {
     case identityLinked(provider: String)
     /// To the primary address: "{provider} was unlinked from your account".
     case identityUnlinked(provider: String)
+    /// "A device asks to use this address": the raw approval token for the link, and the asking device (user agent and
+    /// address as it sent them) so the person can recognise it.
+    case residence(token: String, userAgent: String, remoteAddress: String)
 
     /// The name stored in the queue and used for throttling.
     public var name: String {
@@ -47,6 +50,7 @@ public enum MailKind: Sendable, Equatable {
         case .accountDeleted: "account_deleted"
         case .identityLinked: "identity_linked"
         case .identityUnlinked: "identity_unlinked"
+        case .residence: "residence"
         }
     }
 }

@@ -34,6 +34,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var profileFields: [ProfileFieldConfig] = []
     /// Social sign-in (section `social`; see AppConfiguration+Social.swift).
     public var social = Social()
+    /// The JSON API for native apps (section `api`).
+    public var api = API()
 
     public init() {}
 
@@ -195,6 +197,16 @@ public struct AppConfiguration: Sendable, Equatable {
         return "\(host):\(port)"
     }
 
+    /// Config section `api`: the devise-ios JSON API and email residences (`<base>/v1/…`).
+    public struct API: Sendable, Equatable {
+        /// Serve `v1/users` and `v1/residences` (`enabled`, default true).
+        public var enabled = true
+        /// Absolute lifetime of an API token (`token_lifetime`, default 90d; no idle timeout).
+        public var tokenLifetime: TimeInterval = 90 * 86400
+        /// How long an email residence request waits for approval and collection (`residence_lifetime`, default 1h).
+        public var residenceLifetime: TimeInterval = 3600
+    }
+
     /// Config section `log`.
     public struct Log: Sendable, Equatable {
         /// trace, debug, info, notice, warning, error or critical (`level`, default info).
@@ -206,9 +218,10 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// The part AccountCore needs.
     public var core: CoreConfiguration {
-        CoreConfiguration(
+        var core = CoreConfiguration(
             session: SessionPolicy(lifetime: session.lifetime, idleTimeout: session.idleTimeout,
-                                   rememberLifetime: session.rememberLifetime, reauthenticateAfter: session.reauthenticateAfter),
+                                   rememberLifetime: session.rememberLifetime, reauthenticateAfter: session.reauthenticateAfter,
+                                   apiTokenLifetime: api.tokenLifetime),
             password: PasswordPolicy(length: password.minLength...password.maxLength,
                                      hashing: .init(memoryKiB: password.argon2MemoryKiB, iterations: password.argon2Iterations,
                                                     parallelism: password.argon2Parallelism)),
@@ -218,5 +231,7 @@ public struct AppConfiguration: Sendable, Equatable {
                                    addressMaxFailures: lockout.addressMaxFailures, addressWindow: lockout.addressWindow,
                                    addressDuration: lockout.addressDuration),
             signUp: SignUpPolicy(mode: signUp, inviteLifetime: inviteLifetime))
+        core.residenceLifetime = api.residenceLifetime
+        return core
     }
 }

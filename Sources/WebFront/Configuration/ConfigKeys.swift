@@ -117,6 +117,9 @@ enum ConfigKeys {
         text("social.token_key_file", \.social.tokenKeyFile),
         text("social.token_allowed_addresses", \.social.tokenAllowedAddresses),
         duration("social.http_timeout", \.social.httpTimeout),
+        flag("api.enabled", \.api.enabled),
+        duration("api.token_lifetime", \.api.tokenLifetime),
+        duration("api.residence_lifetime", \.api.residenceLifetime),
     ]
 
     static func parseInteger(_ text: String) throws -> Int {

@@ -32,6 +32,7 @@
 //   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
 //   social.http_timeout "10s"
 //   social.providers             [] (file only: a list of sign-in providers; see AppConfiguration+Social.swift)
+//   api.enabled true   api.token_lifetime "90d"   api.residence_lifetime "1h"
 // Durations: plain seconds or a number with s, m, h or d.
 import Foundation
 import OAuthClient

@@ -32,6 +32,9 @@ public struct TemplateMailComposer: MailComposer {
         case .identityLinked(let provider), .identityUnlinked(let provider):
             values["provider"] = configuration.social.displayName(of: provider)
             values["settings_url"] = site + paths.path("settings/connections")
+        case let .residence(token, userAgent, remoteAddress):
+            values["link"] = site + paths.path("residences/confirm") + "?token=" + token
+            values["device"] = Self.device(userAgent: userAgent, remoteAddress: remoteAddress, catalog: renderer.catalog)
         case .signUpAttempt, .passwordChanged, .accountDeleted: break
         }
         let catalog = renderer.catalog
@@ -40,5 +43,14 @@ public struct TemplateMailComposer: MailComposer {
             subject: catalog.text("mail_\(kind.name)_subject", ["site": configuration.siteName, "provider": values["provider"] as? String ?? ""]),
             text: try renderer.render("mail/\(kind.name).txt", values),
             html: try renderer.render("mail/\(kind.name).html", values))
+    }
+
+    /// "Safari 17 on iOS, from 192.0.2.1": the browser summary when recognised, else the User-Agent as sent (an app's
+    /// own name), cut to 80 characters.
+    static func device(userAgent: String, remoteAddress: String, catalog: MessageCatalog) -> String {
+        let summary = UserAgentSummary(userAgent)
+        let name = summary.browser == nil ? String(userAgent.prefix(80)) : summary.text(in: catalog)
+        return catalog.text("residence_device", ["device": name.isEmpty ? summary.text(in: catalog) : name,
+                                                 "address": remoteAddress.isEmpty ? "?" : remoteAddress])
     }
 }

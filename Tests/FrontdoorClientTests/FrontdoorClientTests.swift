@@ -1,0 +1,6 @@
+import FrontdoorClient
+import Testing
+
+@Suite struct FrontdoorClientTests {
+    @Test func builds() { _ = FrontdoorClient() }
+}
