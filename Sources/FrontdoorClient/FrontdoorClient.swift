@@ -1,11 +1,136 @@
-// FrontdoorClient.swift: the Swift client library for native apps (helper A builds it; see README "Native apps").
+// FrontdoorClient.swift: the Swift client of one Frontdoor server's JSON API (devise-ios users and email residences).
+//
+// Options: `Configuration` (server URL, API version, resource name, timeout, retries and backoff, password length,
+// extra parameters per action, catalog), the `CredentialsStore` that remembers the signed-in account and the
+// residences, and the `HTTPTransport` (URLSession by default). The calls are in FrontdoorClient+Account.swift and
+// FrontdoorClient+Residences.swift; this file holds the shared plumbing: the signed-in account's credentials, the
+// request (JSON body, Accept, X-User-Email/X-User-Token) and the retry loop.
 import AccountRules
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A client of one Frontdoor server's JSON API.
+/// A client of one Frontdoor server's JSON API for native apps.
+///
+/// Account calls follow devise-ios: register, sign in and out, profile and password changes, reminders, deletion.
+/// A successful sign-in (or registration) stores the account's email, token and id in the `CredentialsStore`, and
+/// later calls authenticate with them. Email residences (IIResidenceStore's flow) sign a device in without a
+/// password: the server mails a link, the person allows the device, the app collects a token.
+///
+/// ```swift
+/// let client = FrontdoorClient(
+///     configuration: .init(serverURL: URL(string: "https://example.com/account")!),
+///     store: FileCredentialsStore(path: NSHomeDirectory() + "/.myapp/credentials.json"))
+/// do {
+///     let user = try await client.signIn(email: "ann@example.com", password: "correct horse battery")
+///     try await client.update(fields: ["displayName": "Ann"])
+///     print(user.id!, client.currentUser?.email ?? "")
+///     try await client.signOut()
+/// } catch FrontdoorClientError.unauthorized(let message) {
+///     print(message)   // "Invalid email or password."
+/// }
+///
+/// // Without a password: ask, let the person click the mailed link, then collect.
+/// try await client.registerResidence(email: "ann@example.com")
+/// if try await client.verifyResidence(email: "ann@example.com") {
+///     try await client.useResidence(email: "ann@example.com")
+/// }
+/// ```
 public final class FrontdoorClient: Sendable {
-    public init() {}
+    public let configuration: Configuration
+    public let store: any CredentialsStore
+    public let transport: any HTTPTransport
+
+    public init(configuration: Configuration, store: any CredentialsStore,
+                transport: any HTTPTransport = URLSessionTransport()) {
+        self.configuration = configuration
+        self.store = store
+        self.transport = transport
+    }
+
+    /// The signed-in account's credentials for this server, if any.
+    public var credentials: Credentials? {
+        guard let credentials = try? store.defaultCredentials(), credentials.url == configuration.serverURL else { return nil }
+        return credentials
+    }
+
+    /// The signed-in account as remembered locally (id, email, token); nil when signed out.
+    public var currentUser: User? {
+        guard let credentials else { return nil }
+        return User(id: credentials.extra["id"].flatMap { Int64($0) }, email: credentials.username,
+                    authenticationToken: credentials.secret)
+    }
+
+    /// Whether credentials are stored for this server.
+    public var isSignedIn: Bool { credentials != nil }
+
+    // MARK: - Plumbing shared by the calls
+
+    /// Remembers `user` (with its token) as the signed-in account.
+    func remember(_ user: User, token: String) throws {
+        var extra: [String: String] = [:]
+        if let id = user.id { extra["id"] = String(id) }
+        try store.setDefaultCredentials(Credentials(username: user.email, secret: token, url: configuration.serverURL, extra: extra))
+    }
+
+    /// The body for `action`: `fields` under `root` (or at the top level when nil), with the configured extra
+    /// parameters added where the call did not set the key itself.
+    func body(_ action: Action, root: String? = "user", _ fields: [String: String]) -> [String: Any] {
+        var merged = configuration.extraParameters[action] ?? [:]
+        merged.merge(fields) { _, own in own }
+        guard let root else { return merged }
+        return [root: merged]
+    }
+
+    /// Sends `method path` with `body` (JSON) and, when `authenticated`, the signed-in account's headers. Connection
+    /// failures are retried; an HTTP failure status throws its `FrontdoorClientError`.
+    func send(_ method: String, _ path: String, body: [String: Any]? = nil, authenticated: Bool = false) async throws -> HTTPAnswer {
+        var request = URLRequest(url: configuration.url(path), timeoutInterval: configuration.timeout)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        }
+        if authenticated {
+            guard let credentials else { throw FrontdoorClientError.notSignedIn }
+            request.setValue(credentials.username, forHTTPHeaderField: "X-User-Email")
+            request.setValue(credentials.secret, forHTTPHeaderField: "X-User-Token")
+        }
+        let answer = try await sendRetrying(request)
+        guard (200..<300).contains(answer.status) else { throw FrontdoorClientError.from(status: answer.status, body: answer.body) }
+        return answer
+    }
+
+    /// `request` through the transport, again after a connection failure up to `configuration.retries` times.
+    func sendRetrying(_ request: URLRequest) async throws -> HTTPAnswer {
+        var attempt = 0
+        while true {
+            do {
+                return try await transport.send(request)
+            } catch let error as URLError where error.code.isConnectionFailure && attempt < configuration.retries {
+                attempt += 1
+                try await Task.sleep(nanoseconds: UInt64(configuration.delay(beforeRetry: attempt) * 1_000_000_000))
+            } catch let error as URLError {
+                throw FrontdoorClientError.connection("\(error.localizedDescription) (URLError \(error.code.rawValue))")
+            } catch let error as FrontdoorClientError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw FrontdoorClientError.connection(String(describing: error))
+            }
+        }
+    }
+
+    /// Checks `values` against `validator`'s fields named in `only` (all when nil); throws `.invalid` on a problem.
+    func check(_ values: [String: String], with validator: Validator, only names: Set<String>? = nil) throws {
+        let errors = validator.validate(values)
+        var kept = ValidationErrors()
+        for entry in errors.entries where names?.contains(entry.field) ?? true {
+            kept.add(entry.error, to: entry.field, displayName: entry.displayName)
+        }
+        if !kept.isEmpty { throw FrontdoorClientError.invalid(kept) }
+    }
 }

@@ -1,6 +1,0 @@
-import FrontdoorClient
-import Testing
-
-@Suite struct FrontdoorClientTests {
-    @Test func builds() { _ = FrontdoorClient() }
-}
