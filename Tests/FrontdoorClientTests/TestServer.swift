@@ -1,0 +1,181 @@
+// TestServer.swift: a real frontdoor behind a real nginx for the integration tests, started once per test process.
+//
+// Options (environment): FRONTDOOR_BIN, the binary (default <package root>/.build/debug/frontdoor);
+// FRONTDOOR_CLIENT_KEEP_STACK=1 keeps the stack's folder (/tmp/frontdoor-client-it-*: config, logs, outbox, database).
+// The stack, like Tests/e2e/conftest.py's Stack: a temporary folder with frontdoor.yml (confirmation off, mail to an
+// outbox folder sent every 0.1 s, cheap argon2), `frontdoor migrate`, `frontdoor serve` on a unix socket, nginx
+// rendered by nginx/render on a free loopback port; ready once GET <base>/sign_in answers 200. Both processes are
+// stopped when the test process exits, and the folder removed. Without /usr/sbin/nginx the integration suites are
+// disabled with that reason.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One running frontdoor + nginx.
+struct Stack: Sendable {
+    /// `http://127.0.0.1:<port>/account`
+    let base: URL
+    let folder: String
+    var outbox: String { folder + "/outbox" }
+    var logs: String { folder + "/frontdoor.log" }
+}
+
+/// Starts the shared stack on first use; later callers get the same one.
+actor TestServer {
+    static let shared = TestServer()
+    static let nginx = "/usr/sbin/nginx"
+    static var nginxInstalled: Bool { FileManager.default.isExecutableFile(atPath: nginx) }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static var binary: String { ProcessInfo.processInfo.environment["FRONTDOOR_BIN"] ?? root + "/.build/debug/frontdoor" }
+
+    private var started: Task<Stack, Error>?
+
+    func stack() async throws -> Stack {
+        if let started { return try await started.value }
+        let task = Task { try await Self.start() }
+        started = task
+        return try await task.value
+    }
+
+    private static func start() async throws -> Stack {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frontdoor-client-it-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if ProcessInfo.processInfo.environment["FRONTDOOR_CLIENT_KEEP_STACK"] == nil { Cleanup.shared.remove(folder) }
+        let port = try freePort()
+        let config = folder + "/frontdoor.yml"
+        let socket = folder + "/fcgi.sock"
+        try """
+            public_url: "http://127.0.0.1:\(port)"
+            database:
+              path: "\(folder)/frontdoor.sqlite"
+            templates:
+              path: "\(root)/templates"
+            confirmation:
+              required: "false"
+            mail:
+              transport: "outbox"
+              outbox: "\(folder)/outbox"
+              send_interval: "0.1s"
+              retry_base: "1s"
+            password:
+              argon2_memory_kib: "1024"
+              argon2_iterations: "1"
+            log:
+              level: "info"
+
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HarnessError("no frontdoor binary at \(binary): build it (swift build) or set FRONTDOOR_BIN")
+        }
+        let migrate = try launch(binary, ["migrate", "--config", config], folder: folder, log: folder + "/migrate.log")
+        migrate.waitUntilExit()
+        guard migrate.terminationStatus == 0 else { throw HarnessError("frontdoor migrate failed: " + tail(folder + "/migrate.log")) }
+
+        let app = try launch(binary, ["serve", "--config", config, "--socket", socket, "--socket-mode", "0666", "--workers", "4"],
+                             folder: folder, log: folder + "/frontdoor.log")
+        Cleanup.shared.add(app.processIdentifier)
+        try await waitUntil("the frontdoor socket", log: folder + "/frontdoor.log") {
+            guard app.isRunning else { throw HarnessError("frontdoor serve exited: " + tail(folder + "/frontdoor.log")) }
+            return FileManager.default.fileExists(atPath: socket)
+        }
+
+        let prefix = folder + "/nginx"
+        let render = try launch(root + "/nginx/render", ["--base", "/account", "--static", root + "/static", "--socket", socket,
+                                                          "--server", prefix, String(port)], folder: folder, log: folder + "/render.log")
+        render.waitUntilExit()
+        guard render.terminationStatus == 0 else { throw HarnessError("nginx/render failed: " + tail(folder + "/render.log")) }
+        let server = try launch(nginx, ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
+                                folder: folder, log: folder + "/nginx.stderr")
+        Cleanup.shared.add(server.processIdentifier)
+
+        let stack = Stack(base: URL(string: "http://127.0.0.1:\(port)/account")!, folder: folder)
+        try await waitUntil("nginx + frontdoor", log: prefix + "/error.log") {
+            guard server.isRunning else { throw HarnessError("nginx exited: " + tail(folder + "/nginx.stderr")) }
+            return (try? await Browser().get(stack.base.appendingPathComponent("sign_in")).status) == 200
+        }
+        return stack
+    }
+
+    private static func launch(_ path: String, _ arguments: [String], folder: String, log: String) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return process
+    }
+
+    /// A port nobody listens on now: bind port 0 on loopback and read what the system picked.
+    private static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw HarnessError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw HarnessError("bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func tail(_ path: String) -> String {
+        String((try? String(contentsOfFile: path, encoding: .utf8))?.suffix(3000) ?? "(no \(path))")
+    }
+}
+
+/// Polls `condition` every 50 ms until it holds, for at most `seconds`.
+func waitUntil(_ what: String, seconds: Double = 30, log: String? = nil, _ condition: () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(nanoseconds: 50_000_000)
+    }
+    throw HarnessError("timed out waiting for \(what)" + (log.map { ": " + TestServer.tail($0) } ?? ""))
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The processes to stop when the test process exits.
+final class Cleanup: @unchecked Sendable {
+    static let shared = Cleanup()
+    private let lock = NSLock()
+    private var pids: [pid_t] = []
+    private var folders: [String] = []
+
+    private init() {
+        atexit {
+            let (pids, folders) = Cleanup.shared.lock.withLock { (Cleanup.shared.pids, Cleanup.shared.folders) }
+            for pid in pids { kill(pid, SIGTERM) }
+            for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+        }
+    }
+
+    /// Sends SIGTERM to `pid` at exit.
+    func add(_ pid: pid_t) { lock.withLock { pids.append(pid) } }
+
+    /// Removes `folder` at exit, after the processes were told to stop.
+    func remove(_ folder: String) { lock.withLock { folders.append(folder) } }
+}
