@@ -40,6 +40,6 @@ extension MessageCatalog {
         "mail_residence_ignore": "If it was not you, ignore this message: nothing happens unless you allow it. The link works for one hour.",
 
         // Sessions page: API tokens.
-        "session_api_token": "App token",
+        "session_api_token": "App token ({device})",
     ]
 }

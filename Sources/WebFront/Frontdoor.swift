@@ -14,7 +14,7 @@ public struct Frontdoor: Responder {
 
     public init(site: Site) {
         self.site = site
-        self.routes = Routes.table(providers: site.social.providers.map(\.configuration.id))
+        self.routes = Routes.table(providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled)
         self.rootRoutes = Routes.rootTable()
         self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins)
     }
@@ -27,7 +27,8 @@ public struct Frontdoor: Responder {
         do {
             response = try route(context, methods)
         } catch {
-            response = errorResponse(error, context: context)
+            response = label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path))
+                ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
         }
         for cookie in context.outgoingCookies { response.addHeader("Set-Cookie", cookie.headerValue) }
         SecurityHeaders.apply(to: &response, values: securityHeaders)
@@ -41,8 +42,32 @@ public struct Frontdoor: Responder {
     /// The route a path names: its label for metrics (the table's key, or "unmatched") and its handlers.
     private func match(_ path: String) -> (String, [String: Handler]?) {
         if let methods = rootRoutes[path] { return (path, methods) }
-        if let route = site.paths.route(forRequestPath: path), let methods = routes[route] { return (route.isEmpty ? "home" : route, methods) }
+        if let route = site.paths.route(forRequestPath: path) {
+            if let methods = routes[route] { return (route.isEmpty ? "home" : route, methods) }
+            if ResidencesAPI.isVerifyRoute(route), let methods = routes[Routes.residenceVerify] { return (Routes.residenceVerify, methods) }
+        }
         return ("unmatched", nil)
+    }
+
+    /// A path under `<base>/v1/`: its errors are JSON even when no route matches.
+    private func isAPIPath(_ path: String) -> Bool {
+        site.configuration.api.enabled && (site.paths.route(forRequestPath: path).map { $0 == "v1" || $0.hasPrefix("v1/") } ?? false)
+    }
+
+    /// The one place the JSON API's errors become responses: `APIError` as it says; HTTP errors (404, 405, 413) and
+    /// anything unexpected (logged, 500) in the API's error shape.
+    private func apiErrorResponse(_ error: Error, context: RequestContext) -> Response {
+        if let api = error as? APIError { return api.response }
+        let catalog = site.renderer.catalog
+        var api: APIError
+        if let known = error as? HTTPError {
+            let key = [404: "api_not_found", 405: "api_method_not_allowed", 413: "error_payload_too_large"][known.status] ?? known.messageKey
+            api = APIError(status: known.status, message: catalog.text(key), headers: known.headers)
+        } else {
+            site.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+            api = APIError(status: 500, message: catalog.text("api_internal"))
+        }
+        return api.response
     }
 
     private func route(_ context: RequestContext, _ methods: [String: Handler]?) throws -> Response {

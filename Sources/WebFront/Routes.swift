@@ -1,13 +1,18 @@
 // Routes.swift: the whole route table, in one place. Paths are relative to the base path.
 import FastCGI
+import OAuthClient
 
 /// A page handler: parse → one core call → render.
 typealias Handler = @Sendable (RequestContext) throws -> Response
 
 /// Every route by relative path and method. HEAD is answered by the GET handler.
 enum Routes {
+    /// The label and table key of the residences' verify route, whose middle segment is the residence's id.
+    static let residenceVerify = "v1/residences/:id/verify"
+
     /// `providers`: the configured social sign-in providers' ids; each gets `auth/<id>` (start) and `auth/<id>/callback`.
-    static func table(providers: [String] = []) -> [String: [String: Handler]] {
+    /// `api`: the JSON API for native apps (`v1/…`, config `api.enabled`) and its residence approval page.
+    static func table(providers: [String] = [], api: Bool = true) -> [String: [String: Handler]] {
         let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
         let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
         let dialog = BrowserIDDialogPage(), certify = CertifyAction(), verify = VerifyAPI()
@@ -52,6 +57,21 @@ enum Routes {
             "verify": ["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                        "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod],
         ]
+        if api {
+            let users = UsersAPI(), password = PasswordAPI(), providerToken = ProviderTokenSignInAPI()
+            let residences = ResidencesAPI(), approval = ResidenceApprovalPage()
+            table["v1/users"] = ["POST": users.register, "PUT": users.update, "DELETE": users.delete]
+            table["v1/users/sign_in"] = ["POST": users.signIn]
+            table["v1/users/sign_out"] = ["DELETE": users.signOut]
+            table["v1/users/password"] = ["POST": password.remind, "PUT": password.change]
+            table["v1/users/auth/facebook"] = ["POST": { try providerToken.submit($0, kind: .facebook) }]
+            table["v1/users/auth/google"] = ["POST": { try providerToken.submit($0, kind: .google) }]
+            table["v1/residences"] = ["POST": residences.register]
+            table[residenceVerify] = ["POST": { context in
+                try residences.verify(context, route: context.site.paths.route(forRequestPath: context.request.path) ?? "")
+            }]
+            table["residences/confirm"] = ["GET": approval.show, "POST": approval.submit]
+        }
         for id in providers {
             table["auth/\(id)"] = ["POST": { try socialStart.submit($0, provider: id) }]
             table["auth/\(id)/callback"] = ["GET": { try socialCallback.show($0, provider: id) }]

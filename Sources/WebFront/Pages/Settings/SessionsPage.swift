@@ -3,6 +3,7 @@
 // Options: none of its own (the session policy decides which sessions are live). The POSTs need a session and the
 // CSRF token, not a recent password entry: signing sessions out only ever takes access away. Times are shown in UTC.
 import AccountCore
+import AccountRules
 import FastCGI
 import Foundation
 
@@ -15,11 +16,12 @@ struct SessionsPage: Sendable {
         let rows: [[String: Any]] = entries.map { entry in
             [
                 "handle": entry.handle,
-                "browser": UserAgentSummary(entry.userAgent).text(in: catalog),
+                "browser": entry.kind == .api ? Self.appToken(entry.userAgent, catalog: catalog) : UserAgentSummary(entry.userAgent).text(in: catalog),
+                "api": entry.kind == .api,
                 "address": entry.remoteAddress,
                 "created": Self.timestamp(entry.createdAt), "created_iso": Self.iso(entry.createdAt),
                 "last_seen": Self.timestamp(entry.lastSeenAt), "last_seen_iso": Self.iso(entry.lastSeenAt),
-                "remembered": entry.rememberMe,
+                "remembered": entry.rememberMe && entry.kind == .browser,
                 "current": entry.isCurrent,
             ]
         }
@@ -60,6 +62,13 @@ struct SessionsPage: Sendable {
     }
 
     private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/sessions") }
+
+    /// "App token (MyApp/2.1 CFNetwork/1490)": a native app's token, named by the User-Agent it signed in with.
+    static func appToken(_ userAgent: String, catalog: MessageCatalog) -> String {
+        let summary = UserAgentSummary(userAgent)
+        let device = summary.browser == nil ? String(userAgent.prefix(60)) : summary.text(in: catalog)
+        return catalog.text("session_api_token", ["device": device.isEmpty ? summary.text(in: catalog) : device])
+    }
 
     /// "2026-11-23 14:05 UTC".
     static func timestamp(_ date: Date) -> String {

@@ -1,0 +1,108 @@
+// RequestContext+API.swift: a JSON API request as the API handlers see it: its body, the user's fields, the token
+// authentication, and the user JSON.
+//
+// Options: none of its own (`api.*` decides whether the routes exist; see Routes). Bodies: a JSON object, as
+// `application/json` (another content type with a body → 415; not an object → 400; no body → {}). Fields inside the
+// root ("user") are read with camelCase keys turned into snake_case (`passwordConfirmation` → `password_confirmation`),
+// numbers and booleans as text, anything else ignored. Authentication: `X-User-Email` + `X-User-Token` only (an API
+// token; see APITokens); cookies are neither read as authentication nor set, so no CSRF token is needed.
+import AccountCore
+import AccountRules
+import FastCGI
+import Foundation
+
+extension RequestContext {
+    /// The body as a JSON object; empty when there is none.
+    func apiBody() throws -> [String: Any] {
+        let body = request.body
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        let type = (request.contentType ?? "").lowercased()
+        guard type.hasPrefix("application/json") else {
+            throw APIError(status: 415, message: site.renderer.catalog.text("api_unsupported_media_type"))
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            throw APIError(status: 400, message: site.renderer.catalog.text("api_bad_request"))
+        }
+        return object
+    }
+
+    /// The fields of the body's `root` object (the whole body when nil, or when it has no such object), keys in
+    /// snake_case, values as text.
+    func apiFields(root: String? = "user") throws -> [String: String] {
+        let body = try apiBody()
+        let object = root.flatMap { body[$0] as? [String: Any] } ?? (root == nil ? body : [:])
+        var fields: [String: String] = [:]
+        for (key, value) in object {
+            let text: String
+            if let string = value as? String {
+                text = string
+            } else if let number = value as? NSNumber, !(value is NSNull) {
+                text = number.stringValue
+            } else {
+                continue
+            }
+            fields[Self.snakeCase(key)] = text
+        }
+        return fields
+    }
+
+    /// `passwordConfirmation` → `password_confirmation`; snake_case stays.
+    static func snakeCase(_ key: String) -> String {
+        var out = ""
+        for character in key {
+            if character.isUppercase, character.isASCII {
+                if !out.isEmpty { out.append("_") }
+                out += character.lowercased()
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The token the request authenticates with (echoed back in the user JSON).
+    var apiToken: String? { request.header("X-User-Token").flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Whether the request carries any API credentials.
+    var hasAPICredentials: Bool { request.header("X-User-Email") != nil || apiToken != nil }
+
+    /// The live API session of `X-User-Email` + `X-User-Token`; 401 otherwise.
+    func requireAPISession() throws -> SessionInfo {
+        let email = request.header("X-User-Email") ?? ""
+        if let token = apiToken, let session = try site.services.apiTokens.find(email: email, token: token) { return session }
+        if hasAPICredentials { site.logger.info("api token refused", metadata: ["path": "\(request.path)"]) }
+        throw APIError.unauthorized(site.renderer.catalog.text("api_unauthenticated"))
+    }
+
+    /// `{"user": …}` for `accountId`, with `token` as authenticationToken (null when nil).
+    func userResponse(accountId: Int64, token: String?, status: Int) throws -> Response {
+        let user = try apiCall { try site.services.apiTokens.summary(of: accountId) }
+        return userResponse(user, token: token, status: status)
+    }
+
+    func userResponse(_ user: APIUser, token: String?, status: Int) -> Response {
+        var object: [String: Any] = ["id": user.id, "email": user.email, "authenticationToken": token ?? NSNull(),
+                                     "createdAt": Self.timestamp(user.createdAt), "updatedAt": Self.timestamp(user.updatedAt)]
+        if let pending = user.pendingEmail { object["unconfirmedEmail"] = pending }
+        return .json(["user": object], status: status)
+    }
+
+    /// Runs an account operation, turning its `AccountError` into the API's answer (`provider` for the messages that
+    /// name one).
+    @discardableResult
+    func apiCall<T>(provider: String = "", _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as AccountError {
+            throw APIError.from(error, catalog: site.renderer.catalog, provider: provider)
+        }
+    }
+
+    /// "2026-11-24T10:00:00.000Z" (UTC, milliseconds), as Rails writes times in JSON.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,86 @@
+// UsersAPI.swift: the devise-ios resource `<base>/v1/users`: register, sign in and out, update, delete.
+//
+// Options: `api.enabled` (the routes exist), `api.token_lifetime`, `session.reauthenticate_after` (DELETE without a
+// password needs a token that signed in that recently). Same rules as the HTML forms: the sign-up validator with the
+// declared profile fields, the lockout and its single sign-in failure message, and with `confirmation.required` a
+// registration answers the same for a new and a taken address (`confirmationSent`, no account id, no token).
+//   POST   v1/users           register            201 user (+ token) | 201 confirmationSent | 422 | 403
+//   POST   v1/users/sign_in   sign in             201 user + new token | 401
+//   DELETE v1/users/sign_out  end this token      200 {} | 401
+//   PUT    v1/users           profile and email   200 user (token echoed) | 401 | 422
+//   DELETE v1/users           delete the account  200 user (token echoed) | 401 | 422
+import AccountCore
+import AccountRules
+import FastCGI
+import Foundation
+
+/// The account resource of the devise-ios API.
+struct UsersAPI: Sendable {
+    func register(_ context: RequestContext) throws -> Response {
+        var form = try context.apiFields()
+        // devise-ios sends no confirmation; like Devise, a confirmation is checked only when one is sent.
+        if form["password_confirmation"] == nil { form["password_confirmation"] = form["password"] ?? "" }
+        let outcome = try context.apiCall { try context.site.services.registration.signUp(form, client: context.client, kind: .api) }
+        switch outcome {
+        case .signedIn(let grant):
+            return try context.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
+        case .confirmationSent:
+            let user: [String: Any] = ["id": NSNull(), "email": (form["email"] ?? "").trimmingCharacters(in: .whitespaces),
+                                       "authenticationToken": NSNull(), "createdAt": NSNull(), "updatedAt": NSNull()]
+            return .json(["user": user, "confirmationSent": true], status: 201)
+        }
+    }
+
+    func signIn(_ context: RequestContext) throws -> Response {
+        let form = try context.apiFields()
+        let grant = try context.apiCall {
+            try context.site.services.authentication.signIn(email: form["email"] ?? "", password: form["password"] ?? "",
+                                                           rememberMe: false, client: context.client, kind: .api)
+        }
+        return try context.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
+    }
+
+    func signOut(_ context: RequestContext) throws -> Response {
+        let session = try context.requireAPISession()
+        try context.site.services.apiTokens.signOut(session: session.digest, client: context.client)
+        return .json([:], status: 200)
+    }
+
+    /// Only the keys sent change: `email` (a new primary address, confirmed by mail first), `display_name` and the
+    /// declared profile fields. The profile is checked before anything is written.
+    func update(_ context: RequestContext) throws -> Response {
+        let session = try context.requireAPISession()
+        let form = try context.apiFields()
+        let services = context.site.services
+        let names = ["display_name"] + services.profile.fields.map(\.name)
+        var profile: [String: String]?
+        if names.contains(where: { form[$0] != nil }) {
+            var merged = try context.apiCall { try services.profile.values(of: session.accountId).form }
+            for name in names { if let value = form[name] { merged[name] = value.trimmingCharacters(in: .whitespaces) } }
+            let errors = AccountForms.profile(services.profile.fields, catalog: context.site.renderer.catalog).validate(merged)
+            guard errors.isEmpty else { throw APIError.validation(errors, catalog: context.site.renderer.catalog) }
+            profile = merged
+        }
+        if let email = form["email"]?.trimmingCharacters(in: .whitespaces), !email.isEmpty {
+            try context.apiCall { try services.addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client) }
+        }
+        if let profile {
+            try context.apiCall { try services.profile.update(accountId: session.accountId, form: profile, client: context.client) }
+        }
+        return try context.userResponse(accountId: session.accountId, token: context.apiToken, status: 200)
+    }
+
+    /// Deletes the token's account: with `current_password` (or `password`) when sent, else the token must have signed
+    /// in within `session.reauthenticate_after`.
+    func delete(_ context: RequestContext) throws -> Response {
+        let session = try context.requireAPISession()
+        let form = try context.apiFields()
+        let services = context.site.services
+        let user = try context.apiCall { try services.apiTokens.summary(of: session.accountId) }
+        let password = form["current_password"] ?? form["password"] ?? ""
+        try context.apiCall {
+            try services.deletion.delete(session: session.digest, password: password, client: context.client, recentSignInSuffices: true)
+        }
+        return context.userResponse(user, token: context.apiToken, status: 200)
+    }
+}
