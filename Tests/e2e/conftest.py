@@ -491,6 +491,7 @@ def page_wait(driver, timeout=20):
 
 # MARK: - Native clients: the devise-ios JSON API, provider tokens (native_provider.py) and email residences
 
+import base64  # noqa: E402
 import hashlib  # noqa: E402
 
 API_HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -534,9 +535,14 @@ class Api:
         return self
 
 
+def token_digest(token):
+    """The stored digest of a session or API token (43 chars of base64url): SHA-256 of its 32 raw bytes."""
+    return hashlib.sha256(base64.urlsafe_b64decode(token + "=")).digest()
+
+
 def token_handle(token):
-    """The handle the sessions page shows for a session or API token: the first 16 bytes of its SHA-256, in hex."""
-    return hashlib.sha256(token.encode()).digest()[:16].hex()
+    """The handle the sessions page shows for a session or API token: the first 16 bytes of its digest, in hex."""
+    return token_digest(token)[:16].hex()
 
 
 @pytest.fixture(scope="module")

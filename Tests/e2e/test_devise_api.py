@@ -5,7 +5,6 @@ Stacks: api_stack (confirmation off, outbox, lockout after 3 failures), mail_sta
 provider_stack / closed_provider_stack (google and facebook presets checking tokens with native_provider.py).
 The Api client (conftest) checks on every answer that it is JSON and sets no cookie.
 """
-import hashlib
 import re
 import time
 from urllib.parse import parse_qs, urlparse
@@ -13,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import requests
 
-from conftest import ISO_MILLIS, Api, Browser, outbox_link, token_handle, unique_email
+from conftest import ISO_MILLIS, Api, Browser, outbox_link, token_digest, token_handle, unique_email
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple battery horse"
@@ -86,11 +85,8 @@ def audit(stack, account, event):
 
 def make_stale(stack, token):
     """The token last entered a password long ago (beyond session.reauthenticate_after)."""
-    stack.query("UPDATE session SET authenticatedAt = 0 WHERE hex(digest) = upper(?)", token_digest_hex(token))
-
-
-def token_digest_hex(token):
-    return hashlib.sha256(token.encode()).hexdigest()
+    stack.query("UPDATE session SET authenticatedAt = 0 WHERE digest = ?", token_digest(token))
+    assert stack.query("SELECT authenticatedAt FROM session WHERE digest = ?", token_digest(token)) == [(0,)]
 
 
 def unique_id(prefix):
