@@ -126,6 +126,17 @@ def test_bodies_that_are_not_json_objects_are_refused(api_stack):
     check_error(api.post("/users", data='{"user":{}}', headers={"Content-Type": "text/plain"}), 415)
 
 
+def test_register_is_403_when_sign_up_is_closed(closed_mail_stack):
+    email = unique_email("closed")
+    check_error(Api(closed_mail_stack).post("/users", {"user": {"email": email, "password": PASSWORD}}), 403)
+    assert account_ids_of(closed_mail_stack, email) == []
+
+
+def test_unknown_paths_and_methods_answer_the_error_object(api_stack):
+    check_error(Api(api_stack).call("GET", "/users/sign_in"), 405)
+    check_error(Api(api_stack).call("GET", "/users/nothing-here"), 404)
+
+
 # MARK: - Sign in and out, authentication
 
 def test_sign_in_answers_a_new_token_each_time_and_one_message_for_every_failure(api_stack):
