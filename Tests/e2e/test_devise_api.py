@@ -436,7 +436,7 @@ def test_google_tokens_that_do_not_check_out_are_refused(provider_stack, native,
     error = check_error(provider_sign_in(provider_stack, "google", token, uid="someone-else" if case == "uid_mismatch" else sub), 422)
     if case in ("unverified", "no_email"):
         assert error["message"] == "Google did not give a verified email address. Sign up with your email address instead."
-    elif case != "uid_mismatch":
+    else:
         assert error["message"] == "The Google token could not be verified."
     assert account_ids_of(provider_stack, email) == []
     assert provider_stack.query("SELECT COUNT(*) FROM socialIdentity WHERE subject = ?", sub) == [(0,)]
@@ -473,6 +473,8 @@ def test_facebook_tokens_that_do_not_check_out_are_refused(provider_stack, nativ
     error = check_error(provider_sign_in(provider_stack, "facebook", token, uid="1" if case == "uid_mismatch" else user_id), 422)
     if case == "no_email":
         assert error["message"] == "Facebook did not give a verified email address. Sign up with your email address instead."
+    else:
+        assert error["message"] == "The Facebook token could not be verified."
     assert account_ids_of(provider_stack, email) == []
     assert provider_stack.query("SELECT COUNT(*) FROM socialIdentity WHERE provider = 'facebook'") == \
         provider_stack.query("SELECT COUNT(*) FROM socialIdentity WHERE provider = 'facebook' AND subject != ?", user_id)
