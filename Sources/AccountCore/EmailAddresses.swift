@@ -112,8 +112,9 @@ public struct EmailAddresses: Sendable {
                               in db: Database) throws {
         let old = try EmailAddress.primaryAddress(of: email.accountId, in: db)
         // Clear first: the unique partial index allows one primary address per account at any moment.
-        try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0, makePrimaryOnVerify = 0 WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)",
-                       arguments: [email.accountId])
+        try db.execute(sql: """
+            UPDATE emailAddress SET isPrimary = 0, makePrimaryOnVerify = 0 WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)
+            """, arguments: [email.accountId])
         try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [email.id])
         if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: db) }
         try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: db)

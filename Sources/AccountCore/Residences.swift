@@ -77,7 +77,8 @@ public struct Residences: Sendable {
             let now = clock.now().timeIntervalSince1970
             try db.execute(sql: "DELETE FROM residence WHERE expiresAt <= ?", arguments: [now])
             try db.execute(sql: """
-                INSERT INTO residence (id, address, normalizedAddress, secretDigest, linkDigest, state, userAgent, remoteAddress, createdAt, expiresAt)
+                INSERT INTO residence (id, address, normalizedAddress, secretDigest, linkDigest, state, userAgent, remoteAddress,
+                                       createdAt, expiresAt)
                 VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
                 """, arguments: [id, address, EmailFormat.normalized(address), secret.digest, link.digest, client.userAgent,
                                  client.remoteAddress, now, now + lifetime])
@@ -154,8 +155,9 @@ public struct Residences: Sendable {
         let (accountId, collected) = try database.writer.write { db -> (Int64, ResidenceCollection) in
             let now = clock.now().timeIntervalSince1970
             // Collected meanwhile, or its account deleted (the row went with it): as unknown.
-            guard let row = try Row.fetchOne(db, sql: "SELECT address, accountId FROM residence WHERE id = ? AND state = 'verified' AND expiresAt > ?",
-                                             arguments: [id, now]),
+            guard let row = try Row.fetchOne(db, sql: """
+                    SELECT address, accountId FROM residence WHERE id = ? AND state = 'verified' AND expiresAt > ?
+                    """, arguments: [id, now]),
                   let accountId = row["accountId"] as Int64? else { throw AccountError.notFound }
             let address: String = row["address"]
             try db.execute(sql: "UPDATE residence SET state = 'used', usedAt = ? WHERE id = ?", arguments: [now, id])

@@ -218,7 +218,9 @@ struct PrimaryChangeTests {
         let ann = try account(fixture)
         try fixture.services.addresses.requestPrimaryChange(to: "new@example.com", accountId: ann, client: client)
         try fixture.database.writer.write { db in
-            try db.execute(sql: "CREATE TEMP TRIGGER boom BEFORE INSERT ON mailQueue WHEN NEW.kind = 'primary_address_changed' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER boom BEFORE INSERT ON mailQueue WHEN NEW.kind = 'primary_address_changed' BEGIN SELECT RAISE(ABORT, 'boom'); END
+                """)
         }
         let token = try verificationToken(fixture, to: "new@example.com")
         #expect(throws: DatabaseError.self) { try fixture.services.confirmation.confirm(token: token, client: client) }

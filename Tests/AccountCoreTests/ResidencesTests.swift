@@ -31,9 +31,8 @@ struct ResidencesTests {
 
     /// The grant of a collection that must be verified.
     func collected(_ fixture: TestFixture, _ ticket: ResidenceTicket) throws -> (email: String, grant: SessionGrant) {
-        guard case .verified(let email, let grant) = try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) else {
-            throw FixtureError("expected .verified")
-        }
+        let collection = try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device)
+        guard case .verified(let email, let grant) = collection else { throw FixtureError("expected .verified, got \(collection)") }
         return (email, grant)
     }
 
@@ -219,9 +218,12 @@ struct ResidencesTests {
         let fixture = try TestFixture()
         let ticket = try fixture.services.residences.register(email: "ann@example.com", client: device)
         try fixture.database.writer.write { db in
-            try db.execute(sql: "CREATE TEMP TRIGGER boom BEFORE UPDATE ON residence WHEN NEW.state = 'verified' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER boom BEFORE UPDATE ON residence WHEN NEW.state = 'verified' BEGIN SELECT RAISE(ABORT, 'boom'); END
+                """)
         }
-        #expect(throws: DatabaseError.self) { try fixture.services.residences.approve(token: try linkToken(fixture, to: "ann@example.com"), client: browserClient) }
+        let token = try linkToken(fixture, to: "ann@example.com")
+        #expect(throws: DatabaseError.self) { try fixture.services.residences.approve(token: token, client: browserClient) }
         #expect(try [fixture.count("account"), fixture.count("emailAddress")] == [0, 0])
         #expect(try fixture.audits(.signUp).isEmpty && fixture.audits(.residenceApproved).isEmpty)
         #expect(try residence(fixture, ticket.id)?["state"] as String? == "pending")
@@ -288,7 +290,10 @@ struct ResidencesTests {
         let fixture = try TestFixture()
         let ticket = try approved(fixture, "ann@example.com")
         try fixture.database.writer.write { db in
-            try db.execute(sql: "CREATE TEMP TRIGGER boom BEFORE INSERT ON audit WHEN NEW.detail = 'residence' AND NEW.event = 'sign_in' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER boom BEFORE INSERT ON audit WHEN NEW.detail = 'residence' AND NEW.event = 'sign_in'
+                BEGIN SELECT RAISE(ABORT, 'boom'); END
+                """)
         }
         #expect(throws: DatabaseError.self) { try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) }
         #expect(try fixture.count("session") == 0)

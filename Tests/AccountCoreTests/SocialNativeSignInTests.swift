@@ -29,7 +29,8 @@ struct SocialNativeSignInTests {
         let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
         #expect(address.isPrimary && address.verifiedAt == fixture.clock.now())
         #expect(try fixture.linkedIdentities() == ["google/g-1→\(accountId)"])
-        #expect(try fixture.services.socialLinks.tokens(accountId: accountId, provider: "google")?.tokens == Data(#"{"access_token":"ya29.native"}"#.utf8))
+        let tokens = try fixture.services.socialLinks.tokens(accountId: accountId, provider: "google")?.tokens
+        #expect(tokens == Data(#"{"access_token":"ya29.native"}"#.utf8), "sealed, and opened again")
         #expect(try fixture.audits(.signUp).map { $0["detail"] as String } == ["api via google"])
         #expect(try fixture.audits(.identityLinked).map { $0["detail"] as String } == ["google"])
         #expect(try fixture.services.apiTokens.find(email: "ann@example.com", token: grant.token.encoded)?.accountId == accountId)
