@@ -1,7 +1,7 @@
 // NativeToken.swift: who a token belongs to that a native app got from the provider's own SDK (the JSON API's
 // POST v1/users/auth/{facebook,google}), checked with the provider, never trusted as sent.
 //   google    an ID token (three dot-separated parts) → GET tokeninfo?id_token=…; otherwise an access token →
-//             GET tokeninfo?access_token=…. `aud` (or `azp`) must be `clientID` or one of `nativeClientIDs`, `sub`
+//             GET tokeninfo?access_token=…. `aud` must be `clientID` or one of `nativeClientIDs` (`azp` alone does not do), `sub`
 //             present, not expired; an ID token's `iss` must be accounts.google.com (with or without https://).
 //             email and email_verified ("true"/true) from the answer; name from userinfo when there is one.
 //   facebook  GET debug_token?input_token=…&access_token=<clientID>|<clientSecret> → data.is_valid true, data.app_id
@@ -59,8 +59,9 @@ extension OAuthProvider {
             throw OAuthError.provider("\(what) refused the token (HTTP \(response.status)\(reason.map { ": \($0)" } ?? ""))")
         }
         let answer = try JSONValue.object(response.body, what: what)
-        let audiences = [answer["aud"]?.string, answer["azp"]?.string].compactMap { $0 }
-        guard audiences.contains(where: acceptedClientIDs.contains) else {
+        // The audience decides (Google's guidance): a token made for another backend is refused even when our app is
+        // its authorized party (azp).
+        guard let audience = answer["aud"]?.string, acceptedClientIDs.contains(audience) else {
             throw OAuthError.provider("\(what): the token is for another client (aud \(answer["aud"]?.string ?? "none"))")
         }
         guard let subject = answer["sub"]?.identifier else { throw OAuthError.invalidResponse("\(what) gives no sub") }

@@ -106,15 +106,16 @@ import Testing
         }
     }
 
-    @Test func nativeClientIDsAreAcceptedAsAudienceOrAuthorizedParty() throws {
+    @Test func nativeClientIDsAreAcceptedAsAudience() throws {
         let google = provider(.google) { $0.nativeClientIDs = ["ios.apps", "android.apps"] }
         serveGoogle(Self.idToken, googleAnswer { $0["aud"] = "android.apps"; $0["azp"] = "android.apps" })
         #expect(try google.identity(fromNativeToken: Self.idToken).subject == "110")
         // An iOS ID token made for the server: aud is the web client, azp the iOS one.
         serveGoogle(Self.idToken, googleAnswer { $0["aud"] = "web.apps"; $0["azp"] = "ios.apps" })
         #expect(try google.identity(fromNativeToken: Self.idToken).subject == "110")
+        // Made for another backend: our app as authorized party is not enough.
         serveGoogle(Self.idToken, googleAnswer { $0["aud"] = "evil.apps"; $0["azp"] = "ios.apps" })
-        #expect(try google.identity(fromNativeToken: Self.idToken).subject == "110")
+        #expect(throws: OAuthError.self) { try google.identity(fromNativeToken: Self.idToken) }
         // Without the setting, only client_id.
         #expect(throws: OAuthError.self) { try provider(.google).identity(fromNativeToken: Self.idToken) }
     }
