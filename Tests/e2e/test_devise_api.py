@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import requests
 
-from conftest import ISO_MILLIS, Api, Browser, outbox_link, token_digest, token_handle, unique_email
+from conftest import ISO_MILLIS, Api, Browser, token_digest, token_handle, unique_email
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple battery horse"
@@ -279,29 +279,6 @@ def test_password_change_with_a_stale_token_needs_the_current_password(api_stack
         "/users/password", {"user": {"password": PASSWORD, "passwordConfirmation": PASSWORD}}))
 
 
-def test_remind_answers_201_empty_for_every_well_formed_address_and_the_mailed_token_resets(api_stack):
-    api, _ = registered(api_stack)
-    anonymous = Api(api_stack)
-    for email in (api.email, unique_email("unknown")):
-        response = anonymous.post("/users/password", {"user": {"email": email}})
-        assert response.status_code == 201 and response.json() == {}
-    for email in ("", "not-an-address"):
-        assert check_error(anonymous.post("/users/password", {"user": {"email": email}}), 422)["message"].startswith("Validation failed: ")
-
-    link = outbox_link(api_stack, api.email, "/password/edit?token=")
-    token = parse_qs(urlparse(link).query)["token"][0]
-    check_error(anonymous.put("/users/password", {"user": {"resetPasswordToken": token, "password": NEW_PASSWORD,
-                                                          "passwordConfirmation": "different"}}), 422)
-    reset = check_user(anonymous.put("/users/password", {"user": {"resetPasswordToken": token, "password": NEW_PASSWORD,
-                                                                  "passwordConfirmation": NEW_PASSWORD}}), 200, api.email)
-    assert reset["user"]["authenticationToken"] != api.token
-    assert works(Api(api_stack).signed_in_as(reset))
-    assert not works(api), "a reset ends the other tokens"
-    check_error(anonymous.put("/users/password", {"user": {"resetPasswordToken": token, "password": PASSWORD,
-                                                          "passwordConfirmation": PASSWORD}}), 422)
-    check_user(Api(api_stack).post("/users/sign_in", {"user": {"email": api.email, "password": NEW_PASSWORD}}), 201)
-
-
 def test_delete_answers_the_deleted_user_and_needs_a_recent_sign_in_or_the_password(api_stack):
     api, body = registered(api_stack)
     deleted = check_user(api.delete("/users"), 200, api.email)
@@ -382,6 +359,29 @@ def test_a_new_email_becomes_primary_once_its_mailed_link_is_followed(mail_stack
     assert works(Api(mail_stack, old, api.token)), "the old address is still a verified address of the account"
     smtp.wait_for_mail(old, new)
     check_user(Api(mail_stack).post("/users/sign_in", {"user": {"email": new, "password": PASSWORD}}), 201, new)
+
+
+def test_remind_answers_201_empty_for_every_well_formed_address_and_the_mailed_token_resets(mail_stack, smtp):
+    api = confirmed_api_user(mail_stack, smtp)
+    anonymous = Api(mail_stack)
+    for email in (api.email, unique_email("unknown")):
+        response = anonymous.post("/users/password", {"user": {"email": email}})
+        assert response.status_code == 201 and response.json() == {}
+    for email in ("", "not-an-address"):
+        assert check_error(anonymous.post("/users/password", {"user": {"email": email}}), 422)["message"].startswith("Validation failed: ")
+
+    link = smtp.link(api.email, "/account/password/edit?token=")
+    token = parse_qs(urlparse(link).query)["token"][0]
+    check_error(anonymous.put("/users/password", {"user": {"resetPasswordToken": token, "password": NEW_PASSWORD,
+                                                          "passwordConfirmation": "different"}}), 422)
+    reset = check_user(anonymous.put("/users/password", {"user": {"resetPasswordToken": token, "password": NEW_PASSWORD,
+                                                                  "passwordConfirmation": NEW_PASSWORD}}), 200, api.email)
+    assert reset["user"]["authenticationToken"] != api.token
+    assert works(Api(mail_stack).signed_in_as(reset))
+    assert not works(api), "a reset ends the other tokens"
+    check_error(anonymous.put("/users/password", {"user": {"resetPasswordToken": token, "password": PASSWORD,
+                                                          "passwordConfirmation": PASSWORD}}), 422)
+    check_user(Api(mail_stack).post("/users/sign_in", {"user": {"email": api.email, "password": NEW_PASSWORD}}), 201)
 
 
 # MARK: - Provider tokens (native_provider.py stands in for Google and Facebook)
