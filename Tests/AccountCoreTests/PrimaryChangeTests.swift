@@ -111,7 +111,7 @@ struct PrimaryChangeTests {
         #expect(try fixture.services.addresses.requestPrimaryChange(to: "new@example.com", accountId: ann, client: client))
         #expect(try fixture.mailKinds(to: "new@example.com").count == 2)
         #expect(try fixture.count("emailAddress") == 2)
-        try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "new@example.com"), client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "new@example.com"), client: client)
         #expect(try primary(fixture, ann) == "new@example.com")
     }
 
@@ -147,9 +147,9 @@ struct PrimaryChangeTests {
         #expect(try marked(fixture) == ["second@example.com"])
         #expect(try fixture.services.apiTokens.summary(of: ann).pendingEmail == "second@example.com")
         // The first one's link still verifies it, but it does not become primary
-        try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "first@example.com"), client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "first@example.com"), client: client)
         #expect(try primary(fixture, ann) == "Ann@Example.com")
-        try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "second@example.com"), client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "second@example.com"), client: client)
         #expect(try primary(fixture, ann) == "second@example.com")
     }
 
@@ -158,11 +158,11 @@ struct PrimaryChangeTests {
         let ann = try account(fixture)
         try fixture.services.addresses.requestPrimaryChange(to: "later@example.com", accountId: ann, client: client)
         let work = try fixture.services.addresses.add("work@example.com", to: ann, client: client)
-        try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "work@example.com"), client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "work@example.com"), client: client)
         #expect(try primary(fixture, ann) == "Ann@Example.com", "an address added in the settings is not marked")
         try fixture.services.addresses.makePrimary(addressId: try #require(work.id), of: ann, client: client)
         #expect(try marked(fixture).isEmpty)
-        try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "later@example.com"), client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "later@example.com"), client: client)
         #expect(try primary(fixture, ann) == "work@example.com")
     }
 
@@ -171,7 +171,7 @@ struct PrimaryChangeTests {
         let ann = try account(fixture)
         try fixture.services.addresses.requestPrimaryChange(to: "later@example.com", accountId: ann, client: client)
         try fixture.services.addresses.add("work@example.com", to: ann, client: client)
-        try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "work@example.com"), client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "work@example.com"), client: client)
         try fixture.services.addresses.requestPrimaryChange(to: "work@example.com", accountId: ann, client: client)
         #expect(try primary(fixture, ann) == "work@example.com" && marked(fixture).isEmpty)
     }
@@ -227,7 +227,7 @@ struct PrimaryChangeTests {
         #expect(try primary(fixture, ann) == "Ann@Example.com" && marked(fixture) == ["new@example.com"])
         #expect(try fixture.services.addresses.verified("new@example.com", of: ann) == nil)
         try fixture.database.writer.write { db in try db.execute(sql: "DROP TRIGGER boom") }
-        try fixture.services.confirmation.confirm(token: token, client: client)
+        _ = try fixture.services.confirmation.confirm(token: token, client: client)
         #expect(try primary(fixture, ann) == "new@example.com")
     }
 }
