@@ -107,15 +107,15 @@ def test_a_new_address_is_allowed_from_the_mail_and_the_app_collects_a_working_t
     assert ("sign_in", "residence") in by_account or ("sign_up", "residence") in by_account, by_account
 
 
-def test_the_approval_form_carries_the_contracts_fields_token_and_authenticity_token(mail_stack, smtp):
+def test_the_approval_form_carries_the_contracts_fields_token_and_csrf_token(mail_stack, smtp):
     email = unique_email("form")
     residence = request_residence(mail_stack, email)
     browser, page = approval_page(mail_stack, smtp, email)
     fields = dict(HIDDEN.findall(page.text))
     link_token = parse_qs(urlparse(smtp.link(email, LINK)).query)["token"][0]
     assert fields.get("token") == link_token
-    assert "authenticity_token" in fields, f"the form's fields are {sorted(fields)}"
-    posted = browser.post("/residences/confirm", {"token": link_token, "authenticity_token": fields["authenticity_token"]}, csrf=False)
+    assert "csrf_token" in fields, f"the form's fields are {sorted(fields)}"
+    posted = browser.post("/residences/confirm", {"token": link_token, "csrf_token": fields["csrf_token"]}, csrf=False)
     assert posted.status_code == 200 and "Device allowed" in posted.text
     check_verified(collect(mail_stack, residence), email)
 
