@@ -35,17 +35,6 @@ struct PrimaryChangeTests {
         }
     }
 
-    func invalidKeys(_ body: () throws -> Void) -> [String] {
-        do {
-            try body()
-        } catch AccountError.invalid(let errors) {
-            return errors.entries.map { "\($0.field):\($0.error.key)" }
-        } catch {
-            return ["unexpected \(error)"]
-        }
-        return []
-    }
-
     // MARK: Paths of the header's table
 
     @Test func thePrimaryAddressItselfChangesNothing() throws {

@@ -31,8 +31,9 @@ import secrets
 import threading
 import time
 
-from flask import Flask, jsonify, request
-from werkzeug.serving import make_server
+from flask import jsonify, request
+
+from flask_server import FlaskServer
 
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
@@ -48,31 +49,15 @@ def facebook_error(message, code=190):
     return {"error": {"message": message, "type": "OAuthException", "code": code, "fbtrace_id": secrets.token_hex(8)}}
 
 
-class NativeProvider:
+class NativeProvider(FlaskServer):
     def __init__(self, host="127.0.0.1"):
+        super().__init__("native_provider", host)
         self.lock = threading.RLock()
         self.apps = {}
-        self.app = Flask("native_provider")
-        self.server_ = make_server(host, 0, self.app, threaded=True)
-        self.port = self.server_.server_port
-        self.base = f"http://{host}:{self.port}"
-        self.thread = threading.Thread(target=self.server_.serve_forever, daemon=True)
-        self.stopped = False
         self.reset()
         self._routes()
 
     # MARK: - Control (Python side)
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        if self.stopped:
-            return
-        self.stopped = True
-        self.server_.shutdown()
-        self.server_.server_close()
 
     def reset(self):
         with self.lock:
