@@ -62,6 +62,8 @@ public struct SessionSummary: Sendable, Equatable {
     public var rememberMe: Bool
     public var userAgent: String
     public var remoteAddress: String
+    /// A browser's session or a native app's API token.
+    public var kind: SessionKind = .browser
 }
 
 /// Account operations for the operator: add, list, show, confirm, delete, set a password; sessions.
@@ -200,14 +202,15 @@ public struct Administration: Sendable {
         try database.writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT lower(hex(s.digest)), s.accountId, coalesce(e.address, ''), s.createdAt, s.lastSeenAt, s.expiresAt,
-                       s.rememberMe, s.userAgent, s.remoteAddress
+                       s.rememberMe, s.userAgent, s.remoteAddress, s.kind
                 FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
                 WHERE (?1 IS NULL OR s.accountId = ?1) AND \(live("s.", from: 2))
                 ORDER BY s.createdAt DESC, s.digest
                 """, arguments: StatementArguments([accountId] + liveBounds)).map { row in
                 SessionSummary(shortId: String((row[0] as String).prefix(12)), accountId: row[1], email: row[2],
                                createdAt: Date(timeIntervalSince1970: row[3]), lastSeenAt: Date(timeIntervalSince1970: row[4]),
-                               expiresAt: Date(timeIntervalSince1970: row[5]), rememberMe: row[6], userAgent: row[7], remoteAddress: row[8])
+                               expiresAt: Date(timeIntervalSince1970: row[5]), rememberMe: row[6], userAgent: row[7], remoteAddress: row[8],
+                               kind: SessionKind(rawValue: row[9]) ?? .browser)
             }
         }
     }

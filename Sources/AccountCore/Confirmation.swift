@@ -3,7 +3,9 @@
 // Options (config section `confirmation`):
 //   required   accounts cannot sign in until their address is confirmed (default true)
 //   lifetime   how long a confirmation link works (default 3 days)
-// Resending is throttled per address (mail.throttle) and always answers the same way.
+// Resending is throttled per address (mail.throttle) and always answers the same way. An address marked to become
+// primary when confirmed (the JSON API's email change, EmailAddresses+PrimaryChange) becomes primary as it is confirmed,
+// in the same transaction, and the old primary address is told.
 import AccountRules
 import Foundation
 import GRDB
@@ -46,9 +48,14 @@ public struct Confirmation: Sendable {
             guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: db), let id = redeemed.emailAddressId else { return nil }
             try db.execute(sql: "UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?",
                            arguments: [mail.clock.now().timeIntervalSince1970, id])
-            let address = try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE id = ?", arguments: [id])
-            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: address, client: client, in: db)
-            return address
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE id = ?", arguments: [id]) else { return nil }
+            let email = try EmailAddress(row: row)
+            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: db)
+            if row["makePrimaryOnVerify"] as Bool, !email.isPrimary {
+                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: db)
+                logger.info("confirmed address made primary", metadata: ["account": "\(email.accountId)"])
+            }
+            return email.address
         }
         guard let address else { throw AccountError.invalidToken }
         logger.info("address confirmed")

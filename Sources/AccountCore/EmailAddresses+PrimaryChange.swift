@@ -12,10 +12,44 @@ import Logging
 
 extension EmailAddresses {
     /// Makes `address` the account's primary address, now or once confirmed; returns true when something changed.
+    /// Only the latest request waits: marking one address unmarks the others. One write transaction, so a refusal
+    /// leaves nothing behind (no address added without its mark, no mark without its link).
     ///
+    /// ```swift
+    /// try services.addresses.requestPrimaryChange(to: form["email"] ?? "", accountId: session.accountId, client: client)
+    /// let user = try services.apiTokens.summary(of: session.accountId)   // pendingEmail shows the waiting address
+    /// ```
     /// - Throws: as `add` (`AccountError.invalid` on field `email`).
     @discardableResult
     public func requestPrimaryChange(to address: String, accountId: Int64, client: ClientInfo) throws -> Bool {
-        false   // TODO(helper C)
+        let address = try validated(address)
+        let changed = try unavailableOnConflict {
+            try database.writer.write { db -> Bool in
+                guard let own = try EmailAddress.holding(address, in: db), own.accountId == accountId else {
+                    let added = try insert(address, to: accountId, client: client, in: db)
+                    try markPrimaryOnVerify(added, in: db)
+                    return true
+                }
+                if own.isPrimary { return false }
+                if own.verifiedAt != nil {
+                    try Self.switchPrimary(to: own, client: client, mail: mail, audit: audit, in: db)
+                    return true
+                }
+                let marked = try markPrimaryOnVerify(own, in: db)
+                return try sendLinkUnlessThrottled(own, in: db) || marked
+            }
+        }
+        logger.info("primary address change requested", metadata: ["account": "\(accountId)", "changed": "\(changed)"])
+        return changed
+    }
+
+    /// Marks the unverified `email` to become primary when confirmed and unmarks the account's other addresses;
+    /// true when it was not marked yet.
+    @discardableResult
+    private func markPrimaryOnVerify(_ email: EmailAddress, in db: Database) throws -> Bool {
+        let wasMarked = try Bool.fetchOne(db, sql: "SELECT makePrimaryOnVerify FROM emailAddress WHERE id = ?", arguments: [email.id]) ?? false
+        try db.execute(sql: "UPDATE emailAddress SET makePrimaryOnVerify = (id = ?) WHERE accountId = ? AND (makePrimaryOnVerify OR id = ?)",
+                       arguments: [email.id, email.accountId, email.id])
+        return !wasMarked
     }
 }

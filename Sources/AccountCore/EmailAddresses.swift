@@ -50,40 +50,12 @@ public struct EmailAddresses: Sendable {
     ///   A stale claim (another account's unverified, non-primary address older than the link lifetime) is dropped.
     @discardableResult
     public func add(_ address: String, to accountId: Int64, client: ClientInfo) throws -> EmailAddress {
-        let address = address.trimmingWhitespace()
-        let errors = emailRules.validate(["email": address])
-        guard errors.isEmpty else { throw AccountError.invalid(errors) }
-        let normalized = EmailFormat.normalized(address)
-        do {
-            let added = try database.writer.write { db -> EmailAddress in
-                let now = clock.now()
-                let held = try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE normalizedAddress = ?", arguments: [normalized])
-                if held?.accountId == accountId { throw invalid("address_already_yours") }
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ?", arguments: [accountId]) ?? 0
-                guard count < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
-                if let held {
-                    guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {
-                        logger.info("address not added: held by another account")
-                        throw invalid("address_unavailable")
-                    }
-                    try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [held.id])
-                    try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
-                                     detail: "stale claim: added by account \(accountId)", in: db)
-                    logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
-                }
-                var email = EmailAddress(id: nil, accountId: accountId, address: address, normalizedAddress: normalized,
-                                         isPrimary: false, verifiedAt: nil, createdAt: now)
-                try email.insert(db)
-                try sendLink(email, in: db)
-                try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: db)
-                return email
-            }
-            logger.info("address added", metadata: ["account": "\(accountId)"])
-            return added
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            // Another account got the address between the check and the insert; the transaction was rolled back.
-            throw invalid("address_unavailable")
+        let address = try validated(address)
+        let added = try unavailableOnConflict {
+            try database.writer.write { db in try insert(address, to: accountId, client: client, in: db) }
         }
+        logger.info("address added", metadata: ["account": "\(accountId)"])
+        return added
     }
 
     /// Mails a new verification link to the account's unverified address `addressId`, unless one went out within
@@ -94,11 +66,7 @@ public struct EmailAddresses: Sendable {
         try database.writer.write { db in
             let email = try address(addressId, of: accountId, in: db)
             guard email.verifiedAt == nil else { return }
-            guard try !mail.isThrottled(.addressVerification(token: ""), to: email.address, in: db) else {
-                logger.info("address verification resend throttled")
-                return
-            }
-            try sendLink(email, in: db)
+            try sendLinkUnlessThrottled(email, in: db)
         }
     }
 
@@ -130,21 +98,89 @@ public struct EmailAddresses: Sendable {
             let email = try address(addressId, of: accountId, in: db)
             guard email.verifiedAt != nil else { throw AccountError.refused("address_unverified_primary") }
             guard !email.isPrimary else { return }
-            let old = try EmailAddress.primaryAddress(of: accountId, in: db)
-            // Clear first: the unique partial index allows one primary address per account at any moment.
-            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0 WHERE accountId = ? AND isPrimary", arguments: [accountId])
-            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [addressId])
-            if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: db) }
-            try audit.record(.emailChanged, accountId: accountId, email: email.address, client: client, detail: "primary", in: db)
+            try Self.switchPrimary(to: email, client: client, mail: mail, audit: audit, in: db)
         }
         logger.info("primary address changed", metadata: ["account": "\(accountId)"])
     }
 
+    // MARK: Shared steps (in the caller's transaction)
+
+    /// Makes the verified address `email` its account's primary one, tells the old primary address and records it.
+    /// A primary change waiting for confirmation (`makePrimaryOnVerify`) is dropped: the latest choice wins.
+    /// `makePrimary`, `requestPrimaryChange` and `Confirmation.confirm` share it.
+    static func switchPrimary(to email: EmailAddress, client: ClientInfo, mail: MailQueue, audit: AuditLog, detail: String = "primary",
+                              in db: Database) throws {
+        let old = try EmailAddress.primaryAddress(of: email.accountId, in: db)
+        // Clear first: the unique partial index allows one primary address per account at any moment.
+        try db.execute(sql: """
+            UPDATE emailAddress SET isPrimary = 0, makePrimaryOnVerify = 0 WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)
+            """, arguments: [email.accountId])
+        try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [email.id])
+        if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: db) }
+        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: db)
+    }
+
+    /// `add`'s checks and row: the address (valid, trimmed) becomes the account's, unverified, and is mailed a link.
+    func insert(_ address: String, to accountId: Int64, client: ClientInfo, in db: Database) throws -> EmailAddress {
+        let now = clock.now()
+        let held = try EmailAddress.holding(address, in: db)
+        if held?.accountId == accountId { throw invalid("address_already_yours") }
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ?", arguments: [accountId]) ?? 0
+        guard count < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
+        if let held {
+            guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {
+                logger.info("address not added: held by another account")
+                throw invalid("address_unavailable")
+            }
+            try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [held.id])
+            try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
+                             detail: "stale claim: added by account \(accountId)", in: db)
+            logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
+        }
+        var email = EmailAddress(id: nil, accountId: accountId, address: address, normalizedAddress: EmailFormat.normalized(address),
+                                 isPrimary: false, verifiedAt: nil, createdAt: now)
+        try email.insert(db)
+        try sendLink(email, in: db)
+        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: db)
+        return email
+    }
+
+    /// Mails `email` a new verification link unless one went out within `mail.throttle`; true when it did.
+    @discardableResult
+    func sendLinkUnlessThrottled(_ email: EmailAddress, in db: Database) throws -> Bool {
+        guard try !mail.isThrottled(.addressVerification(token: ""), to: email.address, in: db) else {
+            logger.info("address verification resend throttled")
+            return false
+        }
+        try sendLink(email, in: db)
+        return true
+    }
+
     // MARK: Helpers
 
-    /// The `email` field as sign-up declares it (rules and display name).
-    private var emailRules: Validator {
+    /// The `email` field as `validator` (the sign-up rules) declares it: rules and display name. Residences use it too.
+    static func emailRules(of validator: Validator) -> Validator {
         Validator([validator.field(named: "email") ?? Field("email", displayName: "Email", rules: [.required, .email])])
+    }
+
+    private var emailRules: Validator { Self.emailRules(of: validator) }
+
+    /// `address` trimmed, or `AccountError.invalid` on field `email` when it breaks the email rules.
+    func validated(_ address: String) throws -> String {
+        let address = address.trimmingWhitespace()
+        let errors = emailRules.validate(["email": address])
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+        return address
+    }
+
+    /// Runs `body` (a write), answering `address_unavailable` when a unique key refused its address: another account got
+    /// it between the check and the insert, and the transaction was rolled back.
+    func unavailableOnConflict<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw invalid("address_unavailable")
+        }
     }
 
     private var emailDisplayName: String { validator.field(named: "email")?.displayName ?? "Email" }
@@ -166,5 +202,12 @@ public struct EmailAddresses: Sendable {
     private func sendLink(_ email: EmailAddress, in db: Database) throws {
         let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime, in: db)
         try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: db)
+    }
+}
+
+extension EmailAddress {
+    /// The address row holding `address` (any account, verified or not), compared normalized.
+    static func holding(_ address: String, in db: Database) throws -> EmailAddress? {
+        try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
     }
 }

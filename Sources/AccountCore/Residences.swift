@@ -56,34 +56,146 @@ public struct Residences: Sendable {
     /// How long a request lives (default 1 h).
     public var lifetime: TimeInterval = 3600
 
-    /// Stores a request for `email` and mails its approval link.
+    /// Stores a request for `email` and mails its approval link (not while the holder's account is locked or the client
+    /// address blocked: the answer is the same, without the mail). Expired requests go when a new one is made.
     ///
+    /// ```swift
+    /// let ticket = try services.residences.register(email: body["email"] ?? "", client: client)   // 201 {id, secret}
+    /// ```
     /// - Throws: `AccountError.invalid` (field `email`: the email rules); `AccountError.refused("residence_throttled")`
     ///   when a residence mail went to the address within `mail.throttle` (whatever the address, so it tells nothing).
     public func register(email: String, client: ClientInfo) throws -> ResidenceTicket {
-        throw AccountError.notFound   // TODO(helper C)
+        let address = email.trimmingWhitespace()
+        let errors = EmailAddresses.emailRules(of: validator).validate(["email": address])
+        guard errors.isEmpty else { throw AccountError.invalid(errors) }
+        let id = Base64URL.encode(random.bytes(16))
+        let secret = SecretToken(random: random), link = SecretToken(random: random)
+        let mailed = try database.writer.write { db -> Bool in
+            guard try !mail.isThrottled(.residence(token: "", userAgent: "", remoteAddress: ""), to: address, in: db) else {
+                throw AccountError.refused("residence_throttled")
+            }
+            let now = clock.now().timeIntervalSince1970
+            try db.execute(sql: "DELETE FROM residence WHERE expiresAt <= ?", arguments: [now])
+            try db.execute(sql: """
+                INSERT INTO residence (id, address, normalizedAddress, secretDigest, linkDigest, state, userAgent, remoteAddress,
+                                       createdAt, expiresAt)
+                VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
+                """, arguments: [id, address, EmailFormat.normalized(address), secret.digest, link.digest, client.userAgent,
+                                 client.remoteAddress, now, now + lifetime])
+            let holder = try EmailAddress.holding(address, in: db)?.accountId
+            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: db)
+            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: db) }
+                else { try !lockout.isBlocked(remoteAddress: client.remoteAddress, in: db) }
+            guard allowed else { return false }
+            try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address, in: db)
+            return true
+        }
+        logger.info("residence requested", metadata: ["mailed": "\(mailed)"])
+        return ResidenceTicket(id: id, secret: secret.encoded)
     }
 
     /// The pending request the link `token` approves.
     ///
     /// - Throws: `AccountError.invalidToken` when the link is unknown, expired, or its request no longer pending.
     public func pendingApproval(token: String) throws -> ResidenceRequest {
-        throw AccountError.invalidToken   // TODO(helper C)
+        try database.writer.read { db in
+            let row = try pendingRow(link: token, in: db)
+            return ResidenceRequest(email: row["address"], userAgent: row["userAgent"], remoteAddress: row["remoteAddress"],
+                                    createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+        }
     }
 
-    /// Approves the request of the link `token`; returns the address. The request is then verified, or refused.
+    /// Approves the request of the link `token`; returns the address. The request is then verified (and waits
+    /// `lifetime` more for its collection), or refused. One write transaction: a refusal commits only the request's
+    /// state and its audit row, then throws.
     ///
     /// - Throws: `AccountError.invalidToken` (as `pendingApproval`); `AccountError.refused("residence_refused")` when no
     ///   account may be used or made for the address (the request is marked refused).
     @discardableResult
     public func approve(token: String, client: ClientInfo) throws -> String {
-        throw AccountError.invalidToken   // TODO(helper C)
+        let (address, approved) = try database.writer.write { db -> (String, Bool) in
+            let row = try pendingRow(link: token, in: db)
+            let id: String = row["id"], address: String = row["address"]
+            let now = clock.now().timeIntervalSince1970
+            guard let accountId = try account(for: address, client: client, in: db) else {
+                try db.execute(sql: "UPDATE residence SET state = 'refused' WHERE id = ?", arguments: [id])
+                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: db)?.accountId, email: address,
+                                 client: client, in: db)
+                return (address, false)
+            }
+            try db.execute(sql: "UPDATE residence SET state = 'verified', accountId = ?, verifiedAt = ?, expiresAt = ? WHERE id = ?",
+                           arguments: [accountId, now, now + lifetime, id])
+            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: db)
+            return (address, true)
+        }
+        logger.info("residence decided", metadata: ["approved": "\(approved)"])
+        guard approved else { throw AccountError.refused("residence_refused") }
+        return address
     }
 
-    /// Collects the request `id` with its `secret`.
+    /// Collects the request `id` with its `secret`. A verified request issues the API token and is used up in one
+    /// transaction, so it answers `.verified` once.
     ///
     /// - Throws: `AccountError.notFound` for an unknown or expired id, a wrong secret, or a request already collected.
     public func collect(id: String, secret: String, client: ClientInfo) throws -> ResidenceCollection {
-        throw AccountError.notFound   // TODO(helper C)
+        guard let secret = SecretToken(encoded: secret) else { throw AccountError.notFound }
+        // Devices poll: only a verified request takes the write lock.
+        let state = try database.writer.read { db -> String in
+            guard let row = try Row.fetchOne(db, sql: "SELECT state, secretDigest FROM residence WHERE id = ? AND expiresAt > ?",
+                                             arguments: [id, clock.now().timeIntervalSince1970]),
+                  SocialFlows.constantTimeEquals(row["secretDigest"], secret.digest) else { throw AccountError.notFound }
+            return row["state"]
+        }
+        switch state {
+        case "pending": return .pending
+        case "refused": return .refused("residence_refused")
+        case "verified": break
+        default: throw AccountError.notFound
+        }
+        let (accountId, collected) = try database.writer.write { db -> (Int64, ResidenceCollection) in
+            let now = clock.now().timeIntervalSince1970
+            // Collected meanwhile, or its account deleted (the row went with it): as unknown.
+            guard let row = try Row.fetchOne(db, sql: """
+                    SELECT address, accountId FROM residence WHERE id = ? AND state = 'verified' AND expiresAt > ?
+                    """, arguments: [id, now]),
+                  let accountId = row["accountId"] as Int64? else { throw AccountError.notFound }
+            let address: String = row["address"]
+            try db.execute(sql: "UPDATE residence SET state = 'used', usedAt = ? WHERE id = ?", arguments: [now, id])
+            let grant = try apiTokens.issue(accountId: accountId, client: client, in: db)
+            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: db)
+            return (accountId, .verified(email: address, grant: grant))
+        }
+        logger.info("residence collected", metadata: ["account": "\(accountId)"])
+        return collected
+    }
+
+    // MARK: Helpers
+
+    /// The pending, unexpired request of the link `token`, or `AccountError.invalidToken`.
+    private func pendingRow(link token: String, in db: Database) throws -> Row {
+        guard let link = SecretToken(encoded: token),
+              let row = try Row.fetchOne(db, sql: "SELECT * FROM residence WHERE linkDigest = ? AND state = 'pending' AND expiresAt > ?",
+                                         arguments: [link.digest, clock.now().timeIntervalSince1970]) else { throw AccountError.invalidToken }
+        return row
+    }
+
+    /// The account an approval of `address` signs in to, in the caller's transaction: the account holding it verified,
+    /// or as its primary address (verified now: the mail's owner opened the link); else, when sign-up is open, a new
+    /// account without a password. Nil (refused) for another account's unverified added address, or when sign-up is
+    /// by invitation or closed.
+    private func account(for address: String, client: ClientInfo, in db: Database) throws -> Int64? {
+        let now = clock.now()
+        if let held = try EmailAddress.holding(address, in: db) {
+            if held.verifiedAt != nil { return held.accountId }
+            guard held.isPrimary else { return nil }
+            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, held.id])
+            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: db)
+            return held.accountId
+        }
+        guard invitations.policy.mode == .open else { return nil }
+        let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, now: now, in: db)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: db)
+        logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
+        return accountId
     }
 }

@@ -14,9 +14,44 @@ import Logging
 extension SocialSignIn {
     /// Signs in (or up) with `identity` and issues an API token; `created` when a new account was made.
     ///
+    /// The sign-up mode is checked before the address (a closed site answers `.signUpClosed` whatever the provider
+    /// gave); no invitation can come with a provider token, so invite mode refuses new identities. One write
+    /// transaction: a refusal leaves no row (only `.unconfirmed`'s audit row is kept), and a unique key that refused a
+    /// row (a concurrent request linked the identity) runs the step once more, as the browser flow does.
+    ///
+    /// ```swift
+    /// let found = try provider.identity(fromNativeToken: token)   // OAuthClient, in WebFront
+    /// let (grant, created) = try services.social.signInWithProviderToken(ExternalIdentity(provider: "google",
+    ///     subject: found.subject, email: found.email, emailVerified: found.emailVerified), client: client)
+    /// ```
     /// - Throws: `.refused("api_social_address_held" | "api_social_no_email")`, `.signUpClosed`, `.invitationRequired`,
-    ///   `.unconfirmed`.
+    ///   `.unconfirmed`; `.refused("social_state_invalid")` for an identity without a subject.
     public func signInWithProviderToken(_ identity: ExternalIdentity, client: ClientInfo) throws -> (grant: SessionGrant, created: Bool) {
-        throw AccountError.refused("api_social_no_email")   // TODO(helper C)
+        guard !identity.subject.isEmpty else { throw AccountError.refused("social_state_invalid") }
+        let record = try store.record(identity)
+        let outcome = try retryingOnce {
+            try settle(database.writer.write { db -> Settled in
+                if let accountId = try store.owner(provider: record.provider, subject: record.subject, in: db) {
+                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, previousToken: nil, kind: .api, in: db)
+                }
+                let address = Self.verifiedAddress(identity)
+                if let address, try store.holder(of: address, in: db) != nil {
+                    logger.info("provider token refused: the address has an account", metadata: ["provider": "\(record.provider)"])
+                    throw AccountError.refused("api_social_address_held")
+                }
+                try checkSignUpAllowed(invite: "", in: db)
+                guard let address else {
+                    logger.info("provider token refused: no verified address", metadata: ["provider": "\(record.provider)"])
+                    throw AccountError.refused("api_social_no_email")
+                }
+                let accountId = try createAccount(record, address: address, verified: true, client: client,
+                                                  detail: Self.detail(record.provider, .api), in: db)
+                let grant = try startSession(accountId: accountId, email: address, rememberMe: true, client: client, previousToken: nil,
+                                             kind: .api, in: db)
+                return .done(.signedIn(grant, created: true))
+            })
+        }
+        guard case .signedIn(let grant, let created) = outcome else { throw AccountError.refused("social_state_invalid") }
+        return (grant, created)
     }
 }

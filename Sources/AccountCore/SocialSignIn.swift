@@ -170,8 +170,9 @@ public struct SocialSignIn: Sendable {
     }
 
     /// Signs in to the account the identity is linked to (refused while its primary address waits for confirmation).
+    /// `kind: .api` issues an API token (audited "api via <provider>").
     func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, previousToken: String?,
-                      in db: Database) throws -> Settled {
+                      kind: SessionKind = .browser, in db: Database) throws -> Settled {
         let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
         if confirmation.required, try store.isUnconfirmed(accountId: accountId, in: db) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
@@ -180,8 +181,8 @@ public struct SocialSignIn: Sendable {
         }
         try store.refresh(record, in: db)
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
-                                     previousToken: previousToken, in: db)
-        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: "via \(record.provider)", in: db)
+                                     previousToken: previousToken, kind: kind, in: db)
+        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: db)
         logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
     }
@@ -257,11 +258,16 @@ public struct SocialSignIn: Sendable {
         return accountId
     }
 
-    /// Ends the browser's previous session and starts a new one.
+    /// Ends the browser's previous session and starts a new one (`kind: .api`: issues an API token instead).
     func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, previousToken: String?,
-                      in db: Database) throws -> SessionGrant {
+                      kind: SessionKind = .browser, in db: Database) throws -> SessionGrant {
         if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: db) }
-        return try sessions.create(in: db, accountId: accountId, email: email, rememberMe: rememberMe, client: client)
+        return try sessions.create(in: db, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
+    }
+
+    /// The audit detail of a sign-in or sign-up through `provider`: "via <provider>", "api via <provider>" for the JSON API.
+    static func detail(_ provider: String, _ kind: SessionKind) -> String {
+        kind == .api ? "api via \(provider)" : "via \(provider)"
     }
 
     /// The identity's address when the provider vouches for it and it is well-formed.

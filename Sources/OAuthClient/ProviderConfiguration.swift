@@ -1,7 +1,8 @@
 // ProviderConfiguration.swift: one configured sign-in provider (config `social.providers`, read by WebFront's
 // SocialProvidersConfig), with its preset's defaults (ProviderPresets.swift) filled in by `init`.
 // Fields: id, kind (the preset), displayName, clientID, clientSecret, issuer (OpenID Connect), scopes, the
-// authorization / token / userinfo / emails endpoints (empty for OpenID Connect: from discovery), tokenEndpointAuth.
+// authorization / token / userinfo / emails endpoints (empty for OpenID Connect: from discovery), tokenEndpointAuth,
+// and for native apps' tokens (NativeToken.swift) tokenInfoEndpoint and nativeClientIDs.
 import Foundation
 
 /// Which protocol family and preset a provider uses.

@@ -27,12 +27,13 @@ struct SessionsCommand: ParsableCommand {
                         .object(["id": .string(session.shortId), "accountId": .int(session.accountId), "email": .string(session.email),
                                  "createdAt": .date(session.createdAt), "lastSeenAt": .date(session.lastSeenAt),
                                  "expiresAt": .date(session.expiresAt), "rememberMe": .bool(session.rememberMe),
-                                 "userAgent": .string(session.userAgent), "remoteAddress": .string(session.remoteAddress)])
+                                 "userAgent": .string(session.userAgent), "remoteAddress": .string(session.remoteAddress),
+                                 "kind": .string(session.kind.rawValue)])
                     }).print()
                 }
                 if sessions.isEmpty { return print("no live sessions") }
-                printTable(["ID", "EMAIL", "CREATED", "LAST SEEN", "EXPIRES", "REMEMBER", "ADDRESS", "USER AGENT"], sessions.map { session in
-                    [session.shortId, session.email, iso(session.createdAt), iso(session.lastSeenAt), iso(session.expiresAt),
+                printTable(["ID", "KIND", "EMAIL", "CREATED", "LAST SEEN", "EXPIRES", "REMEMBER", "ADDRESS", "USER AGENT"], sessions.map { session in
+                    [session.shortId, session.kind.rawValue, session.email, iso(session.createdAt), iso(session.lastSeenAt), iso(session.expiresAt),
                      session.rememberMe ? "yes" : "no", session.remoteAddress.isEmpty ? "-" : session.remoteAddress,
                      session.userAgent.isEmpty ? "-" : session.userAgent]
                 })

@@ -149,6 +149,15 @@ struct AdministrationTests {
         #expect(try fixture.count("session") == 0, "bob's are gone; ann's idle one was purged when bob signed in")
     }
 
+    @Test func apiTokensAreListedWithTheirKind() throws {
+        let fixture = try TestFixture()
+        _ = try fixture.signUp("cy@example.com")
+        _ = try fixture.services.authentication.signIn(email: "cy@example.com", password: "correct horse", rememberMe: false,
+                                                       client: ClientInfo(userAgent: "App/1"), kind: .api)
+        let kinds = try fixture.services.administration.liveSessions().map(\.kind)
+        #expect(kinds.sorted { $0.rawValue < $1.rawValue } == [.api, .browser])
+    }
+
     @Test func anAmbiguousShortIdEndsNothing() throws {
         let fixture = try TestFixture()
         let id = try fixture.signUp("ann@example.com").session.accountId

@@ -7,12 +7,12 @@ struct AppDatabaseTests {
     @Test func openingMigratesToTheLatestSchema() throws {
         let database = try AppDatabase.inMemory()
         #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites",
-                                                       "v5-session-idle-index", "v6-self-service", "v7-social"])
+                                                       "v5-session-idle-index", "v6-self-service", "v7-social", "v8-native"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
-        #expect(tables == ["account", "accountToken", "addressBlock", "audit", "emailAddress", "invite", "mailQueue", "profileValue", "serverSecret",
-                           "session", "signInFailure", "signingKey", "socialFlow", "socialIdentity", "socialPending"])
+        #expect(tables == ["account", "accountToken", "addressBlock", "audit", "emailAddress", "invite", "mailQueue", "profileValue", "residence",
+                           "serverSecret", "session", "signInFailure", "signingKey", "socialFlow", "socialIdentity", "socialPending"])
     }
 
     /// The address rules hold in the schema itself: only a verified address becomes primary, and a primary address is
@@ -82,7 +82,7 @@ struct AppDatabaseTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 7)
+        #expect(try reopened.appliedMigrations().count == 8)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 

@@ -36,17 +36,6 @@ struct EmailAddressesTests {
         try fixture.database.writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM audit WHERE event = ? ORDER BY id", arguments: [event]) }
     }
 
-    func invalidKeys(_ body: () throws -> Void) -> [String] {
-        do {
-            try body()
-        } catch AccountError.invalid(let errors) {
-            return errors.entries.map { "\($0.field):\($0.error.key)" }
-        } catch {
-            return ["unexpected \(error)"]
-        }
-        return []
-    }
-
     // MARK: Look-ups
 
     @Test func onlyVerifiedAddressesOfTheAccountAreFound() throws {

@@ -66,3 +66,16 @@ struct FixtureError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The `field:key` of every problem `body` reports as `AccountError.invalid` (empty when it succeeds; the error's
+/// description when it throws something else).
+func invalidKeys(_ body: () throws -> Void) -> [String] {
+    do {
+        try body()
+    } catch AccountError.invalid(let errors) {
+        return errors.entries.map { "\($0.field):\($0.error.key)" }
+    } catch {
+        return ["unexpected \(error)"]
+    }
+    return []
+}

@@ -7,6 +7,14 @@ import Testing
 @testable import WebFront
 
 @Suite struct ResidencesAPITests {
+    /// Presses "Allow this device" on the approval page at `path` (its form's CSRF token and the link's token).
+    @discardableResult
+    private func allow(_ browser: TestBrowser, _ path: String) -> Response {
+        let page = browser.get(path)
+        let csrf = page.text.firstMatch(of: /name="csrf_token" value="([^"]+)"/).map { String($0.1) } ?? ""
+        return browser.post("/account/residences/confirm", ["token": String(path.split(separator: "=").last ?? ""), "csrf_token": csrf])
+    }
+
     /// The approval page's link from the newest residence mail, as a path under the site.
     private func approvalPath(_ app: TestApp) throws -> String {
         let link = try #require(try app.link(containing: "residences/confirm"))
@@ -30,8 +38,7 @@ import Testing
         #expect(page.status == 200)
         #expect(page.text.contains("Kim@Example.com") && page.text.contains("ExampleApp/1.0"))
         #expect(api.send("POST", "v1/residences/\(id)/verify", ["secret": secret]).status == 409)   // the GET approved nothing
-        let token = String(path.split(separator: "=").last ?? "")
-        let approved = browser.post("/account/residences/confirm", ["token": token])
+        let approved = allow(browser, path)
         #expect(approved.status == 200 && approved.text.contains("Device allowed"))
 
         #expect(api.send("POST", "v1/residences/\(id)/verify", ["secret": String(secret.reversed())]).status == 404)
@@ -65,8 +72,7 @@ import Testing
         let id = try #require(created.json["id"] as? String), secret = try #require(created.json["secret"] as? String)
         let browser = TestBrowser(app.app)
         let path = try approvalPath(app)
-        browser.get(path)
-        let refused = browser.post("/account/residences/confirm", ["token": String(path.split(separator: "=").last ?? "")])
+        let refused = allow(browser, path)
         #expect(refused.status == 403)
         let collected = api.send("POST", "v1/residences/\(id)/verify", ["secret": secret])
         #expect(collected.status == 403 && collected.json["state"] as? String == "refused")

@@ -66,6 +66,28 @@ import Testing
         #expect(list[1].tokenEndpoint == "https://github.com/login/oauth/access_token")
     }
 
+    @Test func nativeTokenOptionsAreRead() throws {
+        let list = try providers("""
+            - id: google
+              client_id: web.apps
+              client_secret: s
+              tokeninfo_endpoint: http://127.0.0.1:9000/tokeninfo
+              native_client_ids: [ios.apps, android.apps, ios.apps]
+            - id: facebook
+              client_id: "1001"
+              client_secret: s
+              native_client_ids: " 2002 ,3003, "
+            - id: fb-test
+              preset: facebook
+              client_id: "1001"
+              client_secret: s
+              tokeninfo_endpoint: https://graph.example.com/debug_token
+            """)
+        #expect(list[0].tokenInfoEndpoint == "http://127.0.0.1:9000/tokeninfo" && list[0].nativeClientIDs == ["ios.apps", "android.apps"])
+        #expect(list[1].tokenInfoEndpoint == "https://graph.facebook.com/debug_token" && list[1].nativeClientIDs == ["2002", "3003"])
+        #expect(list[2].tokenInfoEndpoint == "https://graph.example.com/debug_token" && list[2].nativeClientIDs.isEmpty)
+    }
+
     @Test func anEmptyOrMissingListHasNoProviders() throws {
         #expect(try ConfigReader.parseFile(yaml: "site_name: Example\n").providers.isEmpty)
         #expect(try ConfigReader.parseFile(yaml: "social:\n  providers: []\n").providers.isEmpty)
@@ -103,6 +125,16 @@ import Testing
         ("- id: github\n\(base)\n  name: [a, b]", "social.providers.github.name: expected a single value"),
         ("- id: github\n  client_id: \"a\\nb\"\n  client_secret: b", "social.providers.github.client_id: must be one line"),
         ("- id: github\n\(base)\n- id: github\n\(base)", "social.providers.github: declared twice"),
+        ("- id: github\n\(base)\n  tokeninfo_endpoint: https://x.example", "social.providers.github.tokeninfo_endpoint: only for the google and facebook"),
+        ("- id: corp\n  preset: oidc\n\(base)\n  issuer: https://sso.example.com\n  native_client_ids: a",
+         "social.providers.corp.native_client_ids: only for the google and facebook presets"),
+        ("- id: google\n\(base)\n  tokeninfo_endpoint: http://example.com/tokeninfo", "social.providers.google.tokeninfo_endpoint: must be an https URL"),
+        ("- id: facebook\n\(base)\n  tokeninfo_endpoint: [a]", "social.providers.facebook.tokeninfo_endpoint: expected a single value"),
+        ("- id: facebook\n\(base)\n  native_client_ids: \" , \"", "social.providers.facebook.native_client_ids: is empty"),
+        ("- id: facebook\n\(base)\n  native_client_ids: []", "social.providers.facebook.native_client_ids: is empty"),
+        ("- id: google\n\(base)\n  native_client_ids: { a: b }", "social.providers.google.native_client_ids: expected a string or a list"),
+        ("- id: google\n\(base)\n  native_client_ids: [[a]]", "social.providers.google.native_client_ids: expected a list of client ids"),
+        ("- id: google\n\(base)\n  native_client_ids: ['ios apps']", "social.providers.google.native_client_ids: \"ios apps\" is not a client id"),
     ])
     func badProvidersAreRefusedNamingTheProviderAndTheOption(entries: String, expected: String) throws {
         let error = #expect(throws: ConfigError.self) { try providers(entries) }
@@ -133,6 +165,28 @@ import Testing
         let read = try ConfigReader.parseFile(yaml: text).providers
         #expect(read.map(\.id) == ["corp", "github"] && read.allSatisfy { $0.clientSecret == "(set)" })
         #expect(read[1] == ProviderConfiguration(id: "github", kind: .github, clientID: "gh", clientSecret: "(set)"))
+    }
+
+    @Test func renderingShowsTheNativeTokenOptions() throws {
+        var google = ProviderConfiguration(id: "google", kind: .google, clientID: "web.apps", clientSecret: "s")
+        google.nativeClientIDs = ["ios.apps", "android.apps"]
+        var facebook = ProviderConfiguration(id: "facebook", kind: .facebook, clientID: "1001", clientSecret: "s")
+        facebook.tokenInfoEndpoint = "http://127.0.0.1:9000/debug_token"
+        var config = AppConfiguration()
+        config.social.providers = [google, facebook, ProviderConfiguration(id: "github", kind: .github, clientID: "gh", clientSecret: "s")]
+        let text = ConfigReader.render(config)
+        #expect(text.contains("""
+                tokeninfo_endpoint: "https://oauth2.googleapis.com/tokeninfo"
+                token_auth: "basic"
+                native_client_ids: "ios.apps, android.apps"
+              - id: "facebook"
+            """))
+        #expect(text.contains("    tokeninfo_endpoint: \"http://127.0.0.1:9000/debug_token\"\n    token_auth: \"post\"\n  - id: \"github\""))
+        #expect(text.components(separatedBy: "tokeninfo_endpoint").count == 3 && text.components(separatedBy: "native_client_ids").count == 2)
+        // Printed back, the options read the same.
+        let read = try ConfigReader.parseFile(yaml: text).providers
+        #expect(read[0].nativeClientIDs == google.nativeClientIDs && read[0].tokenInfoEndpoint == google.tokenInfoEndpoint)
+        #expect(read[1].tokenInfoEndpoint == facebook.tokenInfoEndpoint && read[1].nativeClientIDs.isEmpty)
     }
 
     @Test func withoutProvidersNothingIsPrinted() {

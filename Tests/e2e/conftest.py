@@ -487,3 +487,126 @@ def chromium():
 def page_wait(driver, timeout=20):
     """A wait that retries when the page was replaced between finding an element and reading it."""
     return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
+
+
+# MARK: - Native clients: the devise-ios JSON API, provider tokens (native_provider.py) and email residences
+
+import base64  # noqa: E402
+import hashlib  # noqa: E402
+
+API_HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
+ISO_MILLIS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+
+
+class Api:
+    """A devise-ios client of `stack`'s `<base>/v1`: every request sends Content-Type and Accept application/json
+    (a body as JSON; DELETE none unless given), and X-User-Email + X-User-Token once `email` and `token` are set. No
+    cookie jar: each call is a plain request. Every answer is checked to be JSON and to set no cookie."""
+
+    def __init__(self, stack, email=None, token=None, user_agent=None):
+        self.stack, self.email, self.token = stack, email, token
+        self.base = stack.base + "/v1"
+        self.extra = {"User-Agent": user_agent} if user_agent else {}
+
+    def call(self, method, path, body=None, auth=True, headers=None, data=None):
+        sent = {**API_HEADERS, **self.extra}
+        if auth and self.email is not None and self.token is not None:
+            sent.update({"X-User-Email": self.email, "X-User-Token": self.token})
+        sent.update(headers or {})
+        if body is not None:
+            data = json.dumps(body)
+        response = requests.request(method, self.base + path, data=data, headers=sent, timeout=15, allow_redirects=False)
+        assert "Set-Cookie" not in response.headers, (method, path, response.headers["Set-Cookie"])
+        assert response.headers.get("Content-Type", "").startswith("application/json"), (method, path, response.headers)
+        return response
+
+    def post(self, path, body=None, **kw):
+        return self.call("POST", path, body, **kw)
+
+    def put(self, path, body=None, **kw):
+        return self.call("PUT", path, body, **kw)
+
+    def delete(self, path, body=None, **kw):
+        return self.call("DELETE", path, body, **kw)
+
+    def signed_in_as(self, user_json):
+        """Takes the email and token of a user JSON answer as this client's credentials; returns self."""
+        self.email, self.token = user_json["user"]["email"], user_json["user"]["authenticationToken"]
+        return self
+
+
+def token_digest(token):
+    """The stored digest of a session or API token (43 chars of base64url): SHA-256 of its 32 raw bytes."""
+    return hashlib.sha256(base64.urlsafe_b64decode(token + "=")).digest()
+
+
+def token_handle(token):
+    """The handle the sessions page shows for a session or API token: the first 16 bytes of its digest, in hex."""
+    return token_digest(token)[:16].hex()
+
+
+@pytest.fixture(scope="module")
+def api_stack(tmp_path_factory, request):
+    """Confirmation off, outbox mail without a throttle, three failed sign-ins lock an account for an hour."""
+    yield from _stack(tmp_path_factory, request, {
+        "confirmation.required": "false", "mail.transport": "outbox", "mail.throttle": "0s",
+        "lockout.max_failures": "3", "lockout.duration": "1h", "lockout.address_max_failures": "1000"})
+
+
+@pytest.fixture(scope="module")
+def closed_mail_stack(tmp_path_factory, request, smtp):
+    """As mail_stack, with sign-up closed."""
+    yield from _stack(tmp_path_factory, request, {"signup": "closed", "mail.transport": "smtp",
+                                                  "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}",
+                                                  "mail.from": "Frontdoor <no-reply@frontdoor.test>"})
+
+
+@pytest.fixture(scope="session")
+def native_server():
+    """The Google / Facebook token-check stand-in (native_provider.py) for the whole session."""
+    from native_provider import NativeProvider
+    provider = NativeProvider().start()
+    yield provider
+    provider.stop()
+
+
+@pytest.fixture
+def native(native_server):
+    """The token-check stand-in with no tokens and an empty request log for this test."""
+    native_server.reset()
+    yield native_server
+    native_server.reset()
+
+
+def native_stack(tmp_path_factory, provider, config=None):
+    """Generator for a stack whose providers "google" and "facebook" (the presets) check native tokens with
+    `provider`; every endpoint points there, so nothing leaves the machine. The stack's `social` attribute maps each id
+    to its entry (client_id, client_secret, native_client_ids)."""
+    folder = tmp_path_factory.mktemp("stack")
+    google = {"id": "google", "kind": "google", "client_id": f"web-{secrets.token_hex(4)}.apps.googleusercontent.com",
+              "client_secret": secrets.token_urlsafe(24), "native_client_ids": f"ios-{secrets.token_hex(4)}.apps.googleusercontent.com",
+              "authorization_endpoint": provider.base + "/o/oauth2/v2/auth", "token_endpoint": provider.base + "/token",
+              "userinfo_endpoint": provider.base + "/oauth2/v3/userinfo", "tokeninfo_endpoint": provider.base + "/tokeninfo"}
+    facebook = {"id": "facebook", "kind": "facebook", "client_id": str(secrets.randbelow(10**15) + 10**15),
+                "client_secret": secrets.token_hex(16), "native_client_ids": None,
+                "authorization_endpoint": provider.base + "/v19.0/dialog/oauth",
+                "token_endpoint": provider.base + "/v19.0/oauth/access_token",
+                "userinfo_endpoint": provider.base + "/v19.0/me?fields=id,name,email",
+                "tokeninfo_endpoint": provider.base + "/debug_token"}
+    provider.facebook_app(facebook["client_id"], facebook["client_secret"])
+    settings = {"confirmation.required": "false", "mail.transport": "outbox", **(config or {})}
+    stack = Stack(folder, settings, extra_yaml=social_provider_yaml(provider, [google, facebook], folder / "social-tokens.key"))
+    stack.social = {"google": google, "facebook": facebook}
+    yield from running(stack)
+
+
+@pytest.fixture(scope="module")
+def provider_stack(tmp_path_factory, native_server):
+    """Confirmation off, outbox mail, providers "google" and "facebook" checking tokens with the stand-in."""
+    yield from native_stack(tmp_path_factory, native_server)
+
+
+@pytest.fixture(scope="module")
+def closed_provider_stack(tmp_path_factory, native_server):
+    """As provider_stack, with sign-up closed."""
+    yield from native_stack(tmp_path_factory, native_server, {"signup": "closed"})

@@ -35,10 +35,11 @@ from authlib.oauth2.rfc6750 import BearerTokenGenerator, BearerTokenValidator
 from authlib.oauth2.rfc7636 import CodeChallenge
 from authlib.oidc.core import UserInfo
 from authlib.oidc.core.grants import OpenIDCode
-from flask import Flask, jsonify, request
+from flask import jsonify, request
 from joserfc.jwk import RSAKey
 from markupsafe import escape
-from werkzeug.serving import make_server
+
+from flask_server import FlaskServer
 
 logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request in the test output
 
@@ -146,33 +147,17 @@ class Token(TokenMixin):
                 "auth_method": self.auth_method}
 
 
-class OAuthProvider:
+class OAuthProvider(FlaskServer):
     def __init__(self, host="127.0.0.1"):
         self.lock = threading.RLock()
         self.clients = {}
         self.key = RSAKey.generate_key(2048, parameters={"kid": "test-key-1", "use": "sig", "alg": "RS256"})
-        self.app = Flask("oauth_provider")
-        self.server_ = make_server(host, 0, self.app, threaded=True)
-        self.port = self.server_.server_port
-        self.issuer = f"http://{host}:{self.port}"
-        self.thread = threading.Thread(target=self.server_.serve_forever, daemon=True)
-        self.stopped = False
+        super().__init__("oauth_provider", host)
+        self.issuer = self.base
         self.reset()
         self._build()
 
     # MARK: - Control (Python side)
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        """Stops answering: afterwards the port is closed, like an unreachable provider. Stopping twice is fine."""
-        if self.stopped:
-            return
-        self.stopped = True
-        self.server_.shutdown()
-        self.server_.server_close()
 
     def reset(self):
         with self.lock:

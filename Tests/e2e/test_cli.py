@@ -149,9 +149,10 @@ def test_sessions_list_and_revoke(cli_stack):
     first, second = signs_in(cli_stack, email), signs_in(cli_stack, email)
     listed = json.loads(ok(cli_stack, "sessions", "list", email, "--json"))
     assert len(listed) == 2
-    assert sorted(listed[0]) == ["accountId", "createdAt", "email", "expiresAt", "id", "lastSeenAt", "rememberMe",
+    assert sorted(listed[0]) == ["accountId", "createdAt", "email", "expiresAt", "id", "kind", "lastSeenAt", "rememberMe",
                                  "remoteAddress", "userAgent"]
-    assert all(len(s["id"]) == 12 and s["email"] == email and s["remoteAddress"] == "127.0.0.1" for s in listed)
+    assert all(len(s["id"]) == 12 and s["email"] == email and s["remoteAddress"] == "127.0.0.1" and s["kind"] == "browser"
+               for s in listed)
     assert any(listed[0]["id"] in line for line in ok(cli_stack, "sessions", "list").splitlines())
 
     assert "Usage" in fails(cli_stack, "sessions", "revoke", code=64)

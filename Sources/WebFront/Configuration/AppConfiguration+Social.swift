@@ -17,6 +17,10 @@
 //         userinfo_endpoint: https://…
 //         emails_endpoint: https://…             github only
 //         token_auth: post                       basic | post; default per preset (see ProviderPresets.swift)
+//         tokeninfo_endpoint: https://…          google/facebook only: where native apps' tokens are checked (Google
+//                                                  tokeninfo, Facebook debug_token); https or loopback http as above
+//         native_client_ids: "id-ios, id-and"   google/facebook only: the native apps' client (app) ids whose tokens
+//                                                  are accepted besides client_id; a list or a comma-separated string
 // Errors name the provider and the option: `social.providers.corp.issuer: …`.
 import Foundation
 import OAuthClient
@@ -52,7 +56,8 @@ extension AppConfiguration {
 enum SocialProvidersConfig {
     static let key = "social.providers"
     static let options = ["id", "preset", "name", "client_id", "client_secret", "client_secret_file", "issuer", "scopes",
-                          "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "emails_endpoint", "token_auth"]
+                          "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "emails_endpoint", "token_auth",
+                          "tokeninfo_endpoint", "native_client_ids"]
     /// Ids that would clash with the routes auth/email and auth/link.
     static let reservedIDs: Set<String> = ["email", "link"]
     static let maximumCount = 20
@@ -107,10 +112,13 @@ enum SocialProvidersConfig {
             provider.scopes = try parseScopes(scopes, fail: fail)
         }
         guard !provider.usesOpenID || provider.scopes.contains("openid") else { throw fail("scopes", "must include openid") }
+        let takesNativeTokens = kind == .google || kind == .facebook
         for (option, path) in [("authorization_endpoint", \ProviderConfiguration.authorizationEndpoint), ("token_endpoint", \.tokenEndpoint),
-                               ("userinfo_endpoint", \.userInfoEndpoint), ("emails_endpoint", \.emailsEndpoint)] {
+                               ("userinfo_endpoint", \.userInfoEndpoint), ("emails_endpoint", \.emailsEndpoint),
+                               ("tokeninfo_endpoint", \.tokenInfoEndpoint)] {
             guard let url = try scalar(option) else { continue }
             guard option != "emails_endpoint" || kind == .github else { throw fail(option, "only for the github preset") }
+            guard option != "tokeninfo_endpoint" || takesNativeTokens else { throw fail(option, "only for the google and facebook presets") }
             guard ProviderURL.isAllowed(url) else { throw fail(option, "must be an https URL, or http on a loopback host (got \"\(url)\")") }
             provider[keyPath: path] = url
         }
@@ -118,7 +126,35 @@ enum SocialProvidersConfig {
             guard let value = TokenEndpointAuth(rawValue: auth) else { throw fail("token_auth", "must be basic or post (got \"\(auth)\")") }
             provider.tokenEndpointAuth = value
         }
+        if let ids = options["native_client_ids"] {
+            guard takesNativeTokens else { throw fail("native_client_ids", "only for the google and facebook presets") }
+            provider.nativeClientIDs = try parseClientIDs(ids, fail: fail)
+        }
         return provider
+    }
+
+    /// `native_client_ids`: a list, or a comma-separated string, of client ids (printable ASCII, no spaces or commas).
+    private static func parseClientIDs(_ node: Node, fail: (String, String) -> ConfigError) throws -> [String] {
+        let option = "native_client_ids"
+        let items: [String]
+        if let sequence = node.sequence {
+            items = try sequence.map { item in
+                guard let text = item.scalar?.string else { throw fail(option, "expected a list of client ids") }
+                return text
+            }
+        } else if let text = node.scalar?.string {
+            items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        } else {
+            throw fail(option, "expected a string or a list of client ids")
+        }
+        let ids = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !ids.isEmpty else { throw fail(option, "is empty") }
+        for id in ids where !id.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) && $0 != "," && $0 != "\"" && $0 != "\\" }) {
+            throw fail(option, "\"\(id)\" is not a client id (printable ASCII, no spaces or commas)")
+        }
+        var unique: [String] = []
+        for id in ids where !unique.contains(id) { unique.append(id) }
+        return unique
     }
 
     /// `client_secret`, or the trimmed contents of `client_secret_file`; exactly one of them.
@@ -176,11 +212,15 @@ enum SocialProvidersConfig {
             if provider.usesOpenID { lines.append("    issuer: \(quoted(provider.issuer))") }
             lines.append("    scopes: \(quoted(provider.scopes.joined(separator: " ")))")
             for (option, url) in [("authorization_endpoint", provider.authorizationEndpoint), ("token_endpoint", provider.tokenEndpoint),
-                                  ("userinfo_endpoint", provider.userInfoEndpoint), ("emails_endpoint", provider.emailsEndpoint)]
+                                  ("userinfo_endpoint", provider.userInfoEndpoint), ("emails_endpoint", provider.emailsEndpoint),
+                                  ("tokeninfo_endpoint", provider.tokenInfoEndpoint)]
             where !url.isEmpty {
                 lines.append("    \(option): \(quoted(url))")
             }
             lines.append("    token_auth: \(quoted(provider.tokenEndpointAuth.rawValue))")
+            if !provider.nativeClientIDs.isEmpty {
+                lines.append("    native_client_ids: \(quoted(provider.nativeClientIDs.joined(separator: ", ")))")
+            }
         }
         return lines
     }
