@@ -5,12 +5,12 @@
 //   register        POST   users            .signedIn stores them; .confirmationSent stores nothing
 //   signIn          POST   users/sign_in    stores them
 //   signOut         DELETE users/sign_out   removes them, even when the server call fails
-//   update          PUT    users            keeps them (the primary address changes only after its confirmation)
+//   update          PUT    users            keeps them, with the account's primary address once it changed
 //   changePassword  PUT    users/password   keeps them (the server ends every OTHER token of the account)
 //   remindPassword  POST   users/password   none needed
 //   resetPassword   PUT    users/password   stores the new token (resetPasswordToken from the mailed link)
 //   deleteAccount   DELETE users            removes them
-//   reload          PUT    users {}         the account as the server sees it now; nothing changes
+//   reload          PUT    users {}         the account as the server sees it now (and its primary address kept)
 import AccountRules
 import Foundation
 
@@ -63,13 +63,13 @@ extension FrontdoorClient {
             user["email"] = email
         }
         let answer = try await send("PUT", resource, body: body(.update, user), authenticated: true)
-        return try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user
+        return try following(Wire.decode(Wire.UserEnvelope.self, from: answer.body).user)
     }
 
     /// The signed-in account as the server sees it now (its primary address, a pending new one, its times).
     public func reload() async throws -> User {
         let answer = try await send("PUT", resource, body: ["user": [String: String]()], authenticated: true)
-        return try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user
+        return try following(Wire.decode(Wire.UserEnvelope.self, from: answer.body).user)
     }
 
     /// Sets a new password. Without `currentPassword` the server accepts it only when this token signed in within
@@ -83,7 +83,7 @@ extension FrontdoorClient {
         var user = ["password": password, "passwordConfirmation": confirmation]
         if let currentPassword { user["currentPassword"] = currentPassword }
         let answer = try await send("PUT", resource + "/password", body: body(.changePassword, user), authenticated: true)
-        return try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user
+        return try following(Wire.decode(Wire.UserEnvelope.self, from: answer.body).user)
     }
 
     /// Asks for a password reset mail. The server answers the same for every well-formed address.
@@ -128,6 +128,16 @@ extension FrontdoorClient {
         let catalog = configuration.catalog
         return Validator([Field("email", displayName: catalog.text("field_email"), rules: [.required]),
                           Field("password", displayName: catalog.text("field_password"), rules: [.required])])
+    }
+
+    /// Keeps the stored address in step with the account's primary one, which every token of the account works with:
+    /// after a change of primary, an old address that was never verified would no longer be accepted.
+    func following(_ user: User) throws -> User {
+        guard var stored = credentials, stored.username.lowercased() != user.email.lowercased(),
+              user.authenticationToken == nil || user.authenticationToken == stored.secret else { return user }
+        stored.username = user.email
+        try store.setDefaultCredentials(stored)
+        return user
     }
 
     /// The extra parameters of `action` as a body, or no body when there are none.

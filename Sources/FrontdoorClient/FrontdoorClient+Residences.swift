@@ -63,7 +63,7 @@ extension FrontdoorClient {
     }
 
     /// Signs the client in with the verified residence of `email` (it becomes the default credentials, with the
-    /// account's id) and returns the account. `.notFound` when `email` has no verified residence here; a token the
+    /// account's id and primary address) and returns the account. `.notFound` when `email` has no verified residence here; a token the
     /// server refuses leaves the earlier credentials in place.
     @discardableResult
     public func useResidence(email: String) async throws -> User {
@@ -76,9 +76,7 @@ extension FrontdoorClient {
         do {
             var user = try await reload()
             user.authenticationToken = token
-            var extra: [String: String] = [:]
-            if let id = user.id { extra["id"] = String(id) }
-            try store.setDefaultCredentials(Credentials(username: address, secret: token, url: configuration.serverURL, extra: extra))
+            try remember(user, token: token)
             return user
         } catch {
             if let previous { try store.setDefaultCredentials(previous) } else { try store.removeDefaultCredentials() }

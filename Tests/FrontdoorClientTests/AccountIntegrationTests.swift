@@ -22,8 +22,15 @@ struct AccountIntegrationTests {
         #expect(updated.id == user.id)
         #expect(updated.authenticationToken == user.authenticationToken)
 
+        // A second device of the same account loses its token when the password changes elsewhere.
+        let other = Integration.client(stack)
+        try await other.signIn(email: email, password: Integration.password)
         // Signed in moments ago: no current password needed.
-        try await client.changePassword(to: "another long password")
+        let changed = try await client.changePassword(to: "another long password")
+        #expect(changed.authenticationToken == user.authenticationToken)
+        await #expect(throws: FrontdoorClientError.unauthorized(message: "You need to sign in or sign up before continuing.")) {
+            try await other.reload()
+        }
         let token = try Integration.credentials(of: client)
         try await client.signOut()
         #expect(client.credentials == nil)
@@ -65,12 +72,24 @@ struct AccountIntegrationTests {
         let client = Integration.client(stack)
         let email = Integration.email("gone")
         try await client.register(email: email, password: Integration.password)
+        let token = client.credentials?.secret
         let deleted = try await client.deleteAccount(currentPassword: Integration.password)
         #expect(deleted.email == email)
+        #expect(deleted.authenticationToken == token)
         #expect(client.credentials == nil)
         await #expect(throws: FrontdoorClientError.unauthorized(message: "Invalid email or password.")) {
             try await client.signIn(email: email, password: Integration.password)
         }
+    }
+
+    @Test func aRecentSignInDeletesWithoutThePassword() async throws {
+        let stack = try await TestServer.shared.stack()
+        let client = Integration.client(stack)
+        let email = Integration.email("recent")
+        try await client.register(email: email, password: Integration.password)
+        try await client.deleteAccount()
+        #expect(!client.isSignedIn)
+        await #expect(throws: FrontdoorClientError.self) { try await client.signIn(email: email, password: Integration.password) }
     }
 
     @Test func remindAndResetByTheMailedLink() async throws {
@@ -103,6 +122,8 @@ struct AccountIntegrationTests {
         let email = Integration.email("old")
         let newEmail = Integration.email("new")
         try await client.register(email: email, password: Integration.password)
+        // Verified, the old address keeps authenticating after the switch (an unverified one would not: see README).
+        try await Integration.confirmAddress(stack, email: email)
         let pending = try await client.update(email: newEmail)
         #expect(pending.email == email)
         #expect(pending.unconfirmedEmail == newEmail)
@@ -112,6 +133,8 @@ struct AccountIntegrationTests {
         let user = try await client.reload()
         #expect(user.email == newEmail)
         #expect(user.unconfirmedEmail == nil)
+        #expect(client.credentials?.username == newEmail)
+        #expect(try await client.reload().email == newEmail)
     }
 
     @Test func signInFailuresAndMissingCredentials() async throws {

@@ -49,14 +49,27 @@ import Testing
         #expect(sent[3].user == [:])
     }
 
+    @Test func theStoredAddressFollowsTheAccountsPrimary() async throws {
+        let (client, _) = Fixture.client([
+            .answer(201, Fixture.userJSON()), .answer(200, Fixture.userJSON(email: "new@example.com")),
+            .answer(200, Fixture.userJSON(email: "other@example.com", token: "someone else's")),
+        ])
+        try await client.signIn(email: "ann@example.com", password: "pw")
+        #expect(try await client.reload().email == "new@example.com")
+        #expect(client.credentials == Credentials(username: "new@example.com", secret: "tok-1", url: Fixture.server, extra: ["id": "12"]))
+        // An answer carrying another token says nothing about these credentials.
+        _ = try await client.update(fields: ["displayName": "Ann"])
+        #expect(client.credentials?.username == "new@example.com")
+    }
+
     @Test func registerSignsInOrWaitsForTheConfirmation() async throws {
         let (client, transport) = Fixture.client([
             .answer(201, Fixture.userJSON(token: "tok-new")),
-            .answer(201, #"{"user":{"id":null,"email":"bob@example.com","authenticationToken":null,"createdAt":null,"updatedAt":null},"confirmationSent":true}"#),
+            .answer(201, Fixture.confirmationSent),
         ])
         let first = try await client.register(email: "ann@example.com", password: "long enough", fields: ["displayName": "Ann"])
         #expect(first == .signedIn(User(id: 12, email: "ann@example.com", authenticationToken: "tok-new",
-                                        createdAt: Date(timeIntervalSince1970: 1_795_514_400), updatedAt: Date(timeIntervalSince1970: 1_795_514_700))))
+                                        createdAt: Fixture.createdAt, updatedAt: Fixture.updatedAt)))
         #expect(client.credentials?.secret == "tok-new")
         #expect(transport.sent[0].path == "/account/v1/users")
         #expect(transport.sent[0].user == ["email": "ann@example.com", "password": "long enough",

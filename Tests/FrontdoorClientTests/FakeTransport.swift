@@ -48,6 +48,10 @@ extension FakeTransport.Sent {
 
 enum Fixture {
     static let server = URL(string: "http://127.0.0.1:9/account")!
+    static let confirmationSent = #"{"user":{"id":null,"email":"Ann@Example.com","authenticationToken":null,"createdAt":null,"#
+        + #""updatedAt":null},"confirmationSent":true}"#
+    static let createdAt = Date(timeIntervalSince1970: 1_795_514_400)   // 2026-11-24T10:00:00.000Z
+    static let updatedAt = Date(timeIntervalSince1970: 1_795_514_700)   // 2026-11-24T10:05:00Z
 
     static func userJSON(id: Int = 12, email: String = "ann@example.com", token: String? = "tok-1", extra: String = "") -> String {
         let token = token.map { "\"\($0)\"" } ?? "null"
