@@ -3,7 +3,8 @@
 // Options: the transport itself (URLSessionTransport by default: an ephemeral URLSession that neither sends nor
 // keeps cookies, since the API ignores them), and from Configuration `timeout`, `retries` and `retryBackoff`.
 // Retried: errors where the request cannot have reached the server (cannot connect, cannot find the host, no
-// network, a lost connection, usually a kept-alive one the server had closed). Never retried: any HTTP answer, and a timeout (the server may have acted on it).
+// network, a lost connection, usually a kept-alive one the server had closed). Never retried: any HTTP answer, and a
+// timeout (the server may have acted on it).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

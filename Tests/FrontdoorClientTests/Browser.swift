@@ -44,7 +44,8 @@ final class Browser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         if !header.isEmpty { request.setValue(header, forHTTPHeaderField: "Cookie") }
         let answer = try await URLSessionTransport(session: session).send(request)
         if let url = request.url {
-            let received = HTTPCookie.cookies(withResponseHeaderFields: answer.headers.reduce(into: [:]) { $0[$1.key.capitalized] = $1.value }, for: url)
+            let headers = answer.headers.reduce(into: [String: String]()) { $0[$1.key.capitalized] = $1.value }
+            let received = HTTPCookie.cookies(withResponseHeaderFields: headers, for: url)
             lock.withLock { for cookie in received { cookies[cookie.name] = cookie.value } }
         }
         return Page(status: answer.status, text: String(decoding: answer.body, as: UTF8.self))

@@ -36,7 +36,9 @@ import Testing
     }
 
     @Test func useResidenceSignsInWithTheCollectedToken() async throws {
-        let (client, transport) = Fixture.client([.answer(201, registered), .answer(200, collected), .answer(200, Fixture.userJSON(id: 7, token: "tok-res"))])
+        let (client, transport) = Fixture.client([
+            .answer(201, registered), .answer(200, collected), .answer(200, Fixture.userJSON(id: 7, token: "tok-res")),
+        ])
         try await client.registerResidence(email: "ann@example.com")
         try await client.verifyResidence(email: "ann@example.com")
         let user = try await client.useResidence(email: "ann@example.com")
@@ -49,7 +51,8 @@ import Testing
 
     @Test func aRefusedTokenKeepsTheEarlierCredentials() async throws {
         let (client, _) = Fixture.client([
-            .answer(201, Fixture.userJSON(email: "bob@example.com")), .answer(201, registered), .answer(200, collected), .answer(401, #"{"error":"no"}"#),
+            .answer(201, Fixture.userJSON(email: "bob@example.com")), .answer(201, registered), .answer(200, collected),
+            .answer(401, #"{"error":"no"}"#),
         ])
         try await client.signIn(email: "bob@example.com", password: "pw")
         try await client.registerResidence(email: "ann@example.com")

@@ -80,7 +80,8 @@ actor TestServer {
 
         let app = try launch(binary, ["serve", "--config", config, "--socket", socket, "--socket-mode", "0666", "--workers", "4"],
                              folder: folder, log: folder + "/frontdoor.log")
-        Cleanup.shared.add(app.processIdentifier)
+        // SIGKILL: started from this process, frontdoor inherits a signal mask with SIGTERM blocked and keeps it.
+        Cleanup.shared.add(app.processIdentifier, signal: SIGKILL)
         try await waitUntil("the frontdoor socket", log: folder + "/frontdoor.log") {
             guard app.isRunning else { throw HarnessError("frontdoor serve exited: " + tail(folder + "/frontdoor.log")) }
             return FileManager.default.fileExists(atPath: socket)
@@ -93,7 +94,7 @@ actor TestServer {
         guard render.terminationStatus == 0 else { throw HarnessError("nginx/render failed: " + tail(folder + "/render.log")) }
         let server = try launch(nginx, ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
                                 folder: folder, log: folder + "/nginx.stderr")
-        Cleanup.shared.add(server.processIdentifier)
+        Cleanup.shared.add(server.processIdentifier, signal: SIGTERM)
 
         let stack = Stack(base: URL(string: "http://127.0.0.1:\(port)/account")!, folder: folder)
         try await waitUntil("nginx + frontdoor", log: prefix + "/error.log") {
@@ -158,24 +159,29 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The processes to stop when the test process exits.
+/// The processes to stop and the folders to remove when the test process exits.
 final class Cleanup: @unchecked Sendable {
     static let shared = Cleanup()
     private let lock = NSLock()
-    private var pids: [pid_t] = []
+    private var processes: [(pid: pid_t, signal: Int32)] = []
     private var folders: [String] = []
 
     private init() {
         atexit {
-            let (pids, folders) = Cleanup.shared.lock.withLock { (Cleanup.shared.pids, Cleanup.shared.folders) }
-            for pid in pids { kill(pid, SIGTERM) }
+            let (processes, folders) = Cleanup.shared.lock.withLock { (Cleanup.shared.processes, Cleanup.shared.folders) }
+            for process in processes { kill(process.pid, process.signal) }
+            // Wait (at most 5 s) until they are gone, so nothing writes into a folder being removed.
+            let deadline = Date().addingTimeInterval(5)
+            for process in processes {
+                while waitpid(process.pid, nil, WNOHANG) == 0, Date() < deadline { usleep(10_000) }
+            }
             for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
         }
     }
 
-    /// Sends SIGTERM to `pid` at exit.
-    func add(_ pid: pid_t) { lock.withLock { pids.append(pid) } }
+    /// Sends `signal` to `pid` at exit.
+    func add(_ pid: pid_t, signal: Int32) { lock.withLock { processes.append((pid, signal)) } }
 
-    /// Removes `folder` at exit, after the processes were told to stop.
+    /// Removes `folder` at exit, after the processes have ended.
     func remove(_ folder: String) { lock.withLock { folders.append(folder) } }
 }

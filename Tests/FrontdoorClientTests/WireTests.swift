@@ -12,13 +12,12 @@ import Testing
         #expect(user.email == "ann@example.com")
         #expect(user.authenticationToken == "tok-1")
         #expect(user.unconfirmedEmail == "new@example.com")
-        #expect(user.createdAt == Date(timeIntervalSince1970: 1_795_514_400))
-        #expect(user.updatedAt == Date(timeIntervalSince1970: 1_795_514_700))
+        #expect(user.createdAt == Fixture.createdAt)
+        #expect(user.updatedAt == Fixture.updatedAt)
     }
 
     @Test func readsTheConfirmationSentAnswer() throws {
-        let body = #"{"user":{"id":null,"email":"Ann@Example.com","authenticationToken":null,"createdAt":null,"updatedAt":null},"confirmationSent":true}"#
-        let envelope = try Wire.decode(Wire.UserEnvelope.self, from: Data(body.utf8))
+        let envelope = try Wire.decode(Wire.UserEnvelope.self, from: Data(Fixture.confirmationSent.utf8))
         #expect(envelope.confirmationSent == true)
         #expect(envelope.user == User(id: nil, email: "Ann@Example.com"))
     }
@@ -55,7 +54,8 @@ import Testing
     @Test func residenceStatesHaveTheirOwnErrors() {
         #expect(FrontdoorClientError.from(status: 409, body: Data(#"{"state":"pending"}"#.utf8)) == .pending)
         let refused = #"{"state":"refused","error":{"message":"This address cannot be used to sign in here.","code":0,"status":403}}"#
-        #expect(FrontdoorClientError.from(status: 403, body: Data(refused.utf8)) == .forbidden(message: "This address cannot be used to sign in here."))
+        #expect(FrontdoorClientError.from(status: 403, body: Data(refused.utf8))
+                == .forbidden(message: "This address cannot be used to sign in here."))
     }
 
     @Test func aBodyThatIsNotJSONStillGivesAMessage() {
