@@ -3,10 +3,10 @@
 // Options (environment): FRONTDOOR_BIN, the binary (default <package root>/.build/debug/frontdoor);
 // FRONTDOOR_CLIENT_KEEP_STACK=1 keeps the stack's folder (/tmp/frontdoor-client-it-*: config, logs, outbox, database).
 // The stack, like Tests/e2e/conftest.py's Stack: a temporary folder with frontdoor.yml (confirmation off, mail to an
-// outbox folder sent every 0.1 s, cheap argon2), `frontdoor migrate`, `frontdoor serve` on a unix socket, nginx
-// rendered by nginx/render on a free loopback port; ready once GET <base>/sign_in answers 200. Both processes are
-// stopped when the test process exits, and the folder removed. Without /usr/sbin/nginx the integration suites are
-// disabled with that reason.
+// outbox folder sent every 0.1 s, cheap argon2; `confirming` and `closed` change one setting each), `frontdoor
+// migrate`, `frontdoor serve` on a unix socket, nginx rendered by nginx/render on a free loopback port; ready once
+// GET <base>/sign_in answers 200. Both processes are stopped when the test process exits, and the folder removed.
+// Without /usr/sbin/nginx the integration suites are disabled with that reason.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -26,51 +26,56 @@ struct Stack: Sendable {
     var logs: String { folder + "/frontdoor.log" }
 }
 
-/// Starts the shared stack on first use; later callers get the same one.
+/// Starts its stack on first use; later callers get the same one. One per configuration, each started at most once.
 actor TestServer {
-    static let shared = TestServer()
+    /// Confirmation off: registration signs in.
+    static let shared = TestServer([:])
+    /// Confirmation required: registration answers confirmationSent.
+    static let confirming = TestServer(["confirmation.required": "true"])
+    /// Sign-up closed: registration is forbidden, a residence for an unknown address refused.
+    static let closed = TestServer(["signup": "closed"])
+
     static let nginx = "/usr/sbin/nginx"
     static var nginxInstalled: Bool { FileManager.default.isExecutableFile(atPath: nginx) }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static var binary: String { ProcessInfo.processInfo.environment["FRONTDOOR_BIN"] ?? root + "/.build/debug/frontdoor" }
 
+    /// Dotted config keys ("mail.outbox") over the defaults below.
+    private let settings: [String: String]
     private var started: Task<Stack, Error>?
+
+    init(_ settings: [String: String]) { self.settings = settings }
 
     func stack() async throws -> Stack {
         if let started { return try await started.value }
-        let task = Task { try await Self.start() }
+        let settings = settings
+        let task = Task { try await Self.start(settings) }
         started = task
         return try await task.value
     }
 
-    private static func start() async throws -> Stack {
+    private static func start(_ settings: [String: String]) async throws -> Stack {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frontdoor-client-it-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["FRONTDOOR_CLIENT_KEEP_STACK"] == nil { Cleanup.shared.remove(folder) }
         let port = try freePort()
         let config = folder + "/frontdoor.yml"
         let socket = folder + "/fcgi.sock"
-        try """
-            public_url: "http://127.0.0.1:\(port)"
-            database:
-              path: "\(folder)/frontdoor.sqlite"
-            templates:
-              path: "\(root)/templates"
-            confirmation:
-              required: "false"
-            mail:
-              transport: "outbox"
-              outbox: "\(folder)/outbox"
-              send_interval: "0.1s"
-              retry_base: "1s"
-            password:
-              argon2_memory_kib: "1024"
-              argon2_iterations: "1"
-            log:
-              level: "info"
-
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let values = [
+            "public_url": "http://127.0.0.1:\(port)",
+            "database.path": folder + "/frontdoor.sqlite",
+            "templates.path": root + "/templates",
+            "confirmation.required": "false",
+            "mail.transport": "outbox",
+            "mail.outbox": folder + "/outbox",
+            "mail.send_interval": "0.1s",
+            "mail.retry_base": "1s",
+            "password.argon2_memory_kib": "1024",
+            "password.argon2_iterations": "1",
+            "log.level": "info",
+        ].merging(settings) { _, own in own }
+        try yaml(values).write(toFile: config, atomically: true, encoding: .utf8)
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("no frontdoor binary at \(binary): build it (swift build) or set FRONTDOOR_BIN")
         }
@@ -137,6 +142,21 @@ actor TestServer {
         }
         guard bound else { throw HarnessError("bind() failed") }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Dotted keys as a two-level YAML document (`mail.outbox` → `mail:` / `  outbox: "…"`).
+    private static func yaml(_ values: [String: String]) -> String {
+        var top: [String] = []
+        var sections: [String: [String]] = [:]
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2 {
+                sections[parts[0], default: []].append("  \(parts[1]): \"\(value)\"")
+            } else {
+                top.append("\(key): \"\(value)\"")
+            }
+        }
+        return (top + sections.sorted { $0.key < $1.key }.flatMap { ["\($0.key):"] + $0.value }).joined(separator: "\n") + "\n"
     }
 
     static func tail(_ path: String) -> String {
