@@ -49,7 +49,7 @@ public final class FrontdoorClient: Sendable {
         self.transport = transport
     }
 
-    /// The signed-in account's credentials for this server, if any.
+    /// The signed-in account's credentials for this server; nil when there are none (or the store cannot be read).
     public var credentials: Credentials? {
         guard let credentials = try? store.defaultCredentials(), credentials.url == configuration.serverURL else { return nil }
         return credentials
@@ -114,10 +114,8 @@ public final class FrontdoorClient: Sendable {
                 try await Task.sleep(nanoseconds: UInt64(configuration.delay(beforeRetry: attempt) * 1_000_000_000))
             } catch let error as URLError {
                 throw FrontdoorClientError.connection("\(error.localizedDescription) (URLError \(error.code.rawValue))")
-            } catch let error as FrontdoorClientError {
+            } catch let error where error is FrontdoorClientError || error is CancellationError {
                 throw error
-            } catch is CancellationError {
-                throw CancellationError()
             } catch {
                 throw FrontdoorClientError.connection(String(describing: error))
             }
