@@ -4,8 +4,10 @@
 // An API token is a session of kind `api` (see Sessions): issued by the API's sign-in and sign-up, a provider token's
 // sign-in and a collected email residence; stored only as its SHA-256 digest; listed and revocable on the sessions page
 // like a browser's session; ended by a password change (except the token that made it) or reset, and with its account.
-// It is accepted only together with one of its account's addresses (verified, or the primary), as
-// simple_token_authentication pairs X-User-Email with X-User-Token; the session cookie never carries one.
+// It is accepted only together with one of its account's addresses, as simple_token_authentication pairs X-User-Email
+// with X-User-Token: the token is the secret, the address names whose it is. Any address the account holds does (an
+// app keeps the address it signed in with, which may stop being primary, or stay unconfirmed with confirmation off,
+// while the app is away); the session cookie never carries one.
 import AccountRules
 import Foundation
 import GRDB
@@ -38,8 +40,8 @@ public struct APITokens: Sendable {
     let clock: any Clock
     let logger: Logger
 
-    /// The live API session for `token` when `email` is one of its account's addresses (verified, or the primary),
-    /// compared normalized; nil otherwise (unknown, expired, a browser session's token, another account's address).
+    /// The live API session for `token` when `email` is one of its account's addresses, compared normalized; nil
+    /// otherwise (unknown, expired, a browser session's token, an address the account does not hold).
     public func find(email: String, token encoded: String) throws -> SessionInfo? {
         guard let token = SecretToken(encoded: encoded), !email.isEmpty else { return nil }
         let digest = token.digest
@@ -48,8 +50,7 @@ public struct APITokens: Sendable {
                 SELECT s.accountId, p.address, s.createdAt, s.lastSeenAt, s.expiresAt
                 FROM session s JOIN emailAddress p ON p.accountId = s.accountId AND p.isPrimary
                 WHERE s.digest = ? AND s.kind = 'api' AND EXISTS (
-                    SELECT 1 FROM emailAddress e WHERE e.accountId = s.accountId AND e.normalizedAddress = ?
-                    AND (e.verifiedAt IS NOT NULL OR e.isPrimary))
+                    SELECT 1 FROM emailAddress e WHERE e.accountId = s.accountId AND e.normalizedAddress = ?)
                 """, arguments: [digest, EmailFormat.normalized(email)])
         }
         guard let row else { return nil }

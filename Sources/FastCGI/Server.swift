@@ -75,10 +75,15 @@ public final class Server: Sendable {
         return FCGX_IsCGI() != 0
     }
 
-    /// FCGX_Init, then SIGTERM back to its default so the process ends on it.
+    /// FCGX_Init, then SIGTERM back to its default and unblocked, so the process ends on it even when the parent started
+    /// it with SIGTERM blocked (a blocked mask is inherited through exec; Foundation's Process does that).
     private static func initialiseLibrary() {
         FCGX_Init()
         signal(SIGTERM, SIG_DFL)
+        var terminate = sigset_t()
+        sigemptyset(&terminate)
+        sigaddset(&terminate, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
     }
 
     /// Serves until the process is signalled or `shutdown()` is called.

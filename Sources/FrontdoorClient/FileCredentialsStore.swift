@@ -86,7 +86,7 @@ public final class FileCredentialsStore: CredentialsStore, @unchecked Sendable {
         var name = Array(template.utf8CString)
         let fd = mkstemp(&name)   // created 0600, O_EXCL
         guard fd >= 0 else { throw Failure(description: "cannot create a file in \(folder): \(errorText())") }
-        let temporary = String(cString: name)
+        let temporary = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var done = false
         defer {
             if !done { unlink(temporary) }

@@ -106,6 +106,14 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.user["email"] as? String == "fay@example.com")
         #expect(answer.user["unconfirmedEmail"] as? String == "fay@new.example")
+        let link = try #require(try app.link(containing: "confirm?token="))
+        #expect(TestBrowser(app.app).get(String(link[link.range(of: "/account/")!.lowerBound...])).status == 302)
+        // The new address is primary now; the app's stored address still names the token's account.
+        let after = api.send("PUT", "v1/users", ["user": [:]])
+        #expect(after.status == 200 && after.user["email"] as? String == "fay@new.example" && after.user["unconfirmedEmail"] == nil)
+        var renamed = api
+        renamed.email = "fay@new.example"
+        #expect(renamed.send("PUT", "v1/users", ["user": [:]]).status == 200)
     }
 
     @Test func deletingNeedsARecentSignInOrThePassword() throws {

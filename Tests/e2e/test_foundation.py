@@ -2,13 +2,14 @@
 import base64
 import hashlib
 import re
+import signal
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
 
-from conftest import ROOT, Browser, free_port, unique_email, wait_for
+from conftest import BIN, ROOT, Browser, Stack, free_port, unique_email, wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -241,3 +242,21 @@ def test_the_database_file_holds_only_hashes_and_digests(stack):
             if hashlib.sha256(base64.urlsafe_b64decode(t + "=" * (-len(t) % 4))).digest() in stored]
     assert live, "the digest column holds SHA-256 of the cookie's 32 raw bytes"
     assert stack.query("PRAGMA integrity_check") == [("ok",)]
+
+
+def test_sigterm_ends_the_server_even_when_its_parent_blocked_it(tmp_path):
+    """A parent that starts frontdoor with SIGTERM blocked (the mask survives exec; Foundation's Process does this)
+    must still be able to stop it with SIGTERM."""
+    stack = Stack(tmp_path, {"confirmation.required": "false"})
+    app = subprocess.Popen([BIN, "serve", "--config", str(stack.config_path), "--socket", str(stack.socket), "--workers", "2"],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+                           preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}))
+    try:
+        wait_for(lambda: stack.socket.exists() or app.poll() is not None, what="the frontdoor socket")
+        assert app.poll() is None
+        app.send_signal(signal.SIGTERM)
+        assert app.wait(10) == -signal.SIGTERM
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
