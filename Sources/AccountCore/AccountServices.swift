@@ -88,7 +88,7 @@ public struct AccountServices: Sendable {
                               random: random, logger: logger)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         apiTokens = APITokens(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
-        var residences = Residences(database: database, apiTokens: apiTokens, confirmation: confirmation, invitations: invitations,
+        var residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
                                     validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
                                     logger: logger)
         residences.lifetime = configuration.residenceLifetime

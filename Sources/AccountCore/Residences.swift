@@ -44,7 +44,6 @@ public enum ResidenceCollection: Sendable {
 public struct Residences: Sendable {
     let database: AppDatabase
     let apiTokens: APITokens
-    let confirmation: Confirmation
     let invitations: Invitations
     let validator: Validator
     let lockout: Lockout

@@ -16,15 +16,6 @@ struct EmailAddressesTests {
         return accountId
     }
 
-    /// The token of the newest verification mail queued for `address`.
-    func verificationToken(_ fixture: TestFixture, to address: String) throws -> String {
-        let message = try #require(try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_verification' AND recipientKey = ? ORDER BY id DESC",
-                                arguments: [address.lowercased()])
-        })
-        return String(try #require(message.firstMatch(of: /addressVerification\(token: "([A-Za-z0-9_-]+)"\)/)).1)
-    }
-
     func mails(_ fixture: TestFixture, kind: String, to address: String) throws -> Int {
         try fixture.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE kind = ? AND recipientKey = ?",

@@ -3,6 +3,7 @@ import AccountRules
 import Foundation
 import GRDB
 import Logging
+import Testing
 @testable import AccountCore
 
 /// argon2id parameters cheap enough for unit tests (the real cost is tested once, in PasswordHasherTests).
@@ -78,4 +79,13 @@ func invalidKeys(_ body: () throws -> Void) -> [String] {
         return ["unexpected \(error)"]
     }
     return []
+}
+
+/// The token of the newest verification mail queued for `address` in `fixture`.
+func verificationToken(_ fixture: TestFixture, to address: String) throws -> String {
+    let message = try #require(try fixture.database.writer.read { db in
+        try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_verification' AND recipientKey = ? ORDER BY id DESC",
+                            arguments: [address.lowercased()])
+    })
+    return String(try #require(message.firstMatch(of: /addressVerification\(token: "([A-Za-z0-9_-]+)"\)/)).1)
 }
