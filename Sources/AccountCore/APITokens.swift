@@ -54,18 +54,9 @@ public struct APITokens: Sendable {
                 """, arguments: [digest, EmailFormat.normalized(email)])
         }
         guard let row else { return nil }
-        var info = SessionInfo(digest: digest, accountId: row[0], email: row[1], createdAt: Date(timeIntervalSince1970: row[2]),
-                               lastSeenAt: Date(timeIntervalSince1970: row[3]), expiresAt: Date(timeIntervalSince1970: row[4]),
-                               rememberMe: true, kind: .api)
-        let now = clock.now()
-        guard sessions.isLive(info, at: now) else { return nil }
-        if now.timeIntervalSince(info.lastSeenAt) >= sessions.policy.touchInterval {
-            try database.writer.write { db in
-                try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE digest = ?", arguments: [now.timeIntervalSince1970, digest])
-            }
-            info.lastSeenAt = now
-        }
-        return info
+        return try sessions.touched(SessionInfo(digest: digest, accountId: row[0], email: row[1],
+                                                createdAt: Date(timeIntervalSince1970: row[2]), lastSeenAt: Date(timeIntervalSince1970: row[3]),
+                                                expiresAt: Date(timeIntervalSince1970: row[4]), rememberMe: true, kind: .api))
     }
 
     /// The account as the API describes it.

@@ -90,15 +90,22 @@ public struct Sessions: Sendable {
         guard let token = SecretToken(encoded: encoded) else { return nil }
         let digest = token.digest
         guard let row = try lookup(digest) else { return nil }
-        var info = SessionInfo(digest: digest, accountId: row.accountId, email: row.email,
+        let info = SessionInfo(digest: digest, accountId: row.accountId, email: row.email,
                                createdAt: Date(timeIntervalSince1970: row.createdAt), lastSeenAt: Date(timeIntervalSince1970: row.lastSeenAt),
                                expiresAt: Date(timeIntervalSince1970: row.expiresAt), rememberMe: row.rememberMe)
+        return try touched(info)
+    }
+
+    /// `info` when it is still live, with `lastSeenAt` written when it is older than the touch interval (at most one write
+    /// a minute per session); nil when it has ended. Cookie sessions and API tokens share it.
+    func touched(_ info: SessionInfo) throws -> SessionInfo? {
+        var info = info
         let now = clock.now()
         guard isLive(info, at: now) else { return nil }
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
             try database.writer.writeWithoutTransaction { db in
                 try db.cachedStatement(sql: "UPDATE session SET lastSeenAt = ? WHERE digest = ?")
-                    .execute(arguments: [now.timeIntervalSince1970, digest])
+                    .execute(arguments: [now.timeIntervalSince1970, info.digest])
             }
             info.lastSeenAt = now
         }
