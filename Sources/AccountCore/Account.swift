@@ -31,9 +31,14 @@ extension Account {
 }
 
 extension EmailAddress {
+    /// The address row holding `address` (any account, verified or not), compared normalized.
+    static func holding(_ address: String, in db: Database) throws -> EmailAddress? {
+        try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
+    }
+
     /// The address as its account holds it (any account, verified or not) when `address` is held, compared normalized.
     static func heldAddress(_ address: String, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT address FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
+        try holding(address, in: db)?.address
     }
 
     /// The account's primary address as entered, or nil when the account is gone.

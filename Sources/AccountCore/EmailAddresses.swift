@@ -204,10 +204,3 @@ public struct EmailAddresses: Sendable {
         try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: db)
     }
 }
-
-extension EmailAddress {
-    /// The address row holding `address` (any account, verified or not), compared normalized.
-    static func holding(_ address: String, in db: Database) throws -> EmailAddress? {
-        try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
-    }
-}

@@ -92,7 +92,7 @@ struct SocialStore: Sendable {
 
     /// The account holding `address` (any of its addresses, verified or not), compared normalized.
     func holder(of address: String, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT accountId FROM emailAddress WHERE normalizedAddress = ?", arguments: [EmailFormat.normalized(address)])
+        try EmailAddress.holding(address, in: db)?.accountId
     }
 
     /// True when the account's primary address is not verified yet.
