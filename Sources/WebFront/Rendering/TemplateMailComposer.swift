@@ -48,9 +48,7 @@ public struct TemplateMailComposer: MailComposer {
     /// "Safari 17 on iOS, from 192.0.2.1": the browser summary when recognised, else the User-Agent as sent (an app's
     /// own name), cut to 80 characters.
     static func device(userAgent: String, remoteAddress: String, catalog: MessageCatalog) -> String {
-        let summary = UserAgentSummary(userAgent)
-        let name = summary.browser == nil ? String(userAgent.prefix(80)) : summary.text(in: catalog)
-        return catalog.text("residence_device", ["device": name.isEmpty ? summary.text(in: catalog) : name,
-                                                 "address": remoteAddress.isEmpty ? "?" : remoteAddress])
+        catalog.text("residence_device", ["device": UserAgentSummary.name(of: userAgent, limit: 80, catalog: catalog),
+                                          "address": remoteAddress.isEmpty ? "?" : remoteAddress])
     }
 }

@@ -28,6 +28,14 @@ struct UserAgentSummary: Sendable, Equatable {
         system = Self.systems.first { _, tokens in tokens.contains { agent.contains($0) } }?.name
     }
 
+    /// What names a native app's device: the summary when the browser is recognised, else the User-Agent as sent (an
+    /// app puts its own name there) cut to `limit` characters, else (nothing sent) the summary's wording.
+    static func name(of userAgent: String, limit: Int, catalog: MessageCatalog) -> String {
+        let summary = UserAgentSummary(userAgent)
+        let name = summary.browser == nil ? String(userAgent.prefix(limit)) : summary.text(in: catalog)
+        return name.isEmpty ? summary.text(in: catalog) : name
+    }
+
     /// The summary as people read it, worded by `catalog`.
     func text(in catalog: MessageCatalog) -> String {
         switch (browser, system) {

@@ -65,9 +65,7 @@ struct SessionsPage: Sendable {
 
     /// "App token (MyApp/2.1 CFNetwork/1490)": a native app's token, named by the User-Agent it signed in with.
     static func appToken(_ userAgent: String, catalog: MessageCatalog) -> String {
-        let summary = UserAgentSummary(userAgent)
-        let device = summary.browser == nil ? String(userAgent.prefix(60)) : summary.text(in: catalog)
-        return catalog.text("session_api_token", ["device": device.isEmpty ? summary.text(in: catalog) : device])
+        catalog.text("session_api_token", ["device": UserAgentSummary.name(of: userAgent, limit: 60, catalog: catalog)])
     }
 
     /// "2026-11-23 14:05 UTC".
