@@ -29,7 +29,11 @@ extension RequestContext {
     /// The fields of the body's `root` object (the whole body when nil, or when it has no such object), keys in
     /// snake_case, values as text.
     func apiFields(root: String? = "user") throws -> [String: String] {
-        let body = try apiBody()
+        Self.fields(of: try apiBody(), root: root)
+    }
+
+    /// The fields of `body`'s `root` object (all of `body` when nil), as `apiFields` reads them.
+    static func fields(of body: [String: Any], root: String?) -> [String: String] {
         let object = root.flatMap { body[$0] as? [String: Any] } ?? (root == nil ? body : [:])
         var fields: [String: String] = [:]
         for (key, value) in object {
@@ -41,7 +45,7 @@ extension RequestContext {
             } else {
                 continue
             }
-            fields[Self.snakeCase(key)] = text
+            fields[snakeCase(key)] = text
         }
         return fields
     }

@@ -16,7 +16,7 @@ struct ResidencesAPI: Sendable {
 
     func register(_ context: RequestContext) throws -> Response {
         let body = try context.apiBody()
-        let fields = try context.apiFields(root: body["residence"] is [String: Any] ? "residence" : nil)
+        let fields = RequestContext.fields(of: body, root: body["residence"] is [String: Any] ? "residence" : nil)
         let catalog = context.site.renderer.catalog
         let ticket: ResidenceTicket
         do {
