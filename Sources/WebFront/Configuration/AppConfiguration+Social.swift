@@ -109,7 +109,7 @@ enum SocialProvidersConfig {
         }
         guard !provider.usesOpenID || !provider.issuer.isEmpty else { throw fail("issuer", "missing (required for oidc)") }
         if let scopes = options["scopes"] {
-            provider.scopes = try parseScopes(scopes, fail: fail)
+            provider.scopes = try parseNames(scopes, option: "scopes", separator: " ", noun: "scope name", fail: fail)
         }
         guard !provider.usesOpenID || provider.scopes.contains("openid") else { throw fail("scopes", "must include openid") }
         let takesNativeTokens = kind == .google || kind == .facebook
@@ -128,33 +128,10 @@ enum SocialProvidersConfig {
         }
         if let ids = options["native_client_ids"] {
             guard takesNativeTokens else { throw fail("native_client_ids", "only for the google and facebook presets") }
-            provider.nativeClientIDs = try parseClientIDs(ids, fail: fail)
+            provider.nativeClientIDs = try parseNames(ids, option: "native_client_ids", separator: ",", noun: "client id",
+                                                      rule: " (printable ASCII, no spaces or commas)", fail: fail)
         }
         return provider
-    }
-
-    /// `native_client_ids`: a list, or a comma-separated string, of client ids (printable ASCII, no spaces or commas).
-    private static func parseClientIDs(_ node: Node, fail: (String, String) -> ConfigError) throws -> [String] {
-        let option = "native_client_ids"
-        let items: [String]
-        if let sequence = node.sequence {
-            items = try sequence.map { item in
-                guard let text = item.scalar?.string else { throw fail(option, "expected a list of client ids") }
-                return text
-            }
-        } else if let text = node.scalar?.string {
-            items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        } else {
-            throw fail(option, "expected a string or a list of client ids")
-        }
-        let ids = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !ids.isEmpty else { throw fail(option, "is empty") }
-        for id in ids where !id.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) && $0 != "," && $0 != "\"" && $0 != "\\" }) {
-            throw fail(option, "\"\(id)\" is not a client id (printable ASCII, no spaces or commas)")
-        }
-        var unique: [String] = []
-        for id in ids where !unique.contains(id) { unique.append(id) }
-        return unique
     }
 
     /// `client_secret`, or the trimmed contents of `client_secret_file`; exactly one of them.
@@ -173,26 +150,32 @@ enum SocialProvidersConfig {
         }
     }
 
-    /// A space-separated string or a list of scope tokens (no spaces, quotes or backslashes, as RFC 6749 3.3 allows).
-    private static func parseScopes(_ node: Node, fail: (String, String) -> ConfigError) throws -> [String] {
+    /// `scopes` (space-separated, RFC 6749 3.3 tokens) or `native_client_ids` (comma-separated, and no comma in an id):
+    /// a string, or a list, of printable ASCII names without spaces, quotes or backslashes; trimmed, without repeats,
+    /// not empty. `noun` ("scope name", "client id") and `rule` word the errors.
+    private static func parseNames(_ node: Node, option: String, separator: Character, noun: String, rule: String = "",
+                                   fail: (String, String) -> ConfigError) throws -> [String] {
         let items: [String]
         if let sequence = node.sequence {
             items = try sequence.map { item in
-                guard let text = item.scalar?.string else { throw fail("scopes", "expected a list of scope names") }
+                guard let text = item.scalar?.string else { throw fail(option, "expected a list of \(noun)s") }
                 return text
             }
         } else if let text = node.scalar?.string {
-            items = text.split(separator: " ").map(String.init)
+            items = text.split(separator: separator).map(String.init)
         } else {
-            throw fail("scopes", "expected a string or a list of scope names")
+            throw fail(option, "expected a string or a list of \(noun)s")
         }
-        let scopes = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !scopes.isEmpty else { throw fail("scopes", "is empty") }
-        for scope in scopes where !scope.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) && $0 != "\"" && $0 != "\\" }) {
-            throw fail("scopes", "\"\(scope)\" is not a scope name")
+        let names = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw fail(option, "is empty") }
+        let separatorScalar = separator.unicodeScalars.first
+        for name in names where !name.unicodeScalars.allSatisfy({
+            (0x21...0x7e).contains($0.value) && $0 != "\"" && $0 != "\\" && $0 != separatorScalar
+        }) {
+            throw fail(option, "\"\(name)\" is not a \(noun)\(rule)")
         }
         var unique: [String] = []
-        for scope in scopes where !unique.contains(scope) { unique.append(scope) }
+        for name in names where !unique.contains(name) { unique.append(name) }
         return unique
     }
 
