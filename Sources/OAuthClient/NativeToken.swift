@@ -82,12 +82,12 @@ extension OAuthProvider {
             }
         }
         let tokens = ProviderTokens(accessToken: token, expiresAt: expiresAt)
-        var email = Self.nonEmpty(answer["email"])
+        var email = ProfileMapping.nonEmpty(answer["email"])
         var emailVerified = answer["email_verified"]?.bool ?? false
-        var name = Self.nonEmpty(answer["name"])
+        var name = ProfileMapping.nonEmpty(answer["name"])
         if !isIDToken, name == nil || email == nil, let info = googleUserInfo(tokens), info["sub"]?.identifier == subject {
-            name = name ?? Self.nonEmpty(info["name"])
-            if email == nil, let address = Self.nonEmpty(info["email"]) {
+            name = name ?? ProfileMapping.nonEmpty(info["name"])
+            if email == nil, let address = ProfileMapping.nonEmpty(info["email"]) {
                 email = address
                 emailVerified = info["email_verified"]?.bool ?? false
             }
@@ -98,9 +98,7 @@ extension OAuthProvider {
 
     /// The userinfo answer for an access token, or nil when there is no endpoint or it fails (it only adds a name).
     private func googleUserInfo(_ tokens: ProviderTokens) -> [String: JSONValue]? {
-        var url = configuration.userInfoEndpoint
-        if url.isEmpty, let metadata { url = (try? metadata.document().userInfoEndpoint) ?? "" }
-        guard !url.isEmpty else { return nil }
+        guard let url = try? endpoint(\.userInfoEndpoint, \.userInfoEndpoint, required: false), !url.isEmpty else { return nil }
         return try? http.getObject(url, headers: [HTTPRequest.Header("Authorization", "Bearer \(tokens.accessToken)")],
                                    what: "\(configuration.id) userinfo")
     }
@@ -130,19 +128,13 @@ extension OAuthProvider {
             guard date > now() else { throw OAuthError.provider("\(what): the token has expired") }
             expiresAt = date
         }
-        var meURL = configuration.userInfoEndpoint
-        if meURL.isEmpty { meURL = configuration.kind.preset.userInfoEndpoint }
-        let identity = try ProfileMapping.facebook(tokens: ProviderTokens(accessToken: token, expiresAt: expiresAt), meURL: meURL,
+        let identity = try ProfileMapping.facebook(tokens: ProviderTokens(accessToken: token, expiresAt: expiresAt),
+                                                   meURL: try endpoint(\.userInfoEndpoint, nil),
                                                    provider: id, http: http)
         guard identity.subject == userID else {
             throw OAuthError.provider("\(id) me names another user (\(identity.subject)) than debug_token (\(userID))")
         }
         return identity
-    }
-
-    private static func nonEmpty(_ value: JSONValue?) -> String? {
-        guard let text = value?.string, !text.isEmpty else { return nil }
-        return text
     }
 }
 

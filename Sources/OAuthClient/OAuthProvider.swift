@@ -133,7 +133,7 @@ public final class OAuthProvider: Sendable {
     }
 
     /// The configured endpoint; when empty, the discovery document's (OpenID Connect) or the preset's.
-    private func endpoint(_ configured: KeyPath<ProviderConfiguration, String>, _ discovered: KeyPath<DiscoveryDocument, String>?,
+    func endpoint(_ configured: KeyPath<ProviderConfiguration, String>, _ discovered: KeyPath<DiscoveryDocument, String>?,
                           required: Bool = true) throws -> String {
         var url = configuration[keyPath: configured]
         if url.isEmpty, let metadata, let discovered { url = try metadata.document()[keyPath: discovered] }

@@ -79,7 +79,8 @@ enum ProfileMapping {
         [HTTPRequest.Header("Authorization", "Bearer \(tokens.accessToken)"), HTTPRequest.Header("User-Agent", "Frontdoor")]
     }
 
-    private static func nonEmpty(_ value: JSONValue?) -> String? {
+    /// The value's text, or nil when it is missing or empty.
+    static func nonEmpty(_ value: JSONValue?) -> String? {
         guard let text = value?.string, !text.isEmpty else { return nil }
         return text
     }
