@@ -39,11 +39,7 @@ extension FrontdoorClient {
     @discardableResult
     public func signIn(email: String, password: String) async throws -> User {
         try check(["email": email, "password": password], with: signInRules)
-        let answer = try await send("POST", resource + "/sign_in", body: body(.signIn, ["email": email, "password": password]))
-        let user = try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user
-        guard let token = user.authenticationToken else { throw FrontdoorClientError.invalidResponse }
-        try remember(user, token: token)
-        return user
+        return try signedIn(await send("POST", resource + "/sign_in", body: body(.signIn, ["email": email, "password": password])))
     }
 
     /// Ends this token on the server, then forgets the credentials, whether the server call worked or not.
@@ -63,13 +59,13 @@ extension FrontdoorClient {
             user["email"] = email
         }
         let answer = try await send("PUT", resource, body: body(.update, user), authenticated: true)
-        return try following(Wire.decode(Wire.UserEnvelope.self, from: answer.body).user)
+        return try following(self.user(in: answer))
     }
 
     /// The signed-in account as the server sees it now (its primary address, a pending new one, its times).
     public func reload() async throws -> User {
         let answer = try await send("PUT", resource, body: ["user": [String: String]()], authenticated: true)
-        return try following(Wire.decode(Wire.UserEnvelope.self, from: answer.body).user)
+        return try following(self.user(in: answer))
     }
 
     /// Sets a new password. Without `currentPassword` the server accepts it only when this token signed in within
@@ -83,7 +79,7 @@ extension FrontdoorClient {
         var user = ["password": password, "passwordConfirmation": confirmation]
         if let currentPassword { user["currentPassword"] = currentPassword }
         let answer = try await send("PUT", resource + "/password", body: body(.changePassword, user), authenticated: true)
-        return try following(Wire.decode(Wire.UserEnvelope.self, from: answer.body).user)
+        return try following(self.user(in: answer))
     }
 
     /// Asks for a password reset mail. The server answers the same for every well-formed address.
@@ -99,11 +95,7 @@ extension FrontdoorClient {
         try check(["password": password, "password_confirmation": confirmation], with: signUpRules,
                   only: ["password", "password_confirmation"])
         let fields = ["resetPasswordToken": token, "password": password, "passwordConfirmation": confirmation]
-        let answer = try await send("PUT", resource + "/password", body: body(.resetPassword, fields))
-        let user = try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user
-        guard let newToken = user.authenticationToken else { throw FrontdoorClientError.invalidResponse }
-        try remember(user, token: newToken)
-        return user
+        return try signedIn(await send("PUT", resource + "/password", body: body(.resetPassword, fields)))
     }
 
     /// Deletes the signed-in account and forgets its credentials. Without `currentPassword` the token must have
@@ -114,7 +106,7 @@ extension FrontdoorClient {
         if let currentPassword { user["currentPassword"] = currentPassword }
         let answer = try await send("DELETE", resource, body: body(.deleteAccount, user), authenticated: true)
         try store.removeDefaultCredentials()
-        return try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user
+        return try self.user(in: answer)
     }
 
     // MARK: - Helpers
@@ -130,8 +122,19 @@ extension FrontdoorClient {
                           Field("password", displayName: catalog.text("field_password"), rules: [.required])])
     }
 
-    /// Keeps the stored address in step with the account's primary one, which every token of the account works with:
-    /// after a change of primary, an old address that was never verified would no longer be accepted.
+    /// The user an answer carries.
+    func user(in answer: HTTPAnswer) throws -> User { try Wire.decode(Wire.UserEnvelope.self, from: answer.body).user }
+
+    /// The user of an answer that signed in, its new token remembered (an answer without one is invalid).
+    func signedIn(_ answer: HTTPAnswer) throws -> User {
+        let user = try self.user(in: answer)
+        guard let token = user.authenticationToken else { throw FrontdoorClientError.invalidResponse }
+        try remember(user, token: token)
+        return user
+    }
+
+    /// Keeps the stored address in step with the account's primary one, so the app shows and sends the address the
+    /// account uses now (the server accepts a token with any address its account holds, but an address can be removed).
     func following(_ user: User) throws -> User {
         guard var stored = credentials, stored.username.lowercased() != user.email.lowercased(),
               user.authenticationToken == nil || user.authenticationToken == stored.secret else { return user }
