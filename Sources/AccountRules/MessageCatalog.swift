@@ -35,9 +35,18 @@ public struct MessageCatalog: Sendable {
         return result + rest
     }
 
-    /// A validation message as a sentence: the field's display name, then the rule's message.
+    /// The name people see for form field `field`: the catalog's `field_<name>` when it has one (so every language,
+    /// and an operator's override, names it), else `fallback` (an operator-declared field's configured label).
+    public func displayName(of field: String, fallback: String) -> String {
+        strings["field_" + field] ?? fallback
+    }
+
+    /// A validation message as a sentence: the field's display name, then the rule's message. A rule that names another
+    /// field (a confirmation) has that field's name worded by this catalog too.
     public func fullMessage(for error: FieldError, displayName: String) -> String {
-        let message = error.customMessage ?? text(error.key, error.arguments)
+        var arguments = error.arguments
+        if let other = error.otherField { arguments["attribute"] = self.displayName(of: other, fallback: arguments["attribute"] ?? other) }
+        let message = error.customMessage ?? text(error.key, arguments)
         return text("error_full_message", ["attribute": displayName, "message": message])
     }
 }

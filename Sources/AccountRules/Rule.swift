@@ -8,11 +8,14 @@ public struct FieldError: Sendable, Equatable {
     public var arguments: [String: String]
     /// A message set with `Rule.message(_:)`, used instead of the catalog's.
     public var customMessage: String?
+    /// The other field the message names as `{attribute}` (a confirmation's), worded by the catalog at display.
+    public var otherField: String?
 
-    public init(key: String, arguments: [String: String] = [:], customMessage: String? = nil) {
+    public init(key: String, arguments: [String: String] = [:], customMessage: String? = nil, otherField: String? = nil) {
         self.key = key
         self.arguments = arguments
         self.customMessage = customMessage
+        self.otherField = otherField
     }
 }
 
@@ -66,7 +69,7 @@ public struct Rule: Sendable {
     /// Equal to the value of `field`, whose display name the message shows.
     public static func confirms(_ field: String, displayName: String) -> Rule {
         Rule { value, values in
-            value == (values[field] ?? "") ? nil : FieldError(key: "confirmation", arguments: ["attribute": displayName])
+            value == (values[field] ?? "") ? nil : FieldError(key: "confirmation", arguments: ["attribute": displayName], otherField: field)
         }
     }
 

@@ -70,8 +70,11 @@ public struct ValidationErrors: Sendable, Equatable, Error {
     /// The failed rules' keys for `field`.
     public func keys(for field: String) -> [String] { entries.filter { $0.field == field }.map(\.error.key) }
 
-    /// Full sentences for `field` ("Password is too short (minimum is 8 characters)"), worded by `catalog`.
+    /// Full sentences for `field` ("Password is too short (minimum is 8 characters)"), worded by `catalog`, which also
+    /// names the field when it has a `field_<name>` message (the display name given at validation is the fallback).
     public func messages(for field: String, in catalog: MessageCatalog) -> [String] {
-        entries.filter { $0.field == field }.map { catalog.fullMessage(for: $0.error, displayName: $0.displayName) }
+        entries.filter { $0.field == field }.map {
+            catalog.fullMessage(for: $0.error, displayName: catalog.displayName(of: $0.field, fallback: $0.displayName))
+        }
     }
 }
