@@ -1,0 +1,20 @@
+// French+BrowserID.swift: French wording of the BrowserID dialog and the pages include.js opens.
+
+extension MessageCatalog {
+    /// French wording of the BrowserID pages; merged into `french` (a key there must not repeat here).
+    static let frenchBrowserID: [String: String] = [
+        "browserid_dialog_title": "Se connecter avec votre adresse e-mail",
+        // Followed by the site's name and origin.
+        "browserid_site_asks": "Connexion à",
+        "browserid_sign_in_first": "Connectez-vous d’abord à votre compte, puis choisissez l’adresse à communiquer au site.",
+        "browserid_choose_email": "Quelle adresse communiquer au site ?",
+        "browserid_not_my_computer": "Ce n’est pas mon ordinateur (la session sur le site ne durera qu’une heure)",
+        "browserid_continue": "Continuer",
+        "browserid_cancel": "Annuler",
+        "browserid_no_verified_email": "Votre compte n’a pas encore d’adresse e-mail confirmée. Confirmez-en une, puis réessayez.",
+        "browserid_waiting": "En attente du site…",
+        "browserid_working": "Connexion en cours…",
+        "browserid_failed": "La connexion n’a pas abouti. Veuillez réessayer.",
+        "browserid_no_opener": "Cette fenêtre n’a pas été ouverte par un site. Fermez-la et recommencez depuis le site.",
+    ]
+}
