@@ -1,0 +1,19 @@
+// German+BrowserID.swift: German wording of the BrowserID dialog and the pages include.js opens.
+
+extension MessageCatalog {
+    /// German wording of the BrowserID pages; merged into `german` (a key there must not repeat here).
+    static let germanBrowserID: [String: String] = [
+        "browserid_dialog_title": "Mit E-Mail-Adresse anmelden",
+        "browserid_site_asks": "Anmeldung bei",
+        "browserid_sign_in_first": "Melden Sie sich zuerst bei Ihrem Konto an. Wählen Sie dann die Adresse, die die Website erhalten soll.",
+        "browserid_choose_email": "Welche Adresse soll die Website sehen?",
+        "browserid_not_my_computer": "Das ist nicht mein Computer (nur eine Stunde lang bei der Website angemeldet bleiben)",
+        "browserid_continue": "Weiter",
+        "browserid_cancel": "Abbrechen",
+        "browserid_no_verified_email": "Ihr Konto hat noch keine bestätigte E-Mail-Adresse. Bestätigen Sie eine Adresse und versuchen Sie es dann noch einmal.",
+        "browserid_waiting": "Warten auf die Website …",
+        "browserid_working": "Sie werden angemeldet …",
+        "browserid_failed": "Die Anmeldung hat nicht funktioniert. Bitte versuchen Sie es noch einmal.",
+        "browserid_no_opener": "Dieses Fenster wurde nicht von einer Website geöffnet. Schließen Sie es und beginnen Sie auf der Website.",
+    ]
+}
