@@ -13,15 +13,19 @@ public struct Account: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var passwordHash: String
     public var createdAt: Date
     public var updatedAt: Date
+    /// The language pages and mail use for this account; nil: the browser's, else the site's default.
+    public var language: String?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 extension Account {
-    /// Inserts a new account with `address` as its primary address (verified now when `verified`), in the caller's
-    /// transaction; returns the account's and the address's ids. Sign-up, invitations and `frontdoor user add` use it.
-    static func insert(address: String, passwordHash: String, verified: Bool, now: Date, in db: Database) throws -> (account: Int64, address: Int64) {
-        var account = Account(id: nil, passwordHash: passwordHash, createdAt: now, updatedAt: now)
+    /// Inserts a new account with `address` as its primary address (verified now when `verified`) and `language` as its
+    /// preference, in the caller's transaction; returns the account's and the address's ids. Sign-up, invitations and
+    /// `frontdoor user add` use it.
+    static func insert(address: String, passwordHash: String, verified: Bool, language: String?, now: Date,
+                       in db: Database) throws -> (account: Int64, address: Int64) {
+        var account = Account(id: nil, passwordHash: passwordHash, createdAt: now, updatedAt: now, language: language)
         try account.insert(db)
         var email = EmailAddress(id: nil, accountId: account.id!, address: address, normalizedAddress: EmailFormat.normalized(address),
                                  isPrimary: true, verifiedAt: verified ? now : nil, createdAt: now)

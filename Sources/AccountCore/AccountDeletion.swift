@@ -54,8 +54,9 @@ public struct AccountDeletion: Sendable {
             // The session that proved the password must still be there (not revoked or deleted meanwhile).
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM session WHERE digest = ? AND accountId = ?",
                                     arguments: [digest, accountId]) == true else { throw AccountError.notFound }
+            let language = try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = ?", arguments: [accountId])
             let primary = try deleteAccount(accountId, client: client, detail: "by its owner", in: db)
-            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, in: db) }
+            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: db) }
             return primary
         }
         logger.notice("account deleted by its owner", metadata: ["account": "\(accountId)"])

@@ -62,7 +62,8 @@ public struct AccountServices: Sendable {
                                     lifetime: configuration.mail.confirmationLifetime)
         invitations = Invitations(database: database, policy: configuration.signUp, mail: mail, audit: audit,
                                   clock: clock, random: random, logger: logger)
-        profile = Profile(database: database, fields: profileFields, audit: audit, clock: clock, logger: logger)
+        profile = Profile(database: database, fields: profileFields, languages: configuration.languages, audit: audit,
+                          clock: clock, logger: logger)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                     confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
                                     clock: clock, logger: logger)

@@ -104,7 +104,8 @@ public struct Administration: Sendable {
             created = try database.writer.write { db -> Int64? in
                 guard try Bool.fetchOne(db, sql: "SELECT 1 FROM emailAddress WHERE normalizedAddress = ?",
                                         arguments: [EmailFormat.normalized(address)]) != true else { return nil }
-                let ids = try Account.insert(address: address, passwordHash: passwordHash, verified: confirmed, now: clock.now(), in: db)
+                let ids = try Account.insert(address: address, passwordHash: passwordHash, verified: confirmed, language: nil,
+                                                 now: clock.now(), in: db)
                 try audit.record(.accountCreated, accountId: ids.account, email: address, client: client,
                                  detail: confirmed ? "by the operator, confirmed" : "by the operator", in: db)
                 return ids.account

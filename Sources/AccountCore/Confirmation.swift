@@ -82,7 +82,7 @@ public struct Confirmation: Sendable {
             }
             guard added else { return try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db) }
             let token = try tokens.issue(.confirmation, accountId: row["accountId"], emailAddressId: row["id"], lifetime: lifetime, in: db)
-            try mail.enqueue(.addressVerification(token: token.encoded), to: address, in: db)
+            try mail.enqueue(.addressVerification(token: token.encoded), to: address, fallback: client.language, in: db)
         }
     }
 }

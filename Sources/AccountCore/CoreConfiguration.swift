@@ -132,6 +132,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var signUp: SignUpPolicy
     /// How long an email residence request lives (config `api.residence_lifetime`, default 1 h).
     public var residenceLifetime: TimeInterval = 3600
+    /// The languages an account may prefer (config `languages.available`); empty: any language code.
+    public var languages: [String] = []
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

@@ -50,7 +50,7 @@ public struct PasswordReminder: Sendable {
                 return
             }
             let token = try tokens.issue(.reset, accountId: row["accountId"], emailAddressId: nil, lifetime: lifetime, in: db)
-            try mail.enqueue(.passwordReset(token: token.encoded), to: address, in: db)
+            try mail.enqueue(.passwordReset(token: token.encoded), to: address, fallback: client.language, in: db)
         }
     }
 

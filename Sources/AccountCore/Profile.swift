@@ -7,6 +7,7 @@
 // stores its lower-cased value in `uniqueValue`, where a unique index refuses a second account with the same value even
 // when two requests race; that, and the check before writing, reads as the field error `taken`.
 // Sign-up stores the `onSignUp` fields through `store(_:accountId:signUp:in:)`, in the account's own transaction.
+//   languages   the languages an account may prefer (`language` in the form: one of them, or empty to follow the browser)
 import AccountRules
 import Foundation
 import GRDB
@@ -18,14 +19,19 @@ public struct ProfileValues: Sendable, Equatable {
     public var displayName: String
     /// The declared fields' values by field name; a field without a value is absent.
     public var fields: [String: String]
+    /// `account.language`: the preferred language; nil follows the browser.
+    public var language: String?
 
-    public init(displayName: String = "", fields: [String: String] = [:]) {
+    public init(displayName: String = "", fields: [String: String] = [:], language: String? = nil) {
         self.displayName = displayName
         self.fields = fields
+        self.language = language
     }
 
-    /// The values as a form fills them in: `display_name` and each field by name.
-    public var form: [String: String] { fields.merging(["display_name": displayName]) { _, new in new } }
+    /// The values as a form fills them in: `display_name`, `language` (empty: the browser's) and each field by name.
+    public var form: [String: String] {
+        fields.merging(["display_name": displayName, "language": language ?? ""]) { _, new in new }
+    }
 }
 
 /// Reading and changing an account's profile.
@@ -33,6 +39,8 @@ public struct Profile: Sendable {
     let database: AppDatabase
     /// The declared fields, in the order the forms show them.
     public let fields: [ProfileField]
+    /// The languages an account may prefer; empty: any well-formed code.
+    let languages: [String]
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
@@ -45,7 +53,7 @@ public struct Profile: Sendable {
     /// - Throws: `AccountError.notFound` when the account does not exist.
     public func values(of accountId: Int64) throws -> ProfileValues {
         try database.writer.read { db in
-            guard let displayName = try String.fetchOne(db, sql: "SELECT displayName FROM account WHERE id = ?", arguments: [accountId]) else {
+            guard let account = try Row.fetchOne(db, sql: "SELECT displayName, language FROM account WHERE id = ?", arguments: [accountId]) else {
                 throw AccountError.notFound
             }
             let declared = Set(fields.map(\.name))
@@ -54,7 +62,7 @@ public struct Profile: Sendable {
                 let field: String = row["field"]
                 if declared.contains(field) { values[field] = row["value"] }
             }
-            return ProfileValues(displayName: displayName, fields: values)
+            return ProfileValues(displayName: account["displayName"], fields: values, language: account["language"])
         }
     }
 
@@ -65,23 +73,49 @@ public struct Profile: Sendable {
     public func update(accountId: Int64, form: [String: String], client: ClientInfo) throws {
         let values = normalized(form, signUp: false)
         var errors = AccountForms.profile(fields).validate(values)
+        let language = values["language"].flatMap { $0.isEmpty ? nil : $0 }
+        if let language, !isOffered(language) { errors.add(FieldError(key: "inclusion"), to: "language", displayName: "Language") }
         errors.append(try takenErrors(values, signUp: false, accountId: accountId, skipping: errors))
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
         try database.writer.write { db in
-            guard let before = try Row.fetchOne(db, sql: "SELECT displayName FROM account WHERE id = ?", arguments: [accountId]) else {
+            guard let before = try Row.fetchOne(db, sql: "SELECT displayName, language FROM account WHERE id = ?", arguments: [accountId]) else {
                 throw AccountError.notFound
             }
             let displayName = values["display_name"] ?? ""
+            // A form without the language choice (the JSON API's) leaves the preference as it is.
+            let newLanguage: String? = values["language"] == nil ? before["language"] : language
             var changed = try changedFields(values, accountId: accountId, in: db)
+            if (before["language"] as String?) != newLanguage { changed.insert("language", at: 0) }
             if (before["displayName"] as String) != displayName { changed.insert("display_name", at: 0) }
-            try db.execute(sql: "UPDATE account SET displayName = ?, updatedAt = ? WHERE id = ?",
-                           arguments: [displayName, clock.now().timeIntervalSince1970, accountId])
+            try db.execute(sql: "UPDATE account SET displayName = ?, language = ?, updatedAt = ? WHERE id = ?",
+                           arguments: [displayName, newLanguage, clock.now().timeIntervalSince1970, accountId])
             try store(values, accountId: accountId, signUp: false, in: db)
             try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
                              detail: changed.joined(separator: ", "), in: db)
         }
         logger.info("profile updated", metadata: ["account": "\(accountId)"])
+    }
+
+    /// The account's preferred language, nil when it follows the browser or the account is gone.
+    public func language(of accountId: Int64) throws -> String? {
+        try database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = ?", arguments: [accountId])
+        }
+    }
+
+    /// Makes `language` the account's preference (the language switcher of a signed-in person); a language not offered
+    /// is ignored. Not audited: it changes only wording.
+    public func setLanguage(_ language: String, of accountId: Int64) throws {
+        guard isOffered(language) else { return }
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE account SET language = ? WHERE id = ?", arguments: [language, accountId])
+        }
+    }
+
+    /// Whether an account may prefer `language`: one of `languages`, or (none configured) a well-formed code.
+    func isOffered(_ language: String) -> Bool {
+        languages.isEmpty ? language.wholeMatch(of: /[a-z]{2,3}(-[a-z0-9]{2,8})?/) != nil : languages.contains(language)
     }
 
     /// `form` with the display name and the declared fields (only the sign-up ones when `signUp`) trimmed of white space.

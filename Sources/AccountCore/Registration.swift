@@ -78,7 +78,8 @@ public struct Registration: Sendable {
                     }
                     return .confirmationSent
                 }
-                let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false, in: db)
+                let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
+                                                             language: client.language, in: db)
                 try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: db)
@@ -111,7 +112,8 @@ public struct Registration: Sendable {
             return try database.writer.write { db in
                 // Another sign-up with this link may have won since the check above.
                 guard try invitations.redeem(token: invite, address: address, in: db) else { throw AccountError.invitationRequired }
-                let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true, in: db)
+                let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
+                                                       language: client.language, in: db)
                 try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: db)
@@ -125,8 +127,9 @@ public struct Registration: Sendable {
         }
     }
 
-    private func insertAccount(address: String, passwordHash: String, verified: Bool, in db: Database) throws -> (Int64, Int64) {
-        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, now: clock.now(), in: db)
+    private func insertAccount(address: String, passwordHash: String, verified: Bool, language: String?,
+                               in db: Database) throws -> (Int64, Int64) {
+        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(), in: db)
     }
 
     private var takenError: FieldError { FieldError(key: "taken") }

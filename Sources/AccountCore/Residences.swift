@@ -86,7 +86,8 @@ public struct Residences: Sendable {
             let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: db) }
                 else { try !lockout.isBlocked(remoteAddress: client.remoteAddress, in: db) }
             guard allowed else { return false }
-            try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address, in: db)
+            try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address,
+                             fallback: client.language, in: db)
             return true
         }
         logger.info("residence requested", metadata: ["mailed": "\(mailed)"])
@@ -192,7 +193,8 @@ public struct Residences: Sendable {
             return held.accountId
         }
         guard invitations.policy.mode == .open else { return nil }
-        let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, now: now, in: db)
+        let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, language: client.language,
+                                                now: now, in: db)
         try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: db)
         logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
         return accountId

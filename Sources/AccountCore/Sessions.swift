@@ -15,10 +15,13 @@ import GRDB
 public struct ClientInfo: Sendable, Equatable {
     public var userAgent: String
     public var remoteAddress: String
+    /// The language the request was answered in; an account created by it keeps it as its preference.
+    public var language: String?
 
-    public init(userAgent: String = "", remoteAddress: String = "") {
+    public init(userAgent: String = "", remoteAddress: String = "", language: String? = nil) {
         self.userAgent = String(userAgent.prefix(512))
         self.remoteAddress = String(remoteAddress.prefix(64))
+        self.language = language.map { String($0.prefix(35)) }
     }
 }
 

@@ -247,7 +247,8 @@ public struct SocialSignIn: Sendable {
     /// Creates a password-less account for `address` with the identity linked; audited as sign-up and link.
     func createAccount(_ record: IdentityRecord, address: String, verified: Bool, client: ClientInfo, detail: String,
                        in db: Database) throws -> Int64 {
-        let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, now: clock.now(), in: db)
+        let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, language: client.language,
+                                                now: clock.now(), in: db)
         if !record.displayName.isEmpty {
             try db.execute(sql: "UPDATE account SET displayName = ? WHERE id = ?", arguments: [record.displayName, accountId])
         }

@@ -15,6 +15,7 @@ extension MessageCatalog {
         "invalid": "is invalid",
         "confirmation": "doesn't match {attribute}",
         "taken": "has already been taken",
+        "inclusion": "is not one of the choices",
         "form_has_errors": "Please correct the problems below.",
 
         // Field names.

@@ -70,11 +70,18 @@ public struct ValidationErrors: Sendable, Equatable, Error {
     /// The failed rules' keys for `field`.
     public func keys(for field: String) -> [String] { entries.filter { $0.field == field }.map(\.error.key) }
 
-    /// Full sentences for `field` ("Password is too short (minimum is 8 characters)"), worded by `catalog`, which also
-    /// names the field when it has a `field_<name>` message (the display name given at validation is the fallback).
-    public func messages(for field: String, in catalog: MessageCatalog) -> [String] {
-        entries.filter { $0.field == field }.map {
-            catalog.fullMessage(for: $0.error, displayName: catalog.displayName(of: $0.field, fallback: $0.displayName))
+    /// Full sentences for `field` ("Password is too short (minimum is 8 characters)"), worded by `catalog`. Fields are
+    /// named as the form labels them (`labels`), else by the catalog's `field_<name>`, else by the display name given
+    /// at validation; a confirmation names its other field the same way.
+    public func messages(for field: String, in catalog: MessageCatalog, labels: [String: String] = [:]) -> [String] {
+        func name(_ field: String, _ fallback: String) -> String { labels[field] ?? catalog.displayName(of: field, fallback: fallback) }
+        return entries.filter { $0.field == field }.map { entry in
+            var error = entry.error
+            if let other = error.otherField {
+                error.arguments["attribute"] = name(other, error.arguments["attribute"] ?? other)
+                error.otherField = nil
+            }
+            return catalog.fullMessage(for: error, displayName: name(entry.field, entry.displayName))
         }
     }
 }

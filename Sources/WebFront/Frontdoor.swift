@@ -21,14 +21,14 @@ public struct Frontdoor: Responder {
 
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
-        let context = RequestContext(request: request, site: site)
         let (label, methods) = match(request.path)
+        let context = RequestContext(request: request, site: site,
+                                     isAPI: label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path)))
         var response: Response
         do {
             response = try route(context, methods)
         } catch {
-            response = label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path))
-                ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
+            response = context.isAPI ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
         }
         for cookie in context.outgoingCookies { response.addHeader("Set-Cookie", cookie.headerValue) }
         SecurityHeaders.apply(to: &response, values: securityHeaders)
@@ -58,7 +58,7 @@ public struct Frontdoor: Responder {
     /// anything unexpected (logged, 500) in the API's error shape.
     private func apiErrorResponse(_ error: Error, context: RequestContext) -> Response {
         if let api = error as? APIError { return api.response }
-        let catalog = site.renderer.catalog
+        let catalog = context.catalog
         var api: APIError
         if let known = error as? HTTPError {
             let key = [404: "api_not_found", 405: "api_method_not_allowed", 413: "error_payload_too_large"][known.status] ?? known.messageKey
@@ -90,10 +90,12 @@ public struct Frontdoor: Responder {
         if httpError.isRedirect {
             return Response(status: httpError.status, headers: httpError.headers.map { (name: $0.key, value: $0.value) })
         }
-        let catalog = site.renderer.catalog
+        let catalog = context.catalog
         var response: Response
         do {
-            response = try context.page("error", ["error": ["status": String(httpError.status), "message": catalog.text(httpError.messageKey)]],
+            let title = catalog.text(httpError.status == 404 ? "error_not_found_title" : "error_title")
+            response = try context.page("error", ["error": ["title": title, "message": catalog.text(httpError.messageKey),
+                                                            "status_text": catalog.text("error_status", ["status": String(httpError.status)])]],
                                         status: httpError.status)
         } catch {
             site.logger.error("error page failed", metadata: ["error": "\(error)"])

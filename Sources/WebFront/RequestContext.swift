@@ -1,5 +1,6 @@
 // RequestContext.swift: one request as pages see it: form, cookies, session, CSRF, flash, and cookies to send.
 import AccountCore
+import AccountRules
 import FastCGI
 import Foundation
 
@@ -14,10 +15,27 @@ public final class RequestContext {
     var loadedOthers: [SignedInAccount]?
     private var preSessionBinding: [UInt8]?
 
-    public init(request: Request, site: Site) {
+    /// A JSON API request (under `<base>/v1/`): no cookie is read, so its language comes from Accept-Language alone.
+    public let isAPI: Bool
+
+    public init(request: Request, site: Site, isAPI: Bool = false) {
         self.request = request
         self.site = site
+        self.isAPI = isAPI
     }
+
+    /// The language of this request's page, messages and the mail it causes (see `Localization.choose`): the signed-in
+    /// account's preference, the switcher's cookie, Accept-Language, the default.
+    public lazy var language: String = {
+        let localization = site.renderer.localization
+        let accept = request.header("Accept-Language")
+        guard !isAPI else { return localization.choose(preference: nil, cookie: nil, acceptLanguage: accept) }
+        let preference = (try? session()).flatMap { $0 }.flatMap { try? site.services.profile.language(of: $0.accountId) }
+        return localization.choose(preference: preference, cookie: cookies[LanguageAction.cookieName], acceptLanguage: accept)
+    }()
+
+    /// Every message in this request's language.
+    public lazy var catalog: MessageCatalog = site.renderer.localization.catalog(language)
 
     /// The query string's parameters.
     public lazy var query: [String: String] = FormData.parse(request.query)
@@ -33,7 +51,7 @@ public final class RequestContext {
 
     /// User agent and address, recorded with sessions, audit rows and failed sign-ins.
     public var client: ClientInfo {
-        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: clientAddress)
+        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: clientAddress, language: language)
     }
 
     /// The client's address: REMOTE_ADDR, or, when that is a trusted proxy (`client.trusted_proxies`), the nearest
@@ -171,13 +189,17 @@ public final class RequestContext {
     /// (see PageCache): only for pages whose `values` never vary.
     public func page(_ template: String, _ values: [String: Any] = [:], status: Int = 200, flash: Flash? = nil,
                      cacheKey: String? = nil) throws -> Response {
-        let catalog = site.renderer.catalog
+        let catalog = self.catalog
         let token = try csrfToken()
         let session = try session()
         let flash = flash ?? takeFlash()
         var all: [String: Any] = [
             "site_name": site.configuration.siteName,
-            "lang": "en",
+            "logo_url": site.configuration.logoURL,
+            "lang": language,
+            // The switcher comes back to this page; a cached page is the same for every visitor, so it names no query.
+            "languages": site.renderer.localization.names.map { ["code": $0.code, "name": $0.name, "current": $0.code == language] },
+            "current_uri": cacheKey == nil ? request.uri : request.path,
             "static": site.configuration.effectiveStaticPath,
             "paths": ["home": site.paths.home, "sign_in": site.paths.path("sign_in"),
                       "sign_up": site.paths.path("sign_up"), "sign_out": site.paths.path("sign_out"),
@@ -190,7 +212,8 @@ public final class RequestContext {
                       "switch_account": site.paths.path("switch"), "sign_in_another": site.paths.path("sign_in") + "?add=1",
                       "settings_connections": site.paths.path("settings/connections"),
                       "connections_unlink": site.paths.path("settings/connections/unlink"),
-                      "social_email": site.paths.path("auth/email"), "social_link": site.paths.path("auth/link")],
+                      "social_email": site.paths.path("auth/email"), "social_link": site.paths.path("auth/link"),
+                      "language": site.paths.path("language")],
             "csrf_token": token,
             "signup_open": site.configuration.signUp == .open,
             "social_enabled": !site.social.isEmpty,
@@ -215,12 +238,12 @@ public final class RequestContext {
         all.merge(values) { _, new in new }
         let contentType = [(name: "Content-Type", value: "text/html; charset=utf-8")]
         if let cacheKey, session == nil, flash == nil {
-            let body = try site.pageCache.page(cacheKey, token: token) { marker in
+            let body = try site.pageCache.page(cacheKey + "." + language, token: token) { marker in
                 all["csrf_token"] = marker
-                return try site.renderer.render(template, all)
+                return try site.renderer.render(template, all, language: language)
             }
             return Response(status: status, headers: contentType, body: body)
         }
-        return Response(status: status, headers: contentType, body: Array(try site.renderer.render(template, all).utf8))
+        return Response(status: status, headers: contentType, body: Array(try site.renderer.render(template, all, language: language).utf8))
     }
 }

@@ -21,6 +21,7 @@ enum Routes {
         let deletion = AccountDeletionPage(), reauthentication = ReauthenticationPage(), switcher = AccountSwitchAction()
         let socialStart = SocialStartAction(), socialCallback = SocialCallbackPage(), socialEmail = SocialEmailPage()
         let socialLink = SocialLinkPage(), connections = ConnectionsPage(), providerToken = ProviderTokenAPI()
+        let language = LanguageAction()
         var table: [String: [String: Handler]] = [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
@@ -47,6 +48,7 @@ enum Routes {
             "settings/delete": ["GET": deletion.show, "POST": deletion.submit],
             "settings/reauthenticate": ["GET": reauthentication.show, "POST": reauthentication.submit],
             "switch": ["POST": switcher.submit],
+            "language": ["POST": language.submit],
             "settings/connections": ["GET": connections.show],
             "settings/connections/unlink": ["POST": connections.unlink],
             "auth/email": ["GET": socialEmail.show, "POST": socialEmail.submit],

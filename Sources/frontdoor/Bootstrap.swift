@@ -22,13 +22,13 @@ enum Bootstrap {
     static func makeApp(_ configuration: AppConfiguration) throws -> Frontdoor {
         let logger = makeLogger(configuration)
         let database = try openDatabase(configuration)
-        let catalog = MessageCatalog.english
-        // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form.
+        // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form. Field
+        // names in validation messages are worded at display, in the page's language (MessageCatalog.displayName).
         let profileFields = configuration.declaredProfileFields
         let validator = AccountForms.signUp(passwordLength: configuration.password.minLength...configuration.password.maxLength,
-                                            catalog: catalog, extra: profileFields.filter(\.onSignUp).map(\.field))
+                                            extra: profileFields.filter(\.onSignUp).map(\.field))
         let renderer: PageRenderer
-        do { renderer = try PageRenderer(directory: configuration.templates.path, catalog: catalog) } catch {
+        do { renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration)) } catch {
             throw CommandFailure("frontdoor: \(error)")
         }
         // The providers' tokens are sealed with the key in `social.token_key_file` (made here on first start, 0600).

@@ -17,7 +17,7 @@ struct ConfigCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let configuration = try options.load()
-                do { _ = try PageRenderer(directory: configuration.templates.path, catalog: .english) } catch {
+                do { _ = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration)) } catch {
                     throw CommandFailure("frontdoor: templates.path: \(error)")
                 }
                 print(ConfigReader.render(configuration), terminator: "")

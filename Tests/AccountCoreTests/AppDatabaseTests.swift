@@ -7,7 +7,7 @@ struct AppDatabaseTests {
     @Test func openingMigratesToTheLatestSchema() throws {
         let database = try AppDatabase.inMemory()
         #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites",
-                                                       "v5-session-idle-index", "v6-self-service", "v7-social", "v8-native"])
+                                                       "v5-session-idle-index", "v6-self-service", "v7-social", "v8-native", "v9-language"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
@@ -21,7 +21,7 @@ struct AppDatabaseTests {
         let database = try AppDatabase.inMemory()
         try database.writer.write { db in
             let now = Date(timeIntervalSince1970: 1_800_000_000)
-            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, now: now, in: db)
+            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: nil, now: now, in: db)
             try db.execute(sql: """
                 INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
                 VALUES (?, 'other@example.com', 'other@example.com', 0, NULL, 0)
@@ -82,7 +82,7 @@ struct AppDatabaseTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 8)
+        #expect(try reopened.appliedMigrations().count == 9)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 

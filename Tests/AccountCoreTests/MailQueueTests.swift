@@ -6,8 +6,10 @@ import Testing
 
 /// Words every kind of mail in one line; enough to see what was queued.
 struct LineComposer: MailComposer {
-    func compose(_ kind: MailKind, to address: String) throws -> MailMessage {
-        MailMessage(from: "Frontdoor <no-reply@example.com>", to: address, subject: kind.name, text: "\(kind)", html: "<p>\(kind.name)</p>")
+    /// The language the queue asked for, in a header-safe word of the text ("lang=fr", "lang=default").
+    func compose(_ kind: MailKind, to address: String, language: String?) throws -> MailMessage {
+        MailMessage(from: "Frontdoor <no-reply@example.com>", to: address, subject: kind.name,
+                    text: "\(kind) lang=\(language ?? "default")", html: "<p>\(kind.name)</p>")
     }
 }
 
@@ -33,6 +35,22 @@ struct MailQueueTests {
         #expect(text.contains("To: ann@example.com\r\n") && text.contains("Subject: password_changed\r\n"))
         #expect(try queue.deliverDue() == (0, 0), "sent mail is not sent again")
         #expect(try queue.list().first?.sentAt == clock.now())
+    }
+
+    /// The account's preference first, else the language the caller gives (the request's), else the default.
+    @Test func mailIsWordedInTheRecipientsAccountLanguageElseTheFallback() throws {
+        let clock = FixedClock(), folder = outboxFolder()
+        let (queue, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
+        try database.writer.write { db in
+            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: db)
+            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: db)
+            try queue.enqueue(.passwordChanged, to: "ann@example.com", fallback: "de", in: db)
+            try queue.enqueue(.passwordChanged, to: "bob@example.com", fallback: "de", in: db)
+            try queue.enqueue(.signUpAttempt, to: "bob@example.com", in: db)
+            try queue.enqueue(.invitation(token: "t"), to: "new@example.com", in: db)
+        }
+        let texts = try database.writer.read { db in try String.fetchAll(db, sql: "SELECT message FROM mailQueue ORDER BY id") }
+        #expect(texts.map { $0.firstMatch(of: /lang=([a-z]+)/).map { String($0.output.1) } } == ["fr", "de", "default", "default"])
     }
 
     @Test func aFailedDeliveryStaysQueuedAndIsRetriedWithBackoff() throws {

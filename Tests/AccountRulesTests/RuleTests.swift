@@ -38,7 +38,7 @@ struct RuleTests {
     @Test func confirmsComparesWithTheOtherFieldAndNamesIt() {
         let rule = Rule.confirms("password", displayName: "Password")
         #expect(check(rule, "secret123", ["password": "secret123"]) == nil)
-        #expect(check(rule, "secret124", ["password": "secret123"]) == FieldError(key: "confirmation", arguments: ["attribute": "Password"]))
+        #expect(check(rule, "secret124", ["password": "secret123"]) == FieldError(key: "confirmation", arguments: ["attribute": "Password"], otherField: "password"))
         #expect(check(rule, "x", [:]) != nil, "a missing field counts as empty")
         #expect(check(rule, "", [:]) == nil)
     }

@@ -47,7 +47,7 @@ func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, configure: 
     let clock = FixedClock()
     let random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
     let logger = Logger(label: "test")
-    let renderer = try PageRenderer(directory: configuration.templates.path, catalog: .english)
+    let renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration))
     let services = AccountServices(database: try AppDatabase.inMemory(), configuration: configuration.core,
                                    validator: AccountForms.signUp(),
                                    composer: TemplateMailComposer(renderer: renderer, configuration: configuration),

@@ -87,7 +87,7 @@ def test_password_change_shows_every_problem_and_never_the_passwords(stack):
     assert wrong.status_code == 200
     assert '<p class="field-error" id="current_password-error">Current password is not correct</p>' in wrong.text
     assert '<p class="field-error" id="password-error">New password is too short (minimum is 8 characters)</p>' in wrong.text
-    assert 'id="password_confirmation-error">Password confirmation doesn&#39;t match Password</p>' in wrong.text
+    assert 'id="password_confirmation-error">Password confirmation doesn&#39;t match New password</p>' in wrong.text
     for typed in ("not my password", "short", "shirt"):
         assert f'value="{typed}"' not in wrong.text
     assert "Please correct the problems below." in wrong.text

@@ -228,6 +228,10 @@ extension AppDatabase {
                 t.column("usedAt", .double)
             }
         }
+        migrator.registerMigration("v9-language") { db in
+            // The account's language (issue 10): pages and mail use it before the browser's. NULL: follow the browser.
+            try db.alter(table: "account") { t in t.add(column: "language", .text) }
+        }
         return migrator
     }
 }

@@ -4,6 +4,7 @@
 //   retry_base   first retry delay; doubles per failed attempt up to one hour (default 30s)
 //   throttle     at most one mail of a kind per address in this window (default 1m)
 // A delivery failure never fails the web request: it stays queued with its error and is retried.
+import AccountRules
 import Foundation
 import GRDB
 import Logging
@@ -55,9 +56,10 @@ public enum MailKind: Sendable, Equatable {
     }
 }
 
-/// Words a mail of some kind for an address (implemented with the templates in WebFront).
+/// Words a mail of some kind for an address (implemented with the templates in WebFront), in `language` (the preference
+/// of the account holding the address; nil: the site's default).
 public protocol MailComposer: Sendable {
-    func compose(_ kind: MailKind, to address: String) throws -> MailMessage
+    func compose(_ kind: MailKind, to address: String, language: String?) throws -> MailMessage
 }
 
 /// One queued mail, as `frontdoor mail list` shows it.
@@ -104,9 +106,14 @@ public struct MailQueue: Sendable {
             """, arguments: [address.lowercased(), kind.name, since]) ?? false
     }
 
-    /// Words and queues a mail in the caller's transaction; it is sent after the transaction commits.
-    func enqueue(_ kind: MailKind, to address: String, in db: Database) throws {
-        let message = try composer.compose(kind, to: address)
+    /// Words and queues a mail in the caller's transaction, in the preferred language of the account holding `address`,
+    /// else in `fallback` (the language of the request that caused it, or of an account about to be deleted), else in
+    /// the site's default; it is sent after the transaction commits.
+    func enqueue(_ kind: MailKind, to address: String, fallback: String? = nil, in db: Database) throws {
+        let preferred = try String.fetchOne(db, sql: """
+            SELECT a.language FROM emailAddress e JOIN account a ON a.id = e.accountId WHERE e.normalizedAddress = ?
+            """, arguments: [EmailFormat.normalized(address)]) ?? fallback
+        let message = try composer.compose(kind, to: address, language: preferred)
         let id = random.bytes(16).map { String(format: "%02x", $0) }.joined()
         let domain = message.from.split(separator: "@").last.map { String($0.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) } ?? "localhost"
         let text = try message.rfc5322(date: clock.now(), id: id, domain: domain.isEmpty ? "localhost" : domain)

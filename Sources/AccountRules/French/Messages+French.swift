@@ -22,6 +22,7 @@ extension MessageCatalog {
         "invalid": "cette valeur n’est pas valide",
         "confirmation": "cette valeur ne correspond pas au champ « {attribute} »",
         "taken": "cette valeur est déjà utilisée",
+        "inclusion": "cette valeur ne fait pas partie des choix proposés",
         "form_has_errors": "Veuillez corriger les erreurs ci-dessous.",
 
         // Field names.

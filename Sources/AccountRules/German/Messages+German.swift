@@ -16,6 +16,7 @@ extension MessageCatalog {
         "invalid": "ist ungültig",
         "confirmation": "stimmt nicht mit „{attribute}“ überein",
         "taken": "ist bereits vergeben",
+        "inclusion": "ist keine der angebotenen Möglichkeiten",
         "form_has_errors": "Bitte korrigieren Sie die unten markierten Angaben.",
 
         // Field names.

@@ -31,7 +31,7 @@ struct PasswordAPI: Sendable {
 
     func remind(_ context: RequestContext) throws -> Response {
         let form = try context.apiFields()
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let errors = Validator([Field("email", displayName: catalog.text("field_email"), rules: [.required, .email])]).validate(["email": email])
         guard errors.isEmpty else { throw APIError.validation(errors, catalog: catalog) }

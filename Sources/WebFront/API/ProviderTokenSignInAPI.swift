@@ -15,7 +15,7 @@ import OAuthClient
 struct ProviderTokenSignInAPI: Sendable {
     func submit(_ context: RequestContext, kind: ProviderKind) throws -> Response {
         let form = try context.apiFields()
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let providers = context.site.social.providers
         guard let provider = providers.first(where: { $0.configuration.id == kind.rawValue && $0.configuration.kind == kind })
                 ?? providers.first(where: { $0.configuration.kind == kind }) else {

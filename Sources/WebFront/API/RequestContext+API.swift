@@ -18,10 +18,10 @@ extension RequestContext {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let type = (request.contentType ?? "").lowercased()
         guard type.hasPrefix("application/json") else {
-            throw APIError(status: 415, message: site.renderer.catalog.text("api_unsupported_media_type"))
+            throw APIError(status: 415, message: catalog.text("api_unsupported_media_type"))
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            throw APIError(status: 400, message: site.renderer.catalog.text("api_bad_request"))
+            throw APIError(status: 400, message: catalog.text("api_bad_request"))
         }
         return object
     }
@@ -75,7 +75,7 @@ extension RequestContext {
         let email = request.header("X-User-Email") ?? ""
         if let token = apiToken, let session = try site.services.apiTokens.find(email: email, token: token) { return session }
         if hasAPICredentials { site.logger.info("api token refused", metadata: ["path": "\(request.path)"]) }
-        throw APIError.unauthorized(site.renderer.catalog.text("api_unauthenticated"))
+        throw APIError.unauthorized(catalog.text("api_unauthenticated"))
     }
 
     /// `{"user": …}` for `accountId`, with `token` as authenticationToken (null when nil).
@@ -98,7 +98,7 @@ extension RequestContext {
         do {
             return try body()
         } catch let error as AccountError {
-            throw APIError.from(error, catalog: site.renderer.catalog, provider: provider)
+            throw APIError.from(error, catalog: catalog, provider: provider)
         }
     }
 

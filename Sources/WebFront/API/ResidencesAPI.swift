@@ -17,7 +17,7 @@ struct ResidencesAPI: Sendable {
     func register(_ context: RequestContext) throws -> Response {
         let body = try context.apiBody()
         let fields = RequestContext.fields(of: body, root: body["residence"] is [String: Any] ? "residence" : nil)
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let ticket: ResidenceTicket
         do {
             ticket = try context.site.services.residences.register(email: (fields["email"] ?? "").trimmingCharacters(in: .whitespaces),
@@ -35,7 +35,7 @@ struct ResidencesAPI: Sendable {
     func verify(_ context: RequestContext, route: String) throws -> Response {
         let id = String(route.dropFirst(Self.prefix.count).dropLast(Self.suffix.count))
         let fields = try context.apiFields(root: nil)
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let collection: ResidenceCollection
         do {
             collection = try context.site.services.residences.collect(id: id, secret: fields["secret"] ?? "", client: context.client)

@@ -57,8 +57,8 @@ struct UsersAPI: Sendable {
         if names.contains(where: { form[$0] != nil }) {
             var merged = try context.apiCall { try services.profile.values(of: session.accountId).form }
             for name in names { if let value = form[name] { merged[name] = value.trimmingCharacters(in: .whitespaces) } }
-            let errors = AccountForms.profile(services.profile.fields, catalog: context.site.renderer.catalog).validate(merged)
-            guard errors.isEmpty else { throw APIError.validation(errors, catalog: context.site.renderer.catalog) }
+            let errors = AccountForms.profile(services.profile.fields, catalog: context.catalog).validate(merged)
+            guard errors.isEmpty else { throw APIError.validation(errors, catalog: context.catalog) }
             profile = merged
         }
         if let email = form["email"]?.trimmingCharacters(in: .whitespaces), !email.isEmpty {

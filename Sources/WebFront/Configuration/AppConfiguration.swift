@@ -6,6 +6,8 @@ import Foundation
 public struct AppConfiguration: Sendable, Equatable {
     /// The site's name, shown in titles and headers (`site_name`).
     public var siteName = "Frontdoor"
+    /// An image shown before the site name in every page's header (`logo_url`); empty: none.
+    public var logoURL = ""
     /// Where nginx mounts the app (`base_path`, default `/account`); every link, form and cookie uses it.
     public var basePath = "/account"
     /// URL path of the static files nginx serves (`static_path`, default `<base_path>/static`).
@@ -36,6 +38,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var social = Social()
     /// The JSON API for native apps (section `api`).
     public var api = API()
+    /// The languages offered and the operator's wording (section `languages`, and `messages`).
+    public var languages = Languages()
 
     public init() {}
 
@@ -232,6 +236,7 @@ public struct AppConfiguration: Sendable, Equatable {
                                    addressDuration: lockout.addressDuration),
             signUp: SignUpPolicy(mode: signUp, inviteLifetime: inviteLifetime))
         core.residenceLifetime = api.residenceLifetime
+        core.languages = languages.availableList
         return core
     }
 }

@@ -43,6 +43,7 @@ enum ConfigKeys {
 
     static let all: [ConfigKey] = [
         text("site_name", \.siteName),
+        text("logo_url", \.logoURL),
         text("base_path", \.basePath),
         text("static_path", \.staticPath),
         text("public_url", \.publicURL),
@@ -120,6 +121,8 @@ enum ConfigKeys {
         flag("api.enabled", \.api.enabled),
         duration("api.token_lifetime", \.api.tokenLifetime),
         duration("api.residence_lifetime", \.api.residenceLifetime),
+        text("languages.available", \.languages.available),
+        text("languages.default", \.languages.defaultLanguage),
     ]
 
     static func parseInteger(_ text: String) throws -> Int {

@@ -33,6 +33,8 @@
 //   social.http_timeout "10s"
 //   social.providers             [] (file only: a list of sign-in providers; see AppConfiguration+Social.swift)
 //   api.enabled true   api.token_lifetime "90d"   api.residence_lifetime "1h"
+//   languages.available "en, fr, de"   languages.default "en"   logo_url ""
+//   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
 // Durations: plain seconds or a number with s, m, h or d.
 import Foundation
 import OAuthClient
@@ -51,11 +53,12 @@ public enum ConfigReader {
         var values: [String: String] = [:]
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         var providers: [ProviderConfiguration] = []
+        var messages: [String: [String: String]] = [:]
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ConfigError("cannot read config file \(file)")
             }
-            (values, profileFields, providers) = try parseFile(yaml: text)
+            (values, profileFields, providers, messages) = try parseFile(yaml: text)
         }
         for key in ConfigKeys.all.map(\.name) {
             let variable = "FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
@@ -64,6 +67,7 @@ public enum ConfigReader {
         var configuration = AppConfiguration()
         configuration.profileFields = profileFields
         configuration.social.providers = providers
+        configuration.languages.messages = messages
         for key in ConfigKeys.all {
             guard let value = values[key.name] else { continue }
             do { try key.apply(&configuration, value.trimmingCharacters(in: .whitespaces)) } catch let error as ConfigError {
@@ -79,17 +83,18 @@ public enum ConfigReader {
     /// Flattens a YAML document into dotted keys (`session.lifetime`); unknown keys are errors.
     static func parse(yaml text: String) throws -> [String: String] { try parseFile(yaml: text).values }
 
-    /// The document's dotted keys, and the lists under `profile.fields` (see ProfileFieldsConfig) and
-    /// `social.providers` (see SocialProvidersConfig), checked.
+    /// The document's dotted keys, the lists under `profile.fields` (see ProfileFieldsConfig) and `social.providers`
+    /// (see SocialProvidersConfig), and the `messages` overrides (see MessagesConfig), checked.
     static func parseFile(yaml text: String) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig],
-                                                        providers: [ProviderConfiguration]) {
+                                                        providers: [ProviderConfiguration], messages: [String: [String: String]]) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch { throw ConfigError("config file is not valid YAML: \(error)") }
-        guard let node else { return ([:], [], []) }
+        guard let node else { return ([:], [], [], [:]) }
         guard let mapping = node.mapping else { throw ConfigError("config file must be a mapping of keys to values") }
         var values: [String: String] = [:]
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         var providers: [ProviderConfiguration] = []
+        var messages: [String: [String: String]] = [:]
         let known = Set(ConfigKeys.all.map(\.name))
         func walk(_ mapping: Node.Mapping, prefix: String) throws {
             for (keyNode, valueNode) in mapping {
@@ -98,6 +103,8 @@ public enum ConfigReader {
                     profileFields = try ProfileFieldsConfig.parse(valueNode)
                 } else if key == SocialProvidersConfig.key {
                     providers = try SocialProvidersConfig.parse(valueNode)
+                } else if key == MessagesConfig.key {
+                    messages = try MessagesConfig.parse(valueNode)
                 } else if let nested = valueNode.mapping {
                     try walk(nested, prefix: key + ".")
                 } else if let scalar = valueNode.scalar {
@@ -109,7 +116,7 @@ public enum ConfigReader {
             }
         }
         try walk(mapping, prefix: "")
-        return (values, profileFields, providers)
+        return (values, profileFields, providers, messages)
     }
 
     /// Checks the values against each other and their ranges.
@@ -155,6 +162,9 @@ public enum ConfigReader {
         try require(hostCharacters(c.session.cookieDomain), "session.cookie_domain must be a domain such as example.com")
         try require(c.redirect.allowedHostList.allSatisfy(hostCharacters),
                     "redirect.allowed_hosts must list host names such as app.example.com or .example.com")
+        try require(c.logoURL.isEmpty || c.logoURL.hasPrefix("/") || c.logoURL.hasPrefix("https://") || c.logoURL.hasPrefix("http://"),
+                    "logo_url must be a path such as /static/logo.svg or an http(s) URL")
+        try MessagesConfig.validate(c.languages, profileFields: c.profileFields.map(\.name))
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
     }
 
@@ -184,6 +194,7 @@ public enum ConfigReader {
         }
         lines += ProfileFieldsConfig.render(configuration.profileFields)
         lines += SocialProvidersConfig.render(configuration.social.providers)
+        lines += MessagesConfig.render(configuration.languages.messages)
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -32,10 +32,10 @@ struct ConfirmationPage: Sendable {
     }
 
     private func resendForm(_ context: RequestContext, title: String, text: String?) throws -> Response {
-        var values = FormView.fields([.email(autocomplete: "email")], form: [:], catalog: context.site.renderer.catalog)
+        var values = FormView.fields([.email(autocomplete: "email")], form: [:], catalog: context.catalog)
         values.merge(["title": title, "button": "resend_confirmation_button"].localized(context)) { _, new in new }
         values["action"] = context.site.paths.path("confirmation/new")
-        if let text { values["text"] = context.site.renderer.catalog.text(text) }
+        if let text { values["text"] = context.catalog.text(text) }
         return try context.page("email_form", values)
     }
 }

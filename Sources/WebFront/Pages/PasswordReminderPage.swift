@@ -16,7 +16,7 @@ struct PasswordReminderPage: Sendable {
 
     /// The address form, also shown when a reset link no longer works.
     static func form(_ context: RequestContext, title: String, text: String) throws -> Response {
-        var values = FormView.fields([.email(autocomplete: "email")], form: [:], catalog: context.site.renderer.catalog)
+        var values = FormView.fields([.email(autocomplete: "email")], form: [:], catalog: context.catalog)
         values.merge(["title": title, "text": text, "button": "reminder_button"].localized(context)) { _, new in new }
         values["action"] = context.site.paths.path("password/new")
         return try context.page("email_form", values)

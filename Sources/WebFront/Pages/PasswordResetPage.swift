@@ -36,9 +36,9 @@ struct PasswordResetPage: Sendable {
                       hintArguments: ["count": String(context.site.configuration.password.minLength)]),
             .password("password_confirmation", autocomplete: "new-password"),
         ]
-        var values = FormView.fields(inputs, form: [:], errors: errors, catalog: context.site.renderer.catalog)
+        var values = FormView.fields(inputs, form: [:], errors: errors, catalog: context.catalog)
         values["token"] = token
-        if !errors.isEmpty { values["form_error"] = context.site.renderer.catalog.text("form_has_errors") }
+        if !errors.isEmpty { values["form_error"] = context.catalog.text("form_has_errors") }
         return try context.page("password_edit", values)
     }
 }

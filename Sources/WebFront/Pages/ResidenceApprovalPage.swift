@@ -16,7 +16,7 @@ struct ResidenceApprovalPage: Sendable {
         } catch AccountError.invalidToken {
             return try invalid(context)
         }
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         return try context.page("residence_confirm", [
             "intro": catalog.text("residence_text", ["site": context.site.configuration.siteName, "email": request.email]),
             "device": TemplateMailComposer.device(userAgent: request.userAgent, remoteAddress: request.remoteAddress, catalog: catalog),
@@ -27,7 +27,7 @@ struct ResidenceApprovalPage: Sendable {
 
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         do {
             let email = try context.site.services.residences.approve(token: context.form["token"] ?? "", client: context.client)
             return try context.page("message", ["title": catalog.text("residence_approved_title"),

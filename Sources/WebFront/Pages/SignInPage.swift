@@ -45,7 +45,7 @@ struct SignInPage: Sendable {
 
     private func render(_ context: RequestContext, email: String, returnTo: String?, adding: Bool, flash: Flash? = nil) throws -> Response {
         var values = FormView.fields([.email(autocomplete: "username"), .password("password", autocomplete: "current-password")],
-                                     form: ["email": email], catalog: context.site.renderer.catalog)
+                                     form: ["email": email], catalog: context.catalog)
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
         if adding { values["adding"] = true }
         values["social"] = context.socialButtons(labelKey: "social_sign_in_with", returnTo: values["rd"] as? String)

@@ -51,7 +51,7 @@ struct SignUpPage: Sendable {
     /// The form; with `invited` (the address of the valid invitation `invite`), that address read-only and the token hidden.
     private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init(),
                         invite: String = "", invited: String? = nil) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let inputs: [InputSpec] = [
             invited == nil ? .email(autocomplete: "email")
                 : InputSpec(name: "email", type: "email", autocomplete: "email", keepsValue: true, hintKey: "invited_hint"),

@@ -3,6 +3,6 @@
 extension Dictionary where Key == String, Value == String {
     /// The same keys with each value (a catalog key) replaced by its text.
     func localized(_ context: RequestContext) -> [String: Any] {
-        mapValues { context.site.renderer.catalog.text($0) }
+        mapValues { context.catalog.text($0) }
     }
 }

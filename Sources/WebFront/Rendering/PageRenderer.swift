@@ -11,12 +11,12 @@ public struct PageRenderer: Sendable {
     }
 
     private let library: MustacheLibrary
-    /// Every message, for templates as `{{t.key}}`.
-    public let catalog: MessageCatalog
-    private let strings: [String: String]
+    /// Every message in every offered language, for templates as `{{t.key}}`.
+    public let localization: Localization
+    private let strings: [String: [String: String]]
 
     /// Loads every `.mustache` file under `directory`, named by relative path without the extension (`mail/welcome`).
-    public init(directory: String, catalog: MessageCatalog) throws {
+    public init(directory: String, localization: Localization) throws {
         var library = MustacheLibrary()
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
@@ -35,14 +35,14 @@ public struct PageRenderer: Sendable {
         }
         guard count > 0 else { throw TemplateError(description: "no .mustache templates in \(directory)") }
         self.library = library
-        self.catalog = catalog
-        self.strings = catalog.strings
+        self.localization = localization
+        self.strings = Dictionary(uniqueKeysWithValues: localization.languages.map { ($0, localization.catalog($0).strings) })
     }
 
-    /// Renders template `name` with `values` plus `t` (the catalog's strings).
-    public func render(_ name: String, _ values: [String: Any]) throws -> String {
+    /// Renders template `name` with `values` plus `t` (the strings of `language`, or of the default language).
+    public func render(_ name: String, _ values: [String: Any], language: String) throws -> String {
         var values = values
-        values["t"] = strings
+        values["t"] = strings[language] ?? strings[localization.defaultLanguage]
         guard let html = library.render(values, withTemplate: name) else {
             throw TemplateError(description: "no template named \(name)")
         }

@@ -12,7 +12,10 @@ public struct TemplateMailComposer: MailComposer {
         self.configuration = configuration
     }
 
-    public func compose(_ kind: MailKind, to address: String) throws -> MailMessage {
+    public func compose(_ kind: MailKind, to address: String, language: String?) throws -> MailMessage {
+        let localization = renderer.localization
+        let language = localization.offered(language) ?? localization.defaultLanguage
+        let catalog = localization.catalog(language)
         let paths = SitePaths(base: configuration.basePath)
         let site = configuration.publicURL
         var values: [String: Any] = [
@@ -34,15 +37,15 @@ public struct TemplateMailComposer: MailComposer {
             values["settings_url"] = site + paths.path("settings/connections")
         case let .residence(token, userAgent, remoteAddress):
             values["link"] = site + paths.path("residences/confirm") + "?token=" + token
-            values["device"] = Self.device(userAgent: userAgent, remoteAddress: remoteAddress, catalog: renderer.catalog)
+            values["device"] = Self.device(userAgent: userAgent, remoteAddress: remoteAddress, catalog: catalog)
         case .signUpAttempt, .passwordChanged, .accountDeleted: break
         }
-        let catalog = renderer.catalog
+        values["lang"] = language
         return MailMessage(
             from: configuration.mail.from, to: address,
             subject: catalog.text("mail_\(kind.name)_subject", ["site": configuration.siteName, "provider": values["provider"] as? String ?? ""]),
-            text: try renderer.render("mail/\(kind.name).txt", values),
-            html: try renderer.render("mail/\(kind.name).html", values))
+            text: try renderer.render("mail/\(kind.name).txt", values, language: language),
+            html: try renderer.render("mail/\(kind.name).html", values, language: language))
     }
 
     /// "Safari 17 on iOS, from 192.0.2.1": the browser summary when recognised, else the User-Agent as sent (an app's

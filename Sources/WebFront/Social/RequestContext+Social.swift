@@ -57,7 +57,7 @@ extension RequestContext {
                        ids: [String]? = nil) -> [String: Any]? {
         let providers = site.social.providers.map(\.configuration).filter { ids?.contains($0.id) ?? true }
         guard !providers.isEmpty else { return nil }
-        let catalog = site.renderer.catalog
+        let catalog = self.catalog
         let buttons: [[String: Any]] = providers.map { provider in
             var button: [String: Any] = ["id": provider.id, "action": site.paths.path("auth/\(provider.id)"),
                                          "purpose": purpose.rawValue,

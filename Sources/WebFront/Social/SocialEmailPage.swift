@@ -40,7 +40,7 @@ struct SocialEmailPage: Sendable {
 
     private func render(_ context: RequestContext, _ pending: PendingIdentity, form: [String: String],
                         errors: ValidationErrors = .init()) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         var values = FormView.fields([.email(autocomplete: "email")], form: form, errors: errors, catalog: catalog)
         values["intro"] = catalog.text("social_email_text", ["provider": context.providerName(pending.provider)])
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }

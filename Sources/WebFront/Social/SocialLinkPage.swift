@@ -36,7 +36,7 @@ struct SocialLinkPage: Sendable {
     }
 
     private func render(_ context: RequestContext, _ pending: PendingIdentity, flash: Flash? = nil) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let name = context.providerName(pending.provider)
         var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], catalog: catalog)
         values["heading"] = catalog.text("social_link_title", ["provider": name])

@@ -34,7 +34,7 @@ struct AccountDeletionPage: Sendable {
     private func path(_ context: RequestContext) -> String { context.site.paths.path("settings/delete") }
 
     private func render(_ context: RequestContext, session: SessionInfo, errors: ValidationErrors = .init()) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let hasPassword = try context.site.services.socialLinks.hasPassword(accountId: session.accountId)
         var values = FormView.fields(hasPassword ? [.password("password", autocomplete: "current-password")] : [], form: [:],
                                      errors: errors, catalog: catalog)

@@ -13,7 +13,7 @@ struct ConnectionsPage: Sendable {
         let session = try context.requireSession()
         let links = context.site.services.socialLinks
         let linked = try links.identities(accountId: session.accountId)
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let rows: [[String: Any]] = linked.map { identity in
             var row: [String: Any] = ["provider": identity.provider, "name": context.providerName(identity.provider),
                                       "email": identity.email ?? "", "display_name": identity.displayName,

@@ -72,7 +72,7 @@ struct EmailAddressesPage: Sendable {
     /// The list and the add form (with `form`'s address and `errors` when re-shown).
     private func render(_ context: RequestContext, accountId: Int64, form: [String: String] = [:],
                         errors: ValidationErrors = .init(), status: Int = 200) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let addresses = try context.site.services.addresses.all(of: accountId)
         let verifiedCount = addresses.filter { $0.verifiedAt != nil }.count
         let rows: [[String: Any]] = addresses.map { address in

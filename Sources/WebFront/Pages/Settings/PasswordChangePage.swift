@@ -34,19 +34,14 @@ struct PasswordChangePage: Sendable {
 
     /// The form; passwords are never shown again.
     private func render(_ context: RequestContext, session: SessionInfo, errors: ValidationErrors = .init()) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let hasPassword = try context.site.services.socialLinks.hasPassword(accountId: session.accountId)
         let inputs: [InputSpec] = (hasPassword ? [.password("current_password", autocomplete: "current-password")] : []) + [
             .password("password", autocomplete: "new-password", hintKey: "password_hint",
-                      hintArguments: ["count": String(context.site.configuration.password.minLength)]),
+                      hintArguments: ["count": String(context.site.configuration.password.minLength)], labelKey: "field_new_password"),
             .password("password_confirmation", autocomplete: "new-password"),
         ]
         var values = FormView.fields(inputs, form: [:], errors: errors, catalog: catalog)
-        if var fields = values["fields"] as? [String: Any], var password = fields["password"] as? [String: Any] {
-            password["label"] = catalog.text("field_new_password")
-            fields["password"] = password
-            values["fields"] = fields
-        }
         if !hasPassword { values["setting_first"] = true }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.settingsPage("settings_password", section: "password", values)

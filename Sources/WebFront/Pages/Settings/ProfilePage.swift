@@ -1,6 +1,7 @@
 // ProfilePage.swift: `GET|POST <base>/settings`: the display name and the operator's declared profile fields.
 //
-// Options: `profile.fields` (which fields, their labels, types and rules). Needs a session, not a recent password:
+// Options: `profile.fields` (which fields, their labels, types and rules), `languages.available` (the language choice:
+// one of them, or the browser's). Needs a session, not a recent password:
 // the profile holds nothing that guards the account. Success: flash `profile_updated` and back to this page; field
 // errors: the form again with every message and the values as typed.
 import AccountCore
@@ -28,11 +29,21 @@ struct ProfilePage: Sendable {
     }
 
     private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init()) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         var displayName = InputSpec(name: "display_name", type: "text", autocomplete: "name", keepsValue: true, hintKey: "display_name_hint")
         displayName.optional = true
         var values = FormView.fields([displayName], form: form, errors: errors, catalog: catalog)
         values["profile_fields"] = ProfileFieldsView.fields(context.site.services.profile.fields, form: form, errors: errors, catalog: catalog)
+        let chosen = form["language"] ?? ""
+        let languageErrors = errors.messages(for: "language", in: catalog)
+        values["language_choice"] = [
+            "label": catalog.text("field_language"),
+            "hint": catalog.text("language_hint", ["site": context.site.configuration.siteName]),
+            "error": languageErrors.isEmpty ? false as Any : languageErrors.joined(separator: "; ") as Any,
+            "autofocus": errors.fieldNames.first == "language",
+            "options": [["code": "", "name": catalog.text("language_automatic"), "selected": chosen.isEmpty, "own": false]]
+                + context.site.renderer.localization.names.map { ["code": $0.code, "name": $0.name, "selected": $0.code == chosen, "own": true] },
+        ]
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.settingsPage("settings_profile", section: "profile", values)
     }

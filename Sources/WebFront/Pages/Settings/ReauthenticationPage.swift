@@ -41,7 +41,7 @@ struct ReauthenticationPage: Sendable {
 
     /// The password form (when the account has one) and a button per provider linked to the account.
     private func render(_ context: RequestContext, session: SessionInfo, returnTo: String?, errors: ValidationErrors = .init()) throws -> Response {
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], errors: errors, catalog: catalog)
         values["rd"] = target(context, returnTo)
         let links = context.site.services.socialLinks

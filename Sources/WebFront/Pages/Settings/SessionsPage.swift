@@ -11,7 +11,7 @@ import Foundation
 struct SessionsPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
         let session = try context.requireSession()
-        let catalog = context.site.renderer.catalog
+        let catalog = context.catalog
         let entries = try context.site.services.sessionManagement.list(accountId: session.accountId, current: session.digest)
         let rows: [[String: Any]] = entries.map { entry in
             [

@@ -1,0 +1,27 @@
+// LanguageAction.swift: POST language, the language switcher at the foot of every page.
+//
+// Options: form fields `lang` (an offered language code) and `back` (the page to go back to, checked; default home).
+// The choice is kept in a year-long cookie (`frontdoor_lang`), which comes before Accept-Language; a signed-in person's
+// account takes it as its preference too, so mail follows. A language not offered changes nothing.
+import FastCGI
+
+/// `POST <base>/language`.
+struct LanguageAction: Sendable {
+    /// The cookie holding the switcher's choice.
+    static let cookieName = "frontdoor_lang"
+    /// How long the choice is kept.
+    static let cookieMaxAge = 365 * 86400
+
+    func submit(_ context: RequestContext) throws -> Response {
+        try context.verifyCSRF()
+        let back = context.returnTarget(context.form["back"])
+        guard let language = context.site.renderer.localization.offered(context.form["lang"]),
+              language == context.form["lang"]?.lowercased() else { return context.redirect(to: back) }
+        context.setCookie(Self.cookieName, language, maxAge: Self.cookieMaxAge)
+        if let session = try context.session() {
+            try context.site.services.profile.setLanguage(language, of: session.accountId)
+        }
+        context.setFlash(Flash("language_changed"))
+        return context.redirect(to: back)
+    }
+}
