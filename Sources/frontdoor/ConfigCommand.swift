@@ -1,4 +1,6 @@
 // ConfigCommand.swift: `frontdoor config check`: prints the effective configuration, or the problem and exit 1.
+// `frontdoor config messages [LANGUAGE]`: prints every message of a language as it would be worded (built-in text with
+// the config's `messages` applied), as YAML ready to copy into `messages:`.
 import AccountRules
 import ArgumentParser
 import Foundation
@@ -6,7 +8,7 @@ import WebFront
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "config", abstract: "Inspect the configuration.",
-                                                    subcommands: [Check.self])
+                                                    subcommands: [Check.self, Messages.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -21,6 +23,25 @@ struct ConfigCommand: ParsableCommand {
                     throw CommandFailure("frontdoor: templates.path: \(error)")
                 }
                 print(ConfigReader.render(configuration), terminator: "")
+            }
+        }
+    }
+
+    struct Messages: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every message of a language (default: languages.default) by key, with the config's overrides.")
+
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "A language code of languages.available (en, fr, de, …).") var language: String?
+
+        func run() throws {
+            try reportingFailures {
+                let localization = Localization(try options.load())
+                let code = language?.lowercased() ?? localization.defaultLanguage
+                guard localization.languages.contains(code) else {
+                    throw CommandFailure("frontdoor: \(code) is not in languages.available (\(localization.languages.joined(separator: ", ")))")
+                }
+                print(MessagesConfig.render([code: localization.catalog(code).strings]).joined(separator: "\n"))
             }
         }
     }

@@ -32,7 +32,7 @@ extension AppConfiguration {
 }
 
 /// Reads, checks and prints the `messages` mapping.
-enum MessagesConfig {
+public enum MessagesConfig {
     static let key = "messages"
 
     /// `messages: {fr: {sign_in_title: "…"}}` as a dictionary; throws `ConfigError` naming the bad entry.
@@ -67,7 +67,7 @@ enum MessagesConfig {
         for (code, texts) in languages.messages {
             guard offered.contains(code) else { throw ConfigError("\(key).\(code): not in languages.available") }
             for name in texts.keys.sorted() where MessageCatalog.english.strings[name] == nil && !fieldKeys.contains(name) {
-                throw ConfigError("\(key).\(code).\(name): no such message (see frontdoor config messages)")
+                throw ConfigError("\(key).\(code).\(name): no such message (frontdoor config messages lists them)")
             }
         }
     }
@@ -78,7 +78,7 @@ enum MessagesConfig {
     }
 
     /// The mapping as YAML lines for `frontdoor config check` (nothing when empty).
-    static func render(_ messages: [String: [String: String]]) -> [String] {
+    public static func render(_ messages: [String: [String: String]]) -> [String] {
         guard !messages.isEmpty else { return [] }
         var lines = ["\(key):"]
         for code in messages.keys.sorted() {
