@@ -172,7 +172,8 @@ def test_pages_carry_the_security_headers_and_nginx_serves_the_css(stack):
 
 
 def test_nginx_serves_the_css_with_no_frontdoor_process(tmp_path):
-    """An nginx from the same include whose socket has nothing behind it: CSS 200, pages 502."""
+    """An nginx from the same include whose socket has nothing behind it: CSS 200, pages 502 with the friendly page
+    (in every built-in language, without nginx's name or version)."""
     port = free_port()
     prefix = tmp_path / "nginx"
     subprocess.run([str(ROOT / "nginx/render"), "--static", str(ROOT / "static"), "--socket", str(tmp_path / "nobody.sock"),
@@ -185,7 +186,10 @@ def test_nginx_serves_the_css_with_no_frontdoor_process(tmp_path):
         assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
         assert css.content == (ROOT / "static/css/frontdoor.css").read_bytes()
         assert get_or_none(base + "/static/css/missing.css").status_code == 404
-        assert get_or_none(base + "/sign_in").status_code == 502
+        down = get_or_none(base + "/sign_in")
+        assert down.status_code == 502 and down.headers["Content-Type"].startswith("text/html")
+        assert "Unavailable for a moment" in down.text and "Indisponible" in down.text and "nicht erreichbar" in down.text
+        assert "nginx" not in down.text.lower() and "/" not in down.headers.get("Server", "")
         assert get_or_none(f"http://127.0.0.1:{port}/").headers["Location"].endswith("/account/")
     finally:
         nginx.terminate()
