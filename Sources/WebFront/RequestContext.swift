@@ -195,7 +195,8 @@ public final class RequestContext {
         let flash = flash ?? takeFlash()
         var all: [String: Any] = [
             "site_name": site.configuration.siteName,
-            "logo_url": site.configuration.logoURL,
+            // A section needs false, not "", to be skipped.
+            "logo": site.configuration.logoURL.isEmpty ? false as Any : ["url": site.configuration.logoURL] as Any,
             "lang": language,
             // The switcher comes back to this page; a cached page is the same for every visitor, so it names no query.
             "languages": site.renderer.localization.names.map { ["code": $0.code, "name": $0.name, "current": $0.code == language] },
