@@ -14,7 +14,7 @@ extension MessageCatalog {
         "sessions_title": "Where you're signed in",
         "sessions_text": "These browsers are signed in to your account. If you don't recognise one, sign it out and change your password.",
         "sessions_this_browser": "This browser",
-        "sessions_address": "Address",
+        "sessions_address": "IP address",
         "sessions_created": "Signed in",
         "sessions_last_seen": "Last active",
         "sessions_remembered": "Remembered on this device",

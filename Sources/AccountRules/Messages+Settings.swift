@@ -32,7 +32,7 @@ extension MessageCatalog {
         "switched_account": "Switched account.",
         "signed_out_all": "Signed out of every account.",
         "signed_out_one": "Signed out of that account.",
-        "too_many_accounts": "This browser is signed in to as many accounts as it may be. Sign out of one first.",
+        "too_many_accounts": "This browser is already signed in to the most accounts it may hold. Sign out of one first.",
 
         // Mail about settings changes.
         "mail_address_verification_subject": "Confirm the address you added to your {site} account",

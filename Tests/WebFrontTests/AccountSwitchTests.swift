@@ -81,7 +81,7 @@ struct AccountSwitchTests {
         browser.post("/account/sign_in", ["email": "ann@example.com", "password": "correct horse"])
         #expect(browser.post("/account/sign_in", ["email": "bob@example.com", "password": "correct horse", "add": "1"]).status == 303)
         #expect(browser.get("/account/sign_in?add=1").header("Location") == "/account/", "full: back home with a message")
-        #expect(browser.get("/account/").text.contains("as many accounts as it may be"))
+        #expect(browser.get("/account/").text.contains("signed in to the most accounts it may hold"))
         let refused = browser.post("/account/sign_in", ["email": "cyd@example.com", "password": "correct horse", "add": "1"])
         #expect(refused.header("Location") == "/account/")
         #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 2)
