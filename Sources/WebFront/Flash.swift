@@ -14,6 +14,7 @@ public struct Flash: Sendable, Equatable {
 
     /// The messages that may travel in the cookie, with their kind.
     static let known: [String: Kind] = [
+        "language_changed": .notice,
         "signed_in": .notice, "signed_up": .notice, "signed_out": .notice, "sign_in_required": .alert,
         "confirmed": .notice, "password_changed": .notice,
         // Settings (self-service).

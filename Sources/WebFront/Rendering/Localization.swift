@@ -46,20 +46,25 @@ public struct Localization: Sendable {
     }
 
     /// The offered language an `Accept-Language` header prefers most (quality first, then the header's order); nil
-    /// when it names none (`*` names the default).
+    /// when it names none. `*` stands for any offered language the header does not name (RFC 9110 §12.5.4): the
+    /// default, unless the header names it (a `q=0` refuses it), else the first such language offered.
     public func negotiate(_ acceptLanguage: String?) -> String? {
         guard let header = acceptLanguage, !header.isEmpty else { return nil }
-        var best: (quality: Double, language: String)?
-        for item in header.split(separator: ",").prefix(32) {
+        let ranges = header.split(separator: ",").prefix(32).compactMap { item -> (tag: String, quality: Double)? in
             let parts = item.split(separator: ";")
-            guard let tag = parts.first?.trimmingCharacters(in: .whitespaces), !tag.isEmpty else { continue }
+            guard let tag = parts.first?.trimmingCharacters(in: .whitespaces), !tag.isEmpty else { return nil }
             var quality = 1.0
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 if pair.count == 2, pair[0].lowercased() == "q" { quality = Double(pair[1]).map { min(max($0, 0), 1) } ?? 0 }
             }
-            guard quality > 0, quality > (best?.quality ?? 0) else { continue }
-            if let language = tag == "*" ? defaultLanguage : offered(tag) { best = (quality, language) }
+            return (tag, quality)
+        }
+        let named = Set(ranges.compactMap { $0.tag == "*" ? nil : offered($0.tag) })
+        let unnamed = ([defaultLanguage] + languages).first { !named.contains($0) }
+        var best: (quality: Double, language: String)?
+        for range in ranges where range.quality > (best?.quality ?? 0) {
+            if let language = range.tag == "*" ? unnamed : offered(range.tag) { best = (range.quality, language) }
         }
         return best?.language
     }
