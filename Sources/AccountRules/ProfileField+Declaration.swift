@@ -22,7 +22,7 @@ extension ProfileField {
     /// Names the forms use already; a declared field may not take one.
     public static let reservedNames: Set<String> = [
         "email", "password", "password_confirmation", "current_password", "display_name", "csrf_token", "invite",
-        "remember_me", "rd", "id", "token", "add",
+        "remember_me", "rd", "id", "token", "add", "language", "lang", "back",
     ]
     /// `max_length` when the operator sets none.
     public static let defaultMaxLength = 255

@@ -16,7 +16,8 @@ public struct Frontdoor: Responder {
         self.site = site
         self.routes = Routes.table(providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled)
         self.rootRoutes = Routes.rootTable()
-        self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins)
+        self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins,
+                                                      images: SecurityHeaders.origin(of: site.configuration.logoURL).map { [$0] } ?? [])
     }
 
     public func respond(to request: Request) -> Response {

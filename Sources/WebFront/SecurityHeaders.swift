@@ -2,7 +2,9 @@
 // A route may set `framingAllowedCSP` instead: then framing is allowed and X-Frame-Options is left out.
 // With social sign-in providers, `form-action` also names their authorization endpoints' origins: browsers apply
 // form-action to the redirect that follows a form, and the provider buttons post to `auth/<id>`, which redirects there.
+// A `logo_url` on another host adds that origin to img-src.
 import FastCGI
+import Foundation
 
 /// Adds the security headers to a response; a header the route already set (a relaxed frame policy later) is kept.
 public enum SecurityHeaders {
@@ -19,13 +21,28 @@ public enum SecurityHeaders {
     public static let framingAllowedCSP =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors *; base-uri 'none'; object-src 'none'"
 
-    /// `values`, with `formActions` (origins such as `https://github.com`) added to the policy's form-action.
-    static func values(formActions: [String]) -> [(String, String)] {
-        guard !formActions.isEmpty else { return values }
-        let extra = " " + formActions.joined(separator: " ")
-        return values.map { name, value in
-            (name, name == "Content-Security-Policy" ? value.replacingOccurrences(of: "form-action 'self'", with: "form-action 'self'" + extra) : value)
+    /// `values`, with `formActions` (origins such as `https://github.com`) added to the policy's form-action and
+    /// `images` (the logo's origin) to its img-src.
+    static func values(formActions: [String], images: [String] = []) -> [(String, String)] {
+        guard !formActions.isEmpty || !images.isEmpty else { return values }
+        func widened(_ policy: String) -> String {
+            var policy = policy
+            if !formActions.isEmpty {
+                policy = policy.replacingOccurrences(of: "form-action 'self'", with: "form-action 'self' " + formActions.joined(separator: " "))
+            }
+            if !images.isEmpty {
+                policy = policy.replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: " + images.joined(separator: " "))
+            }
+            return policy
         }
+        return values.map { name, value in (name, name == "Content-Security-Policy" ? widened(value) : value) }
+    }
+
+    /// The scheme, host and port of an http(s) `url` (for a logo on another host), or nil for a path.
+    static func origin(of url: String) -> String? {
+        guard url.hasPrefix("https://") || url.hasPrefix("http://"), let components = URLComponents(string: url),
+              let scheme = components.scheme, let host = components.host, !host.isEmpty else { return nil }
+        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     }
 
     static func apply(to response: inout Response, values: [(String, String)] = values) {

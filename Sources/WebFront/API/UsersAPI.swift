@@ -56,6 +56,7 @@ struct UsersAPI: Sendable {
         var profile: [String: String]?
         if names.contains(where: { form[$0] != nil }) {
             var merged = try context.apiCall { try services.profile.values(of: session.accountId).form }
+            merged["language"] = nil  // the API does not change the language preference: a form without it keeps it
             for name in names { if let value = form[name] { merged[name] = value.trimmingCharacters(in: .whitespaces) } }
             let errors = AccountForms.profile(services.profile.fields, catalog: context.catalog).validate(merged)
             guard errors.isEmpty else { throw APIError.validation(errors, catalog: context.catalog) }

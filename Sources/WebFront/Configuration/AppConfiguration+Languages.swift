@@ -84,7 +84,9 @@ public enum MessagesConfig {
         for code in messages.keys.sorted() {
             lines.append("  \(code):")
             for (name, text) in messages[code]!.sorted(by: { $0.key < $1.key }) {
-                lines.append("    \(name): \"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+                let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+                lines.append("    \(name): \"" + escaped + "\"")
             }
         }
         return lines

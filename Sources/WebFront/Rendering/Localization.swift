@@ -51,11 +51,12 @@ public struct Localization: Sendable {
     public func negotiate(_ acceptLanguage: String?) -> String? {
         guard let header = acceptLanguage, !header.isEmpty else { return nil }
         let ranges = header.split(separator: ",").prefix(32).compactMap { item -> (tag: String, quality: Double)? in
-            let parts = item.split(separator: ";")
+            let parts = item.split(separator: ";", omittingEmptySubsequences: false)
             guard let tag = parts.first?.trimmingCharacters(in: .whitespaces), !tag.isEmpty else { return nil }
             var quality = 1.0
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
                 if pair.count == 2, pair[0].lowercased() == "q" { quality = Double(pair[1]).map { min(max($0, 0), 1) } ?? 0 }
             }
             return (tag, quality)
