@@ -107,4 +107,36 @@ struct RegistrationTests {
         #expect(Set(mails.map(\.kind)) == ["confirmation", "sign_up_attempt"])
         #expect(mails.allSatisfy { $0.recipient == "ann@example.com" })
     }
+
+    // MARK: - The request's language
+
+    private func storedLanguages(_ fixture: TestFixture) throws -> [String?] {
+        try fixture.database.writer.read { db in try String?.fetchAll(db, sql: "SELECT language FROM account ORDER BY id") }
+    }
+
+    @Test func theNewAccountKeepsTheLanguageOfTheRequestThatCreatedIt() throws {
+        let fixture = try TestFixture()
+        try fixture.signUp("ann@example.com", client: ClientInfo(language: "fr"))
+        try fixture.signUp("bob@example.com", client: ClientInfo())
+        #expect(try storedLanguages(fixture) == ["fr", nil], "without a language, the account follows the browser")
+    }
+
+    @Test func withConfirmationRequiredTheAccountAndItsMailAreInTheRequestsLanguage() throws {
+        let fixture = try TestFixture(confirmationRequired: true)
+        _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo(language: "de"))
+        #expect(try storedLanguages(fixture) == ["de"])
+        let message = try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") }
+        #expect(message?.contains("lang=de") == true, "LineComposer writes the language it was asked for")
+    }
+
+    @Test func anInvitedAccountKeepsTheRequestsLanguageToo() throws {
+        let fixture = try TestFixture(signUp: SignUpPolicy(mode: .invite))
+        let issued = try fixture.services.invitations.create(email: "ann@example.com", client: ClientInfo())
+        var form = TestFixture.form(email: "ann@example.com")
+        form["invite"] = issued.token
+        guard case .signedIn = try fixture.services.registration.signUp(form, client: ClientInfo(language: "fr")) else {
+            Issue.record("an invited sign-up signs in"); return
+        }
+        #expect(try storedLanguages(fixture) == ["fr"])
+    }
 }

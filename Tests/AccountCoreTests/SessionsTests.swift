@@ -155,5 +155,7 @@ struct SessionsTests {
         let row = try #require(try fixture.sessionRow(grant))
         #expect((row["userAgent"] as String).count == 512)
         #expect((row["remoteAddress"] as String).count == 64)
+        #expect(ClientInfo(language: String(repeating: "a", count: 100)).language?.count == 35, "no longer than a language tag")
+        #expect(ClientInfo(language: "fr").language == "fr" && ClientInfo().language == nil)
     }
 }

@@ -48,6 +48,25 @@ struct MessageCatalogTests {
         #expect(french.fullMessage(for: FieldError(key: "blank"), displayName: "Courriel") == "est vide (Courriel)")
     }
 
+    @Test func aFieldIsNamedByTheCatalogsFieldKeyElseByTheFallback() {
+        #expect(MessageCatalog.english.displayName(of: "email", fallback: "E") == "Email")
+        #expect(MessageCatalog.french.displayName(of: "email", fallback: "E") == "Adresse e-mail")
+        #expect(MessageCatalog.german.displayName(of: "password", fallback: "P") == "Passwort")
+        #expect(MessageCatalog.english.displayName(of: "username", fallback: "User name") == "User name", "an operator's field")
+        #expect(MessageCatalog.english.merging(["field_username": "Handle"]).displayName(of: "username", fallback: "User name") == "Handle")
+    }
+
+    @Test func aConfirmationsOtherFieldIsNamedByTheCatalogThatWordsTheMessage() {
+        let error = FieldError(key: "confirmation", arguments: ["attribute": "Password"], otherField: "password")
+        #expect(MessageCatalog.german.fullMessage(for: error, displayName: "Wiederholung")
+                == "„Wiederholung“ stimmt nicht mit „Passwort“ überein", "the German catalog's field_password, not the English argument")
+        let unnamed = FieldError(key: "confirmation", arguments: ["attribute": "PIN"], otherField: "pin")
+        #expect(MessageCatalog.english.fullMessage(for: unnamed, displayName: "PIN again") == "PIN again doesn't match PIN")
+        let bare = FieldError(key: "confirmation", otherField: "pin")
+        #expect(MessageCatalog.english.fullMessage(for: bare, displayName: "PIN again") == "PIN again doesn't match pin",
+                "without a name, the field's own")
+    }
+
     // MARK: - Every key in use exists
 
     /// The repository root, three levels above this file (Tests/AccountRulesTests/MessageCatalogTests.swift).

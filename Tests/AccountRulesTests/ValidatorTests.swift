@@ -69,4 +69,57 @@ struct ValidatorTests {
         #expect(validator.field(named: "nope") == nil)
         #expect(validator.validate([:]).fieldNames == ["email", "username"])
     }
+
+    // MARK: - Field names as the form labels them
+
+    @Test func aLabelBeatsTheCatalogsFieldNameWhichBeatsTheDisplayNameGivenAtValidation() {
+        let validator = Validator([
+            Field("password", displayName: "Password (given)", rules: [.required]),
+            Field("nickname", displayName: "Nickname (given)", rules: [.required]),
+        ])
+        let errors = validator.validate([:])
+        let catalog = MessageCatalog.english
+        #expect(errors.messages(for: "password", in: catalog, labels: ["password": "New password"]) == ["New password can't be blank"])
+        #expect(errors.messages(for: "password", in: catalog) == ["Password can't be blank"], "the catalog's field_password")
+        #expect(errors.messages(for: "nickname", in: catalog) == ["Nickname (given) can't be blank"], "no field_nickname: the given name")
+        #expect(errors.messages(for: "nickname", in: catalog.merging(["field_nickname": "Pen name"])) == ["Pen name can't be blank"])
+        #expect(errors.messages(for: "nickname", in: catalog, labels: ["password": "New password"]) == ["Nickname (given) can't be blank"],
+                "another field's label does not name this one")
+    }
+
+    @Test func aConfirmationNamesItsOtherFieldByTheLabelElseTheCatalog() {
+        let errors = AccountForms.signUp().validate(["email": "ann@example.com", "password": "correct horse", "password_confirmation": "x"])
+        #expect(errors.messages(for: "password_confirmation", in: .english, labels: ["password": "New password"])
+                == ["Password confirmation doesn't match New password"])
+        #expect(errors.messages(for: "password_confirmation", in: .english,
+                                labels: ["password": "New password", "password_confirmation": "Again"])
+                == ["Again doesn't match New password"])
+        #expect(errors.messages(for: "password_confirmation", in: .english.merging(["field_password": "Secret"]))
+                == ["Password confirmation doesn't match Secret"], "no label: the catalog names the other field")
+        let custom = Validator([Field("pin_again", displayName: "PIN again", rules: [.confirms("pin", displayName: "PIN")])])
+            .validate(["pin": "1234", "pin_again": "9999"])
+        #expect(custom.messages(for: "pin_again", in: .english) == ["PIN again doesn't match PIN"], "neither: the name given to the rule")
+    }
+
+    @Test func frenchMessagesNameTheFieldInFrenchBeforeAColon() {
+        let nbsp = "\u{00A0}"
+        let errors = AccountForms.signUp().validate(["email": "", "password": "abc", "password_confirmation": "abd"])
+        let french = MessageCatalog.french
+        #expect(errors.messages(for: "email", in: french) == ["Adresse e-mail\(nbsp): ce champ doit être rempli"])
+        #expect(errors.messages(for: "password", in: french) == ["Mot de passe\(nbsp): cette valeur est trop courte (au moins 8 caractères)"])
+        #expect(errors.messages(for: "password_confirmation", in: french)
+                == ["Confirmation du mot de passe\(nbsp): cette valeur ne correspond pas au champ «\(nbsp)Mot de passe\(nbsp)»"])
+        #expect(errors.messages(for: "password_confirmation", in: french, labels: ["password": "Nouveau mot de passe"])
+                == ["Confirmation du mot de passe\(nbsp): cette valeur ne correspond pas au champ «\(nbsp)Nouveau mot de passe\(nbsp)»"])
+    }
+
+    @Test func germanMessagesQuoteTheFieldsGermanName() {
+        let errors = AccountForms.signUp().validate(["email": "ann@example", "password": "", "password_confirmation": "x"])
+        let german = MessageCatalog.german
+        #expect(errors.messages(for: "email", in: german) == ["„E-Mail-Adresse“ ist keine gültige E-Mail-Adresse"])
+        #expect(errors.messages(for: "password", in: german) == ["„Passwort“ muss ausgefüllt werden"])
+        #expect(errors.messages(for: "password_confirmation", in: german) == ["„Passwortbestätigung“ stimmt nicht mit „Passwort“ überein"])
+        let blank = AccountForms.signUp().validate([:])
+        #expect(blank.messages(for: "email", in: german) == ["„E-Mail-Adresse“ muss ausgefüllt werden"])
+    }
 }

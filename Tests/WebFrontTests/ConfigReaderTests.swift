@@ -212,6 +212,8 @@ struct ConfigReaderTests {
         ("fields:\n    - label: Username", "profile.fields[1].name: missing"),
         ("fields:\n    - name: UserName", "profile.fields[1].name: must be a lower-case letter"),
         ("fields:\n    - name: email", "profile.fields[1].name:"),
+        // The profile form's language choice (issue 10) is posted as `language`: a declared field may not take the name.
+        ("fields:\n    - name: language", "profile.fields[1].name:"),
         ("fields:\n    - name: username\n      colour: red", "profile.fields[1]: unknown option colour"),
         ("fields:\n    - name: username\n      min_length: four", "profile.fields.username.min_length: must be a whole number"),
         ("fields:\n    - name: username\n      min_length: 30\n      max_length: 20", "profile.fields.username.min_length: must not be more than max_length"),

@@ -124,6 +124,30 @@ struct FrontdoorTests {
         #expect(tooLarge.text.contains("too large"))
     }
 
+    @Test func anErrorPageSaysWhatHappenedAndTheStatusInThePagesLanguage() throws {
+        let browser = TestBrowser(try makeApp().app)
+        let missing = browser.get("/account/nope")
+        #expect(missing.text.contains("<h1>Page not found</h1>") && missing.text.contains("<title>Page not found · Frontdoor</title>"))
+        #expect(missing.text.contains(#"<p class="error-message">There is no page at this address.</p>"#))
+        #expect(missing.text.contains(#"<p class="error-status">Error 404</p>"#))
+        let method = browser.get("/account/sign_out")
+        #expect(method.text.contains("<h1>Something went wrong</h1>") && method.text.contains(#"<p class="error-status">Error 405</p>"#))
+        #expect(!method.text.contains("Page not found"))
+        let french = browser.get("/account/nope", headers: ["Accept-Language": "fr"])
+        #expect(french.status == 404 && french.text.contains(#"<html lang="fr">"#))
+        #expect(french.text.contains("<h1>Page introuvable</h1>") && french.text.contains(#"<p class="error-status">Erreur 404</p>"#))
+    }
+
+    @Test func aLogoOnAnotherHostIsAllowedByTheContentSecurityPolicy() throws {
+        // logo_url may be "an https URL" (config docs); the page's img-src must then let the browser load it.
+        let app = try makeApp { $0.logoURL = "https://cdn.example.com/brand/logo.png" }.app
+        let page = TestBrowser(app).get("/account/sign_in")
+        #expect(page.text.contains(#"src="https://cdn.example.com/brand/logo.png""#))
+        let policy = page.header("Content-Security-Policy") ?? ""
+        let imgSrc = policy.split(separator: ";").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("img-src") } ?? ""
+        #expect(imgSrc.contains("https://cdn.example.com"), "\(imgSrc)")
+    }
+
     @Test func everyResponseCarriesTheSecurityHeaders() throws {
         let app = try makeApp { $0.confirmation.required = false }.app
         for response in [TestBrowser(app).get("/account/sign_in"), TestBrowser(app).get("/account/missing")] {

@@ -1,5 +1,6 @@
 import AccountCore
 import FastCGI
+import Foundation
 import GRDB
 import Testing
 @testable import WebFront
@@ -65,5 +66,37 @@ struct PasswordResetPageTests {
         let third = String(try #require(try test.link(containing: "/password/edit?token=")).split(separator: "=", maxSplits: 1)[1])
         test.clock.advance(by: 3601)
         #expect(browser.get("/account/password/edit?token=\(third)").text.contains("The password reset link is invalid"))
+    }
+
+    /// The decoded subject and the text of the newest delivered mail.
+    private func newestMail(_ test: TestApp) throws -> (subject: String, text: String) {
+        let mail = try #require(try test.deliveredMail().last)
+        var subject = String(try #require(mail.firstMatch(of: /(?m)^Subject: ([^\r\n]*)/)).output.1)
+        if let encoded = subject.wholeMatch(of: /=\?UTF-8\?B\?(.*)\?=/), let data = Data(base64Encoded: String(encoded.output.1)) {
+            subject = String(decoding: data, as: UTF8.self)
+        }
+        return (subject, mail)
+    }
+
+    @Test func theReminderIsInTheAccountsLanguageElseInTheRequestsLanguage() throws {
+        let test = try makeApp()
+        let owner = TestBrowser(test.app)
+        owner.cookies["frontdoor_lang"] = "de"
+        owner.post("/account/sign_up", ["email": "cy@example.com", "password": "old password", "password_confirmation": "old password"])
+        #expect(try newestMail(test).subject.hasPrefix("Bestätigen Sie"), "the confirmation mail: the new account's language")
+        let confirm = try #require(try test.link(containing: "/confirm?token="))
+        owner.get(String(confirm.dropFirst("http://127.0.0.1:8080".count)))
+        let stranger = TestBrowser(test.app)
+        stranger.cookies["frontdoor_lang"] = "fr"
+        stranger.post("/account/password/new", ["email": "cy@example.com"])
+        let german = try newestMail(test)
+        #expect(german.subject == "Ihr Passwort für Frontdoor zurücksetzen", "the account's preference, not the French request")
+        #expect(german.text.contains(#"<html lang="de">"#))
+        try test.services.profile.update(accountId: 1, form: ["display_name": "", "language": ""], client: ClientInfo())
+        test.clock.advance(by: 61)
+        stranger.post("/account/password/new", ["email": "cy@example.com"])
+        let french = try newestMail(test)
+        #expect(french.subject == "Réinitialisez votre mot de passe pour Frontdoor", "no preference: the request's language")
+        #expect(french.text.contains(#"<html lang="fr">"#))
     }
 }

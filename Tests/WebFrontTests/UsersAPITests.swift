@@ -151,4 +151,30 @@ import Testing
         let app = try makeApp { $0.api.enabled = false }
         #expect(APIClient(app.app).send("POST", "v1/users", ["user": [:]]).status == 404)
     }
+
+    // MARK: - Languages
+
+    @Test func registeringKeepsTheAcceptLanguageAndUpdatingLeavesThePreference() throws {
+        let app = try openApp()
+        let answer = APIClient(app.app).send("POST", "v1/users", ["user": ["email": "ann@example.com", "password": "correct horse"]],
+                                             headers: ["Accept-Language": "fr-FR, de;q=0.5"])
+        var authed = APIClient(app.app)
+        authed.email = "ann@example.com"
+        authed.token = answer.user["authenticationToken"] as? String
+        #expect(try app.services.profile.language(of: 1) == "fr")
+        #expect(authed.send("PUT", "v1/users", ["user": ["displayName": "Ann"]], headers: ["Accept-Language": "de"]).status == 200)
+        #expect(try app.services.profile.language(of: 1) == "fr", "the API has no language choice: the preference stays")
+    }
+
+    @Test func aPreferenceNoLongerOfferedDoesNotBlockAnUpdateThatDoesNotTouchIt() throws {
+        // The operator dropped German from languages.available after Ann chose it; she changes only her name.
+        let app = try makeApp { $0.confirmation.required = false; $0.languages.available = "en, fr" }
+        var api = APIClient(app.app)
+        api.send("POST", "v1/users/", ["user": ["email": "ann@example.com", "password": "correct horse"]])
+        #expect(api.signIn("ann@example.com", "correct horse").status == 201)
+        try app.services.database.writer.write { db in try db.execute(sql: "UPDATE account SET language = 'de' WHERE id = 1") }
+        let updated = api.send("PUT", "v1/users", ["user": ["displayName": "Ann"]])
+        #expect(updated.status == 200, "\(updated.message ?? "")")
+        #expect(try app.services.profile.values(of: 1).displayName == "Ann")
+    }
 }
