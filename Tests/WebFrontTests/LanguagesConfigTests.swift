@@ -108,7 +108,7 @@ struct LanguagesConfigTests {
         let config = try readFile(field + "\nmessages:\n  fr:\n    field_username: Pseudonyme\n")
         #expect(config.languages.messages["fr"]?["field_username"] == "Pseudonyme")
         #expect(failure(field + "\nmessages:\n  fr:\n    field_nickname: Surnom\n")
-                == "messages.fr.field_nickname: no such message (see frontdoor config messages)")
+                == "messages.fr.field_nickname: no such message (frontdoor config messages lists them)")
         #expect(try readFile("messages:\n  de:\n    field_email: E-Mail\n").languages.messages == ["de": ["field_email": "E-Mail"]],
                 "a built-in field name is a built-in key")
     }
