@@ -1,35 +1,43 @@
-"""Every page in Chromium at 360 px and 1280 px wide: axe-core finds no violation of serious or critical impact,
-nothing overflows sideways, and a full-page screenshot of each is saved as a PNG test artefact.
+"""Every page in Chromium at 360 px and 1280 px wide, in English and French (a few in German too, the longest
+words), some in the dark colour scheme: axe-core finds no violation of serious or critical impact, nothing overflows
+sideways, no English is left on a translated page, and a full-page screenshot of each is saved (see look.py).
 
-Screenshots go to `$FRONTDOOR_ARTIFACTS/screenshots/<page>-<width>.png` (default `test-artifacts/` in the repository,
-ignored by git): open them to see every page as people see it.
+Pages reached through other sites or mailed links are in test_look_flows.py; keyboard use in test_keyboard.py.
 """
-import base64
-import os
-import struct
-from pathlib import Path
-
 import pytest
-import requests
 from selenium.webdriver.common.by import By
-from selenium_axe_python import Axe
 
-from conftest import ROOT, make_chromium, outbox_link, page_wait, unique_email
+from conftest import Stack, make_chromium, running, unique_email
+from look import (LANGS, WIDTHS, check_page, fill, language_cookie, loaded, prepare, show, sign_up, sign_up_with_errors,
+                  submit, switch_language)
 
-WIDTHS = (360, 1280)
-ARTIFACTS = Path(os.environ.get("FRONTDOOR_ARTIFACTS", ROOT / "test-artifacts")) / "screenshots"
-PASSWORD = "correct horse battery"
 
-# Pages anyone can open, by the name their screenshots get.
+def opens(path):
+    return lambda driver, stack: driver.get(stack.base + path)
+
+
+def asks(path, **fields):
+    """Opens the form at `path`, fills it in and sends it: the page is the answer."""
+    def open_(driver, stack):
+        driver.get(stack.base + path)
+        fill(driver, **{name: value() if callable(value) else value for name, value in fields.items()})
+        submit(driver)
+    return open_
+
+
+# Pages anyone can open, by the name their screenshots get, and how to get there.
 ANONYMOUS = {
-    "sign_in": "/sign_in",
-    "sign_up": "/sign_up",
-    "password_new": "/password/new",
-    "confirmation_new": "/confirmation/new",
-    "password_edit_invalid": "/password/edit?token=no-such-token",
-    "confirm_invalid": "/confirm?token=no-such-token",
-    "residence_invalid": "/residences/confirm?token=no-such-token",
-    "not_found": "/no/such/page",
+    "sign_in": opens("/sign_in"),
+    "sign_up": opens("/sign_up"),
+    "sign_up_errors": sign_up_with_errors,
+    "password_new": opens("/password/new"),
+    "reminder_sent": asks("/password/new", email=lambda: unique_email("reminder")),
+    "confirmation_new": opens("/confirmation/new"),
+    "confirmation_sent": asks("/confirmation/new", email=lambda: unique_email("resend")),
+    "password_edit_invalid": opens("/password/edit?token=no-such-token"),
+    "confirm_invalid": opens("/confirm?token=no-such-token"),
+    "residence_invalid": opens("/residences/confirm?token=no-such-token"),
+    "not_found": opens("/no/such/page"),
 }
 # Pages of a signed-in account.
 SIGNED_IN = {
@@ -41,79 +49,127 @@ SIGNED_IN = {
     "settings_delete": "/settings/delete",
     "settings_reauthenticate": "/settings/reauthenticate",
 }
+# German (long words) for a few pages; the dark colour scheme for a representative set, in every language above.
+GERMAN = {"sign_in", "sign_up_errors", "settings_sessions", "settings_emails"}
+DARK = {"sign_in", "sign_up_errors", "not_found", "settings_profile", "settings_emails"}
+
+
+def cases(pages):
+    """(lang, page, dark) for the pages: language by language (a signed-in browser switches language seldom)."""
+    found = [(lang, name, False) for lang in LANGS for name in pages]
+    found += [("de", name, False) for name in pages if name in GERMAN]
+    found += [(lang, name, True) for lang in LANGS for name in pages if name in DARK]
+    return [pytest.param(lang, name, dark, id=f"{lang}-{name}{'-dark' if dark else ''}") for lang, name, dark in found]
 
 
 @pytest.fixture(scope="module")
-def driver():
+def anonymous():
     chromium = make_chromium()
     yield chromium
     chromium.quit()
 
 
-def show(driver, url, width):
-    """Loads `url` in a viewport `width` CSS pixels wide (a phone's below 500) and waits for the page."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 500})
-    driver.get(url)
-    page_wait(driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
-
-
-def check_page(driver, name, width):
-    """axe (serious and critical impact), no sideways overflow, and the full-page screenshot saved and readable."""
-    axe = Axe(driver)
-    axe.inject()
-    violations = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
-    assert violations == [], f"{name} at {width}px: " + "; ".join(
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in violations)
-    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{name} at {width}px is {overflow}px wider than the window"
-    height = driver.execute_script("return Math.ceil(document.documentElement.scrollHeight)")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
-    png = base64.b64decode(shot["data"])
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    shot_width, shot_height = struct.unpack(">II", png[16:24])
-    assert (shot_width, shot_height) == (width, height), f"{name} at {width}px: screenshot {shot_width}x{shot_height}"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / f"{name}-{width}.png").write_bytes(png)
+@pytest.fixture(scope="module")
+def signed_in(stack):
+    """A Chromium signed up (confirmation is off on this stack) and so signed in; its language is the account's
+    preference, changed with the switcher."""
+    chromium = make_chromium()
+    sign_up(chromium, stack)
+    assert "/sign_up" not in chromium.current_url
+    yield chromium
+    chromium.quit()
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("name", ANONYMOUS)
-def test_anonymous_pages(stack, driver, name, width):
-    driver.delete_all_cookies()
-    show(driver, stack.base + ANONYMOUS[name], width)
-    check_page(driver, name, width)
+@pytest.mark.parametrize("lang, name, dark", cases(ANONYMOUS))
+def test_anonymous_pages(stack, anonymous, lang, name, dark, width):
+    anonymous.delete_all_cookies()
+    language_cookie(anonymous, stack, lang)
+    prepare(anonymous, width, dark)
+    ANONYMOUS[name](anonymous, stack)
+    loaded(anonymous)
+    check_page(anonymous, name, width, lang, dark)
 
 
-def test_the_residence_approval_page(stack, driver):
-    email = unique_email("look")
-    answer = requests.post(stack.base + "/v1/residences", json={"email": email}, timeout=10)
-    assert answer.status_code == 201
-    link = outbox_link(stack, email, "/residences/confirm?token=")
-    for width in WIDTHS:
-        show(driver, link, width)
-        assert driver.find_element(By.ID, "allow").is_displayed()
-        check_page(driver, "residence_confirm", width)
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang, name, dark", cases(SIGNED_IN))
+def test_signed_in_pages(stack, signed_in, lang, name, dark, width):
+    url = stack.base + SIGNED_IN[name]
+    show(signed_in, url, width, dark)
+    assert "/sign_in" not in signed_in.current_url, f"{name} asked to sign in"
+    if signed_in.execute_script("return document.documentElement.lang") != lang:
+        switch_language(signed_in, lang)
+        show(signed_in, url, width, dark)  # again, without the switcher's notice
+    check_page(signed_in, name, width, lang, dark)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_signed_in_home_with_a_flash(stack, anonymous, lang, width):
+    """Just signed up: the home page with its welcome notice."""
+    anonymous.delete_all_cookies()
+    language_cookie(anonymous, stack, lang)
+    prepare(anonymous, width)
+    sign_up(anonymous, stack)
+    assert anonymous.current_url.rstrip("/") == stack.base
+    notice = anonymous.find_element(By.CSS_SELECTOR, "main .flash.flash-notice[role=status]")
+    assert notice.is_displayed() and notice.text
+    check_page(anonymous, "home_flash", width, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_switchers_notice_shows_on_the_page_it_returns_to(stack, signed_in, lang):
+    """The contract: POST language sets the flash `language_changed` ("From now on, pages are shown in …")."""
+    other = next(code for code in ("en", "fr", "de") if code != lang)
+    show(signed_in, stack.base + "/", WIDTHS[-1])
+    switch_language(signed_in, other)
+    switch_language(signed_in, lang)
+    notices = signed_in.find_elements(By.CSS_SELECTOR, "main .flash.flash-notice[role=status]")
+    assert [n.text for n in notices if n.is_displayed()], f"no notice on the home page in {lang} after the switch"
+    check_page(signed_in, "home_language_changed", WIDTHS[-1], lang)
+
+
+# MARK: - The operator's logo
+
+LOGO = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">
+<rect width="64" height="64" rx="14" fill="#1f5fbf"/><path d="M18 46V18h28v8H28v6h14v8H28v6z" fill="#fff"/></svg>
+"""
+
+
+def logo_location(stack):
+    """nginx serves /brand/logo.svg from the stack's folder (an operator's own static file)."""
+    path = stack.folder / "logo.svg"
+    path.write_text(LOGO)
+    return {"brand.conf": f"location = /brand/logo.svg {{ alias {path}; }}\n"}
+
+
+def test_without_a_logo_url_no_logo_is_shown(stack, anonymous):
+    """logo_url is "" by default: the header has the site name alone, no (broken) image."""
+    show(anonymous, stack.base + "/sign_in", WIDTHS[-1])
+    images = [i.get_attribute("outerHTML") for i in anonymous.find_elements(By.CSS_SELECTOR, "header img")]
+    assert images == [], f"a header image without logo_url: {images}"
 
 
 @pytest.fixture(scope="module")
-def signed_in(stack, driver):
-    """The module's Chromium, signed up (confirmation is off on this stack) and so signed in."""
-    driver.delete_all_cookies()
-    driver.get(stack.base + "/sign_up")
-    driver.find_element(By.NAME, "email").send_keys(unique_email("look"))
-    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-    driver.find_element(By.NAME, "password_confirmation").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    page_wait(driver).until(lambda d: "/sign_up" not in d.current_url)
-    return driver
+def logo_stack(tmp_path_factory):
+    yield from running(Stack(tmp_path_factory.mktemp("stack"), {
+        "confirmation.required": "false", "mail.transport": "outbox", "logo_url": "/brand/logo.svg"}, logo_location))
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("name", SIGNED_IN)
-def test_signed_in_pages(stack, signed_in, name, width):
-    show(signed_in, stack.base + SIGNED_IN[name], width)
-    assert "/sign_in" not in signed_in.current_url, f"{name} asked to sign in"
-    check_page(signed_in, name, width)
+@pytest.mark.parametrize("lang", LANGS)
+def test_sign_in_with_a_logo(logo_stack, anonymous, lang, width):
+    anonymous.delete_all_cookies()
+    language_cookie(anonymous, logo_stack, lang)
+    show(anonymous, logo_stack.base + "/sign_in", width)
+    logo = anonymous.find_element(By.CSS_SELECTOR, "header.site-header a.site-name > img.site-logo:first-child")
+    assert logo.get_attribute("alt") == "" and logo.get_attribute("src").endswith("/brand/logo.svg")
+    assert anonymous.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", logo), "loaded"
+    name = anonymous.find_element(By.CSS_SELECTOR, "header.site-header a.site-name > span")
+    image, text = logo.rect, name.rect
+    assert (image["width"], image["height"]) == (32, 32), image
+    assert image["x"] + image["width"] <= text["x"], "the logo stands before the site name"
+    middle = lambda r: r["y"] + r["height"] / 2  # noqa: E731
+    assert abs(middle(image) - middle(text)) <= 2, f"logo and name on one line: {image} {text}"
+    assert anonymous.find_element(By.TAG_NAME, "main").rect["y"] >= image["y"] + image["height"], "the header holds it"
+    check_page(anonymous, "sign_in_logo", width, lang)
