@@ -15,7 +15,7 @@ import pytest
 import requests
 from aiosmtpd.controller import Controller
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -485,8 +485,10 @@ def chromium():
 
 
 def page_wait(driver, timeout=20):
-    """A wait that retries when the page was replaced between finding an element and reading it."""
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
+    """A wait that retries when the page was replaced between finding an element and reading it. Chromium reports that
+    as a stale element or, when the node goes mid-read, as a bare WebDriverException ("Node with given id does not
+    belong to the document"); either way the condition is tried again until it holds or the wait times out."""
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException, WebDriverException))
 
 
 # MARK: - Native clients: the devise-ios JSON API, provider tokens (native_provider.py) and email residences
