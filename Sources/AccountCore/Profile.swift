@@ -115,7 +115,7 @@ public struct Profile: Sendable {
 
     /// Whether an account may prefer `language`: one of `languages`, or (none configured) a well-formed code.
     func isOffered(_ language: String) -> Bool {
-        languages.isEmpty ? language.wholeMatch(of: /[a-z]{2,3}(-[a-z0-9]{2,8})?/) != nil : languages.contains(language)
+        languages.isEmpty ? MessageCatalog.isLanguageCode(language) : languages.contains(language)
     }
 
     /// `form` with the display name and the declared fields (only the sign-up ones when `signUp`) trimmed of white space.

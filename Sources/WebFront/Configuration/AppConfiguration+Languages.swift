@@ -57,7 +57,7 @@ public enum MessagesConfig {
     static func validate(_ languages: AppConfiguration.Languages, profileFields: [String]) throws {
         let offered = languages.availableList
         guard !offered.isEmpty else { throw ConfigError("languages.available must name at least one language") }
-        for code in offered where !isLanguageCode(code) {
+        for code in offered where !MessageCatalog.isLanguageCode(code) {
             throw ConfigError("languages.available: \(code) is not a language code such as en, fr or pt-br")
         }
         guard offered.contains(languages.defaultLanguage.lowercased()) else {
@@ -70,11 +70,6 @@ public enum MessagesConfig {
                 throw ConfigError("\(key).\(code).\(name): no such message (frontdoor config messages lists them)")
             }
         }
-    }
-
-    /// A BCP 47 primary tag with an optional region or script: two or three letters, then `-` and two to eight letters or digits.
-    static func isLanguageCode(_ code: String) -> Bool {
-        code.wholeMatch(of: /[a-z]{2,3}(-[a-z0-9]{2,8})?/) != nil
     }
 
     /// The mapping as YAML lines for `frontdoor config check` (nothing when empty).
