@@ -42,10 +42,12 @@ public struct MessageCatalog: Sendable {
     }
 
     /// A validation message as a sentence: the field's display name, then the rule's message. A rule that names another
-    /// field (a confirmation) has that field's name worded by this catalog too.
-    public func fullMessage(for error: FieldError, displayName: String) -> String {
+    /// field (a confirmation) names it as the form labels it (`labels`), else as this catalog does.
+    public func fullMessage(for error: FieldError, displayName: String, labels: [String: String] = [:]) -> String {
         var arguments = error.arguments
-        if let other = error.otherField { arguments["attribute"] = self.displayName(of: other, fallback: arguments["attribute"] ?? other) }
+        if let other = error.otherField {
+            arguments["attribute"] = labels[other] ?? self.displayName(of: other, fallback: arguments["attribute"] ?? other)
+        }
         let message = error.customMessage ?? text(error.key, arguments)
         return text("error_full_message", ["attribute": displayName, "message": message])
     }

@@ -74,14 +74,9 @@ public struct ValidationErrors: Sendable, Equatable, Error {
     /// named as the form labels them (`labels`), else by the catalog's `field_<name>`, else by the display name given
     /// at validation; a confirmation names its other field the same way.
     public func messages(for field: String, in catalog: MessageCatalog, labels: [String: String] = [:]) -> [String] {
-        func name(_ field: String, _ fallback: String) -> String { labels[field] ?? catalog.displayName(of: field, fallback: fallback) }
-        return entries.filter { $0.field == field }.map { entry in
-            var error = entry.error
-            if let other = error.otherField {
-                error.arguments["attribute"] = name(other, error.arguments["attribute"] ?? other)
-                error.otherField = nil
-            }
-            return catalog.fullMessage(for: error, displayName: name(entry.field, entry.displayName))
+        entries.filter { $0.field == field }.map { entry in
+            catalog.fullMessage(for: entry.error, displayName: labels[entry.field] ?? catalog.displayName(of: entry.field, fallback: entry.displayName),
+                                labels: labels)
         }
     }
 }
