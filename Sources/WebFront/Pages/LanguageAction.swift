@@ -15,8 +15,8 @@ struct LanguageAction: Sendable {
     func submit(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
         let back = context.returnTarget(context.form["back"])
-        guard let language = context.site.renderer.localization.offered(context.form["lang"]),
-              language == context.form["lang"]?.lowercased() else { return context.redirect(to: back) }
+        let language = context.form["lang"]?.lowercased() ?? ""
+        guard context.site.renderer.localization.languages.contains(language) else { return context.redirect(to: back) }
         context.setCookie(Self.cookieName, language, maxAge: Self.cookieMaxAge)
         if let session = try context.session() {
             try context.site.services.profile.setLanguage(language, of: session.accountId)
