@@ -1,6 +1,6 @@
 # Frontdoor: `make run` serves http://127.0.0.1:8080/account/; `make test` runs every test.
 # Both first install what is missing (scripts/install-deps: Debian packages; .venv for the e2e tests).
-.PHONY: run test deps build build-release unit e2e bench clean
+.PHONY: run test deps build build-release unit e2e bench clean tsan fuzz-smoke fuzz http-fuzz faults soak
 
 PORT ?= 8080
 PYTEST_ARGS ?=
@@ -26,7 +26,38 @@ e2e: build
 	@scripts/install-deps --with-venv
 	FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
 
-test: unit e2e
+# make test = the unit tests, the end-to-end suite (with the short smoke of the HTTP fuzz, faults and soak),
+# the unit tests again under the thread sanitizer, and every fuzz target for a short run over its corpus.
+test: unit e2e tsan fuzz-smoke
+
+# Issue 11 (SECURITY.md has the figures of the long runs). The thread-sanitized build has its own folder.
+tsan: deps
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+# libFuzzer targets (fuzz/): `fuzz-smoke` replays the corpora and runs each target briefly; `fuzz` is the long run.
+fuzz-smoke: deps
+	scripts/fuzz smoke
+
+FUZZ_RUNS ?= 100000
+fuzz: deps
+	scripts/fuzz long $(FUZZ_RUNS)
+
+# The long runs of the e2e smokes: HTTP fuzz through nginx, kill -9 and races, the 10-minute soak (release build).
+HTTP_FUZZ_REQUESTS ?= 100000
+http-fuzz: build
+	@scripts/install-deps --with-venv
+	HTTP_FUZZ_REQUESTS=$(HTTP_FUZZ_REQUESTS) FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -s -ra Tests/e2e/test_http_fuzz.py
+
+FAULT_ROUNDS ?= 20
+faults: build
+	@scripts/install-deps --with-venv
+	FAULT_ROUNDS=$(FAULT_ROUNDS) FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -s -ra Tests/e2e/test_faults_kill.py Tests/e2e/test_faults_mail.py Tests/e2e/test_faults_disk.py Tests/e2e/test_races.py
+
+SOAK_SECONDS ?= 600
+soak: build-release
+	@scripts/install-deps --with-venv
+	SOAK_SECONDS=$(SOAK_SECONDS) FRONTDOOR_BIN=$(CURDIR)/.build/release/frontdoor .venv/bin/pytest -q -s -ra Tests/e2e/test_soak.py
 
 # The load benchmark of issue 6 (bench/README.md): frontdoor vs a libfcgi C responder and the raw argon2id rate.
 BENCH_ARGS ?=
