@@ -100,16 +100,20 @@ public struct Sessions: Sendable {
     }
 
     /// `info` when it is still live, with `lastSeenAt` written when it is older than the touch interval (at most one write
-    /// a minute per session); nil when it has ended. Cookie sessions and API tokens share it.
+    /// a minute per session); nil when it has ended. Cookie sessions and API tokens share it. The write is best effort:
+    /// when the database cannot take it (full, I/O error, lock timeout) the session still counts as seen now, so people
+    /// already signed in keep passing the gate while changes are refused.
     func touched(_ info: SessionInfo) throws -> SessionInfo? {
         var info = info
         let now = clock.now()
         guard isLive(info, at: now) else { return nil }
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
-            try database.writer.writeWithoutTransaction { db in
-                try db.cachedStatement(sql: "UPDATE session SET lastSeenAt = ? WHERE digest = ?")
-                    .execute(arguments: [now.timeIntervalSince1970, info.digest])
-            }
+            do {
+                try database.writer.writeWithoutTransaction { db in
+                    try db.cachedStatement(sql: "UPDATE session SET lastSeenAt = ? WHERE digest = ?")
+                        .execute(arguments: [now.timeIntervalSince1970, info.digest])
+                }
+            } catch where StorageFailure.isUnavailable(error) {}
             info.lastSeenAt = now
         }
         return info

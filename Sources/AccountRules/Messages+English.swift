@@ -105,6 +105,7 @@ extension MessageCatalog {
         "error_payload_too_large": "What was sent is too large.",
         "error_bad_request": "The request could not be understood.",
         "error_internal": "Something went wrong on our side. Please try again in a moment.",
+        "error_unavailable": "We can't save changes right now, so nothing was changed. Please try again in a few minutes.",
         "error_back_home": "Go to the start page",
     ]) { first, _ in first })
 }

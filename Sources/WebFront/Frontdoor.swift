@@ -61,7 +61,7 @@ public struct Frontdoor: Responder {
         if let api = error as? APIError { return api.response }
         let catalog = context.catalog
         var api: APIError
-        if let known = error as? HTTPError {
+        if let known = (error as? HTTPError) ?? storageFailure(error, context: context) {
             let key = [404: "api_not_found", 405: "api_method_not_allowed", 413: "error_payload_too_large"][known.status] ?? known.messageKey
             api = APIError(status: known.status, message: catalog.text(key), headers: known.headers)
         } else {
@@ -79,10 +79,18 @@ public struct Frontdoor: Responder {
         return try handler(context)
     }
 
+    /// The database could not take the request's changes (full, I/O error, read-only, lock timeout): nothing was
+    /// written, so 503 with `error_unavailable` and a Retry-After, logged once as a warning. Nil for other errors.
+    private func storageFailure(_ error: Error, context: RequestContext) -> HTTPError? {
+        guard StorageFailure.isUnavailable(error) else { return nil }
+        site.logger.warning("database cannot take changes", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+        return .storageUnavailable
+    }
+
     /// The one place errors become responses: HTTP errors show their message; anything else is logged and shown as 500.
     private func errorResponse(_ error: Error, context: RequestContext) -> Response {
         let httpError: HTTPError
-        if let known = error as? HTTPError {
+        if let known = (error as? HTTPError) ?? storageFailure(error, context: context) {
             httpError = known
         } else {
             site.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])

@@ -64,7 +64,7 @@ enum Bootstrap {
 
     /// The SQLite database at `database.path`, migrated.
     static func openDatabase(_ configuration: AppConfiguration) throws -> AppDatabase {
-        do { return try AppDatabase.open(path: configuration.database.path) } catch {
+        do { return try AppDatabase.open(path: configuration.database.path, maxSizeMB: configuration.database.maxSizeMB) } catch {
             throw CommandFailure("frontdoor: cannot open database \(configuration.database.path): \(error)")
         }
     }

@@ -24,13 +24,21 @@ public final class AppDatabase: Sendable {
 
     /// Opens (creating if needed) the SQLite file at `path` in WAL mode, creating its folder.
     /// A new file is made readable by its owner only (mode 0600): it holds private keys; SQLite gives its
-    /// -wal and -shm files the same mode.
-    public static func open(path: String) throws -> AppDatabase {
+    /// -wal and -shm files the same mode. With `maxSizeMB` > 0 every connection caps the file at that size
+    /// (SQLite's `max_page_count`): a write that would grow it further fails with SQLITE_FULL and changes nothing.
+    public static func open(path: String, maxSizeMB: Int = 0) throws -> AppDatabase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let created = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)   // fails harmlessly when it exists
         if created >= 0 { close(created) }
-        return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration()), filePath: path)
+        var configuration = makeConfiguration()
+        if maxSizeMB > 0 {
+            configuration.prepareDatabase { db in
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(maxSizeMB * (1 << 20) / max(pageSize, 512))")
+            }
+        }
+        return try AppDatabase(DatabasePool(path: path, configuration: configuration), filePath: path)
     }
 
     /// A private in-memory database: for tests.

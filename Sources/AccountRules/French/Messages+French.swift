@@ -112,6 +112,7 @@ extension MessageCatalog {
         "error_payload_too_large": "Les données envoyées sont trop volumineuses.",
         "error_bad_request": "La requête n’a pas pu être comprise.",
         "error_internal": "Un problème est survenu de notre côté. Veuillez réessayer dans un instant.",
+        "error_unavailable": "Nous ne pouvons pas enregistrer de modification pour le moment : rien n'a été changé. Veuillez réessayer dans quelques minutes.",
         "error_back_home": "Revenir à la page d’accueil",
     ]) { first, _ in first })
 }

@@ -106,6 +106,7 @@ extension MessageCatalog {
         "error_payload_too_large": "Die gesendeten Daten sind zu groß.",
         "error_bad_request": "Die Anfrage konnte nicht verstanden werden.",
         "error_internal": "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.",
+        "error_unavailable": "Wir können gerade keine Änderungen speichern, daher wurde nichts geändert. Bitte versuchen Sie es in ein paar Minuten noch einmal.",
         "error_back_home": "Zur Startseite",
     ]) { first, _ in first })
 }

@@ -47,6 +47,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public struct Database: Sendable, Equatable {
         /// SQLite file (`path`, default `var/frontdoor.sqlite`).
         public var path = "var/frontdoor.sqlite"
+        /// Largest size of the file in MiB (`max_size_mb`, default 0: no cap). At the cap, changes are refused
+        /// with a 503 page ("can't save changes right now") and nothing is half-written; reading goes on.
+        public var maxSizeMB = 0
     }
 
     /// Config section `templates`.

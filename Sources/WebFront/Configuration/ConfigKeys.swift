@@ -48,6 +48,7 @@ enum ConfigKeys {
         text("static_path", \.staticPath),
         text("public_url", \.publicURL),
         text("database.path", \.database.path),
+        integer("database.max_size_mb", \.database.maxSizeMB),
         text("templates.path", \.templates.path),
         text("fastcgi.socket", \.fastcgi.socket),
         ConfigKey(name: "fastcgi.socket_mode", apply: { c, v in

@@ -4,7 +4,7 @@
 //   site_name                    "Frontdoor"
 //   base_path                    "/account"
 //   static_path                  "" (= <base_path>/static)
-//   database.path                "var/frontdoor.sqlite"
+//   database.path                "var/frontdoor.sqlite"   database.max_size_mb 0 (no cap)
 //   templates.path               "templates"
 //   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
 //   fastcgi.workers              64                 fastcgi.max_body_bytes  65536
@@ -137,6 +137,7 @@ public enum ConfigReader {
         try require(c.password.argon2Iterations >= 1 && c.password.argon2Parallelism >= 1
                     && c.password.argon2MemoryKiB >= 8 * c.password.argon2Parallelism,
                     "argon2 parameters too small (iterations >= 1, parallelism >= 1, memory >= 8 KiB per lane)")
+        try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
         try require(!c.mail.from.contains(where: \.isNewline) && c.mail.from.contains("@"), "mail.from must be an address such as Frontdoor <no-reply@example.com>")
         try require(c.mail.transport == .outbox || c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpURL.hasPrefix("smtps://"),

@@ -17,6 +17,8 @@ public struct HTTPError: Error, Equatable, Sendable {
     public static let forbiddenCSRF = HTTPError(status: 403, messageKey: "error_forbidden_csrf")
     public static let payloadTooLarge = HTTPError(status: 413, messageKey: "error_payload_too_large")
     public static let badRequest = HTTPError(status: 400, messageKey: "error_bad_request")
+    /// The database cannot take changes now (full, I/O error, lock timeout); nothing was written.
+    public static let storageUnavailable = HTTPError(status: 503, messageKey: "error_unavailable", headers: ["Retry-After": "60"])
 
     /// Not an error page: a redirect (302, or 303 after a POST) that a page throws to send the person elsewhere first
     /// (to sign in, or to enter the password again). `Frontdoor.respond` answers it without a body.
