@@ -33,10 +33,11 @@ struct TestApp {
     }
 }
 
-/// Builds a `Frontdoor` over an in-memory database, the repo's templates, an outbox in a temp folder,
+/// Builds a `Frontdoor` over an in-memory database (or `database`), the repo's templates, an outbox in a temp folder,
 /// a fixed clock and cheap argon2. With `browserID`, the identity provider too (an RSA key is made: slower). With
 /// `http`, the configured social providers call out through it (a fake provider) instead of libcurl.
-func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
+func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: AppDatabase? = nil,
+             configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
     var configuration = AppConfiguration()
     configuration.templates.path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("templates").path
@@ -48,7 +49,7 @@ func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, configure: 
     let random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
     let logger = Logger(label: "test")
     let renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration))
-    let services = AccountServices(database: try AppDatabase.inMemory(), configuration: configuration.core,
+    let services = AccountServices(database: try database ?? AppDatabase.inMemory(), configuration: configuration.core,
                                    validator: AccountForms.signUp(),
                                    composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                    transport: OutboxTransport(folder: configuration.mail.outbox),
