@@ -51,12 +51,15 @@ extension FrontdoorClient {
 
     /// Changes what is given: `email` (a new address, mailed a link; it becomes primary once confirmed and shows as
     /// `unconfirmedEmail` meanwhile) and profile `fields` such as `displayName`. Keys not sent keep their values.
+    /// A new `email` needs `currentPassword` unless this token signed in within the server's `session.reauthenticate_after`
+    /// (else `.unauthorized`).
     @discardableResult
-    public func update(email: String? = nil, fields: [String: String] = [:]) async throws -> User {
+    public func update(email: String? = nil, currentPassword: String? = nil, fields: [String: String] = [:]) async throws -> User {
         var user = fields
         if let email {
             try check(["email": email], with: signUpRules, only: ["email"])
             user["email"] = email
+            if let currentPassword { user["currentPassword"] = currentPassword }
         }
         let answer = try await send("PUT", resource, body: body(.update, user), authenticated: true)
         return try following(self.user(in: answer))

@@ -116,6 +116,28 @@ import Testing
         #expect(renamed.send("PUT", "v1/users", ["user": [:]]).status == 200)
     }
 
+    /// A new address can receive reset links, so a token that signed in long ago (perhaps stolen) gives the password first.
+    @Test func changingTheEmailNeedsARecentSignInOrThePassword() throws {
+        let app = try openApp()
+        var api = APIClient(app.app)
+        api.send("POST", "v1/users", ["user": ["email": "hal@example.com", "password": "correct horse"]])
+        _ = api.signIn("hal@example.com", "correct horse")
+        app.clock.advance(by: 3600)
+        let stale = api.send("PUT", "v1/users", ["user": ["email": "thief@example.net", "displayName": "Thief"]])
+        #expect(stale.status == 401)
+        #expect(stale.json["error"] as? String == "This needs a recent sign-in: sign in again, then retry.")
+        let wrong = api.send("PUT", "v1/users", ["user": ["email": "thief@example.net", "currentPassword": "wrong horse"]])
+        #expect(wrong.status == 422)
+        let addresses = try app.services.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT address FROM emailAddress ORDER BY id")
+        }
+        #expect(addresses == ["hal@example.com"])
+        #expect(try app.link(containing: "confirm?token=") == nil)
+        #expect(api.send("PUT", "v1/users", ["user": [:]]).user["displayName"] as? String != "Thief")
+        let given = api.send("PUT", "v1/users", ["user": ["email": "hal@new.example", "currentPassword": "correct horse"]])
+        #expect(given.status == 200 && given.user["unconfirmedEmail"] as? String == "hal@new.example")
+    }
+
     @Test func deletingNeedsARecentSignInOrThePassword() throws {
         let app = try openApp()
         var api = APIClient(app.app)

@@ -1,7 +1,7 @@
 // UsersAPI.swift: the devise-ios resource `<base>/v1/users`: register, sign in and out, update, delete.
 //
-// Options: `api.enabled` (the routes exist), `api.token_lifetime`, `session.reauthenticate_after` (DELETE without a
-// password needs a token that signed in that recently). Same rules as the HTML forms: the sign-up validator with the
+// Options: `api.enabled` (the routes exist), `api.token_lifetime`, `session.reauthenticate_after` (DELETE, and PUT
+// with a new `email`, without `currentPassword` need a token that signed in that recently). Same rules as the HTML forms: the sign-up validator with the
 // declared profile fields, the lockout and its single sign-in failure message, and with `confirmation.required` a
 // registration answers the same for a new and a taken address (`confirmationSent`, no account id, no token).
 //   POST   v1/users           register            201 user (+ token) | 201 confirmationSent | 422 | 403
@@ -63,7 +63,17 @@ struct UsersAPI: Sendable {
             profile = merged
         }
         if let email = form["email"]?.trimmingCharacters(in: .whitespaces), !email.isEmpty {
-            try context.apiCall { try services.addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client) }
+            // A new address can receive reset links: as on the HTML pages, a token that signed in long ago (perhaps a
+            // stolen one) must give the password first.
+            let password = form["current_password"] ?? form["password"] ?? ""
+            try context.apiCall {
+                if password.isEmpty {
+                    guard try services.reauthentication.isRecent(session.digest) else { throw AccountError.reauthenticationRequired }
+                } else {
+                    try services.reauthentication.confirm(session: session.digest, password: password, client: context.client)
+                }
+                try services.addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client)
+            }
         }
         if let profile {
             try context.apiCall { try services.profile.update(accountId: session.accountId, form: profile, client: context.client) }
