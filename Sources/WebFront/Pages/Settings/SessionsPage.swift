@@ -1,7 +1,8 @@
 // SessionsPage.swift: settings/sessions: where this account is signed in; sign out one session or all others.
 //
-// Options: none of its own (the session policy decides which sessions are live). The POSTs need a session and the
-// CSRF token, not a recent password entry: signing sessions out only ever takes access away. Times are shown in UTC.
+// Options: `session.reauthenticate_after`. Signing another session out needs a recent password entry (OWASP ASVS
+// 3.3.4), so that a stolen session cannot lock its owner out; signing this browser's own session out needs only the
+// CSRF token, like signing out. Times are shown in UTC.
 import AccountCore
 import AccountRules
 import FastCGI
@@ -35,15 +36,17 @@ struct SessionsPage: Sendable {
 
     func revoke(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        let session = try context.requireSession()
+        var session = try context.requireSession()
         let handle = context.form["handle"] ?? ""
+        let own = handle.lowercased() == SessionManagement.handle(for: session.digest)
+        if !own { session = try context.requireRecentSignIn(returnTo: path(context)) }
         do {
             try context.site.services.sessionManagement.revoke(handle: handle, accountId: session.accountId, client: context.client)
         } catch AccountError.notFound {
             // Already ended (or never this account's): the list shows what is left.
             return context.redirect(to: path(context))
         }
-        if handle.lowercased() == SessionManagement.handle(for: session.digest) {
+        if own {
             // This browser's own session: it is signed out of this account.
             context.clearSession()
             context.setFlash(Flash("signed_out"))
@@ -55,7 +58,7 @@ struct SessionsPage: Sendable {
 
     func revokeOthers(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        let session = try context.requireSession()
+        let session = try context.requireRecentSignIn(returnTo: path(context))
         try context.site.services.sessionManagement.revokeOthers(accountId: session.accountId, except: session.digest, client: context.client)
         context.setFlash(Flash("sessions_revoked_others"))
         return context.redirect(to: path(context))
