@@ -3,7 +3,7 @@
 // Options (environment): FRONTDOOR_BIN, the binary (default <package root>/.build/debug/frontdoor);
 // FRONTDOOR_CLIENT_KEEP_STACK=1 keeps the stack's folder (/tmp/frontdoor-client-it-*: config, logs, outbox, database).
 // The stack, like Tests/e2e/conftest.py's Stack: a temporary folder with frontdoor.yml (confirmation off, mail to an
-// outbox folder sent every 0.1 s, cheap argon2; `confirming` and `closed` change one setting each), `frontdoor
+// outbox folder sent every 0.1 s, the default argon2 (config refuses weaker); `confirming` and `closed` change one setting each), `frontdoor
 // migrate`, `frontdoor serve` on a unix socket, nginx rendered by nginx/render on a free loopback port; ready once
 // GET <base>/sign_in answers 200. Both processes are stopped when the test process exits, and the folder removed.
 // Without /usr/sbin/nginx the integration suites are disabled with that reason.
@@ -71,8 +71,6 @@ actor TestServer {
             "mail.outbox": folder + "/outbox",
             "mail.send_interval": "0.1s",
             "mail.retry_base": "1s",
-            "password.argon2_memory_kib": "1024",
-            "password.argon2_iterations": "1",
             "log.level": "info",
         ].merging(settings) { _, own in own }
         try yaml(values).write(toFile: config, atomically: true, encoding: .utf8)

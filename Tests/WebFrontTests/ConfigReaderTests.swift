@@ -72,6 +72,33 @@ struct ConfigReaderTests {
         }
     }
 
+    /// OWASP ASVS floors the config holds an operator to: argon2id no weaker than OWASP's pairs (2.4), mail that carries
+    /// reset links not in clear to another host (2.5.1), and the cookie prefixes' own rules (3.4.4).
+    @Test(arguments: [
+        ["FRONTDOOR_PASSWORD_ARGON2_MEMORY_KIB": "1024"],
+        ["FRONTDOOR_PASSWORD_ARGON2_MEMORY_KIB": "12288", "FRONTDOOR_PASSWORD_ARGON2_ITERATIONS": "2"],
+        ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://mail.example.com:587"],
+        ["FRONTDOOR_SESSION_COOKIE_NAME": "__Host-frontdoor"],
+        ["FRONTDOOR_SESSION_COOKIE_NAME": "__Secure-frontdoor"],
+        ["FRONTDOOR_SESSION_COOKIE_NAME": "__Host-frontdoor", "FRONTDOOR_SESSION_SECURE_COOKIE": "always",
+         "FRONTDOOR_SESSION_COOKIE_DOMAIN": "example.com"],
+    ])
+    func weakHashingMailInClearAndMisusedCookiePrefixesAreRefused(environment: [String: String]) {
+        #expect(throws: ConfigError.self) { try ConfigReader.read(file: nil, environment: environment) }
+    }
+
+    @Test func theStrongerVariantsOfThoseAreAccepted() throws {
+        for environment in [
+            ["FRONTDOOR_PASSWORD_ARGON2_MEMORY_KIB": "12288", "FRONTDOOR_PASSWORD_ARGON2_ITERATIONS": "3"],
+            ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://mail.example.com:587", "FRONTDOOR_MAIL_SMTP_STARTTLS": "true"],
+            ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtps://mail.example.com"],
+            ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://127.0.0.1:25"],
+            ["FRONTDOOR_SESSION_COOKIE_NAME": "__Host-frontdoor", "FRONTDOOR_SESSION_SECURE_COOKIE": "always"],
+        ] {
+            _ = try ConfigReader.read(file: nil, environment: environment)
+        }
+    }
+
     @Test func unknownKeysAndBadYamlAreRefused() {
         #expect(throws: ConfigError.self) { try ConfigReader.parse(yaml: "sesion:\n  lifetime: 1h\n") }
         #expect(throws: ConfigError.self) { try ConfigReader.parse(yaml: "site_name: [a\n") }

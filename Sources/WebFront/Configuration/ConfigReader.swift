@@ -9,9 +9,9 @@
 //   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
 //   fastcgi.workers              64                 fastcgi.max_body_bytes  65536
 //   session.cookie_name          "frontdoor_session"
-//   session.lifetime "12h"   session.idle_timeout "1h"   session.remember_lifetime "30d"
+//   session.lifetime "12h"   session.idle_timeout "30m"   session.remember_lifetime "30d"
 //   session.secure_cookie        "auto" | "always"
-//   password.min_length 8   password.max_length 128
+//   password.min_length 12  password.max_length 128
 //   password.argon2_memory_kib 19456   password.argon2_iterations 2   password.argon2_parallelism 1
 //   public_url                   "http://127.0.0.1:8080" (scheme://host[:port] for links in mail)
 //   confirmation.required true   confirmation.lifetime "3d"   reminder.lifetime "1h"
@@ -32,7 +32,7 @@
 //   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
 //   social.http_timeout "10s"
 //   social.providers             [] (file only: a list of sign-in providers; see AppConfiguration+Social.swift)
-//   api.enabled true   api.token_lifetime "90d"   api.residence_lifetime "1h"
+//   api.enabled true   api.token_lifetime "90d"   api.residence_lifetime "10m"
 //   languages.available "en, fr, de"   languages.default "en"   logo_url ""
 //   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
 // Durations: plain seconds or a number with s, m, h or d.
@@ -134,14 +134,24 @@ public enum ConfigReader {
                     "session.cookie_name may hold only letters, digits, _ and -")
         try require(c.password.minLength >= 1 && c.password.maxLength >= c.password.minLength && c.password.maxLength <= 4096,
                     "password.min_length and max_length must satisfy 1 <= min <= max <= 4096")
-        try require(c.password.argon2Iterations >= 1 && c.password.argon2Parallelism >= 1
+        // OWASP's argon2id floor: 7 MiB at 5 passes … 46 MiB at 1 pass (memory × passes ≥ 35 MiB), as ASVS 2.4 asks.
+        try require(c.password.argon2Iterations >= 1 && c.password.argon2Parallelism >= 1 && c.password.argon2MemoryKiB >= 7168
+                    && UInt64(c.password.argon2MemoryKiB) * UInt64(c.password.argon2Iterations) >= 35840
                     && c.password.argon2MemoryKiB >= 8 * c.password.argon2Parallelism,
-                    "argon2 parameters too small (iterations >= 1, parallelism >= 1, memory >= 8 KiB per lane)")
+                    "argon2 parameters too weak: argon2_memory_kib must be at least 7168 and argon2_memory_kib × argon2_iterations at least 35840 (for example 19456 × 2)")
         try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
         try require(!c.mail.from.contains(where: \.isNewline) && c.mail.from.contains("@"), "mail.from must be an address such as Frontdoor <no-reply@example.com>")
         try require(c.mail.transport == .outbox || c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpURL.hasPrefix("smtps://"),
                     "mail.smtp_url must start with smtp:// or smtps:// when mail.transport is smtp")
+        try require(c.mail.transport == .outbox || !c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpStartTLS
+                    || Self.isLoopback(URLComponents(string: c.mail.smtpURL)?.host ?? ""),
+                    "mail.smtp_url smtp:// to another host sends reset links in clear: use smtps:// or set mail.smtp_starttls: true")
+        let cookie = c.session.cookieName
+        try require(!(cookie.hasPrefix("__Host-") || cookie.hasPrefix("__Secure-")) || c.session.secureCookie == .always,
+                    "session.cookie_name with a __Host- or __Secure- prefix needs session.secure_cookie: always")
+        try require(!cookie.hasPrefix("__Host-") || c.session.cookieDomain.isEmpty,
+                    "session.cookie_name with the __Host- prefix cannot have a session.cookie_domain")
         try require(c.confirmation.lifetime > 0 && c.reminder.lifetime > 0 && c.mail.sendInterval > 0 && c.mail.timeout > 0,
                     "confirmation, reminder and mail durations must be positive")
         let bid = c.browserID
@@ -170,6 +180,11 @@ public enum ConfigReader {
     }
 
     /// `/account/` → `/account`, `/` → `` (mounted at the root).
+    /// True for this machine's own addresses: mail to them never crosses a network.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+
     static func normalizedBasePath(_ path: String) -> String {
         var path = path
         while path.hasSuffix("/") { path.removeLast() }
