@@ -17,7 +17,7 @@ public struct SessionPolicy: Sendable, Equatable {
     /// Absolute lifetime of an API token (config `api.token_lifetime`, default 90 days); API tokens have no idle timeout.
     public var apiTokenLifetime: TimeInterval
 
-    public init(lifetime: TimeInterval = 12 * 3600, idleTimeout: TimeInterval = 3600,
+    public init(lifetime: TimeInterval = 12 * 3600, idleTimeout: TimeInterval = 1800,
                 rememberLifetime: TimeInterval = 30 * 86400, touchInterval: TimeInterval = 60,
                 reauthenticateAfter: TimeInterval = 600, apiTokenLifetime: TimeInterval = 90 * 86400) {
         self.lifetime = lifetime
@@ -130,8 +130,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var mail: MailPolicy
     public var lockout: LockoutPolicy
     public var signUp: SignUpPolicy
-    /// How long an email residence request lives (config `api.residence_lifetime`, default 1 h).
-    public var residenceLifetime: TimeInterval = 3600
+    /// How long an email residence request lives (config `api.residence_lifetime`, default 10 min).
+    public var residenceLifetime: TimeInterval = 600
     /// The languages an account may prefer (config `languages.available`); empty: any language code.
     public var languages: [String] = []
 

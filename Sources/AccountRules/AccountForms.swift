@@ -3,7 +3,7 @@
 /// Field names and validators of the forms every Frontdoor client fills in.
 public enum AccountForms {
     /// The password lengths accepted when no configuration says otherwise (Devise's 6…128, raised to 8).
-    public static let defaultPasswordLength = 8...128
+    public static let defaultPasswordLength = 12...128
 
     /// Sign-up: email, password, password confirmation; `extra` adds operator-declared fields.
     public static func signUp(passwordLength: ClosedRange<Int> = defaultPasswordLength,

@@ -16,7 +16,7 @@ struct AdministrationTests {
         guard case .invalid(let errors)? = thrown else { Issue.record("expected invalid"); return }
         #expect(errors.keys(for: "email") == ["invalid_email"])
         #expect(errors.keys(for: "password") == ["too_short"])
-        #expect(errors.messages(for: "password", in: .english) == ["Password is too short (minimum is 8 characters)"])
+        #expect(errors.messages(for: "password", in: .english) == ["Password is too short (minimum is 12 characters)"])
         #expect(try fixture.count("account") == 0)
         #expect(try fixture.count("audit") == 0)
     }
@@ -25,7 +25,7 @@ struct AdministrationTests {
         let fixture = try TestFixture()
         try fixture.signUp("Ann@Example.com")
         let thrown = #expect(throws: AccountError.self) {
-            try fixture.services.administration.add(email: " ann@EXAMPLE.com ", password: "long enough", confirmed: true, client: cli)
+            try fixture.services.administration.add(email: " ann@EXAMPLE.com ", password: "long enough now", confirmed: true, client: cli)
         }
         guard case .invalid(let errors)? = thrown else { Issue.record("expected invalid"); return }
         #expect(errors.messages(for: "email", in: .english) == ["Email has already been taken"])

@@ -6,12 +6,12 @@ struct AccountFormsTests {
         ["email": email, "password": password, "password_confirmation": confirmation ?? password]
     }
 
-    @Test func passwordsOfEightToOneHundredTwentyEightCharactersAreAcceptedByDefault() {
+    @Test func passwordsOfTwelveToOneHundredTwentyEightCharactersAreAcceptedByDefault() {
         let validator = AccountForms.signUp()
-        #expect(AccountForms.defaultPasswordLength == 8...128)
-        #expect(validator.validate(form(password: String(repeating: "p", count: 8))).isEmpty)
+        #expect(AccountForms.defaultPasswordLength == 12...128)
+        #expect(validator.validate(form(password: String(repeating: "p", count: 12))).isEmpty)
         #expect(validator.validate(form(password: String(repeating: "p", count: 128))).isEmpty)
-        #expect(validator.validate(form(password: String(repeating: "p", count: 7))).keys(for: "password") == ["too_short"])
+        #expect(validator.validate(form(password: String(repeating: "p", count: 11))).keys(for: "password") == ["too_short"])
         let tooLong = validator.validate(form(password: String(repeating: "p", count: 129)))
         #expect(tooLong.messages(for: "password", in: .english) == ["Password is too long (maximum is 128 characters)"])
     }
@@ -40,7 +40,7 @@ struct AccountFormsTests {
 
     @Test func extraFieldsAreValidatedAfterTheStandardOnes() {
         let validator = AccountForms.signUp(extra: [Field("username", displayName: "Username", rules: [.required])])
-        let errors = validator.validate(form(password: "long enough"))
+        let errors = validator.validate(form(password: "long enough now"))
         #expect(errors.fieldNames == ["username"])
     }
 }

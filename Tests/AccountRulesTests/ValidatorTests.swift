@@ -9,7 +9,7 @@ struct ValidatorTests {
         let sentences = errors.fieldNames.flatMap { errors.messages(for: $0, in: .english) }
         #expect(sentences == [
             "Email is not a valid email address",
-            "Password is too short (minimum is 8 characters)",
+            "Password is too short (minimum is 12 characters)",
             "Password confirmation doesn't match Password",
         ])
         #expect(errors.fieldNames == ["email", "password", "password_confirmation"])
@@ -106,7 +106,7 @@ struct ValidatorTests {
         let errors = AccountForms.signUp().validate(["email": "", "password": "abc", "password_confirmation": "abd"])
         let french = MessageCatalog.french
         #expect(errors.messages(for: "email", in: french) == ["Adresse e-mail\(nbsp): ce champ doit être rempli"])
-        #expect(errors.messages(for: "password", in: french) == ["Mot de passe\(nbsp): cette valeur est trop courte (au moins 8 caractères)"])
+        #expect(errors.messages(for: "password", in: french) == ["Mot de passe\(nbsp): cette valeur est trop courte (au moins 12 caractères)"])
         #expect(errors.messages(for: "password_confirmation", in: french)
                 == ["Confirmation du mot de passe\(nbsp): cette valeur ne correspond pas au champ «\(nbsp)Mot de passe\(nbsp)»"])
         #expect(errors.messages(for: "password_confirmation", in: french, labels: ["password": "Nouveau mot de passe"])

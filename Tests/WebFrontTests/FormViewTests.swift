@@ -32,7 +32,7 @@ struct FormViewTests {
         let errors = AccountForms.signUp().validate(["email": "ann@example.com", "password": "abc", "password_confirmation": "abd"])
         let values = FormView.fields(inputs, form: [:], errors: errors, catalog: .english)
         #expect(field(values, "password")["label"] as? String == "New password")
-        #expect(field(values, "password")["error"] as? String == "New password is too short (minimum is 8 characters)")
+        #expect(field(values, "password")["error"] as? String == "New password is too short (minimum is 12 characters)")
         #expect(field(values, "password_confirmation")["error"] as? String == "Password confirmation doesn't match New password")
         let french = FormView.fields(inputs, form: [:], errors: errors, catalog: .french)
         #expect(field(french, "password")["label"] as? String == "Nouveau mot de passe")

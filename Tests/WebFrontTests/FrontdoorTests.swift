@@ -26,7 +26,7 @@ struct FrontdoorTests {
         let page = browser.post("/account/sign_up", ["email": "not-an-email", "password": "abc", "password_confirmation": "abd"])
         #expect(page.status == 200)
         #expect(page.text.contains(#"<p class="field-error" id="email-error">Email is not a valid email address</p>"#))
-        #expect(page.text.contains("Password is too short (minimum is 8 characters)"))
+        #expect(page.text.contains("Password is too short (minimum is 12 characters)"))
         #expect(page.text.contains("Password confirmation doesn&#39;t match Password") || page.text.contains("doesn't match Password"))
         #expect(page.text.contains(#"value="not-an-email""#))
         #expect(!page.text.contains(#"value="abc""#))

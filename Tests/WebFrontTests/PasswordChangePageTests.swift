@@ -20,7 +20,7 @@ struct PasswordChangePageTests {
         let page = browser.post("/account/settings/password", ["current_password": "correct horse", "password": "short",
                                                                 "password_confirmation": "shirt"])
         #expect(page.status == 200)
-        #expect(page.text.contains(#"<p class="field-error" id="password-error">New password is too short (minimum is 8 characters)</p>"#))
+        #expect(page.text.contains(#"<p class="field-error" id="password-error">New password is too short (minimum is 12 characters)</p>"#))
         #expect(page.text.contains(#"id="password_confirmation-error">Password confirmation doesn&#39;t match New password</p>"#))
         #expect(!page.text.contains("doesn&#39;t match Password<"), "never the sign-up form's name")
         #expect(!page.text.contains(#"value="short""#) && !page.text.contains(#"value="shirt""#))
@@ -37,7 +37,7 @@ struct PasswordChangePageTests {
         let page = browser.post("/account/settings/password", ["current_password": "correct horse", "password": "short",
                                                                 "password_confirmation": "shirt"])
         #expect(page.text.contains(#"<html lang="fr">"#))
-        #expect(page.text.contains("id=\"password-error\">Nouveau mot de passe\u{00A0}: cette valeur est trop courte (au moins 8 caractères)</p>"))
+        #expect(page.text.contains("id=\"password-error\">Nouveau mot de passe\u{00A0}: cette valeur est trop courte (au moins 12 caractères)</p>"))
         #expect(page.text.contains("au champ «\u{00A0}Nouveau mot de passe\u{00A0}»"))
     }
 

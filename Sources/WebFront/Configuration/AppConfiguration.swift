@@ -77,8 +77,8 @@ public struct AppConfiguration: Sendable, Equatable {
         public var cookieName = "frontdoor_session"
         /// Absolute lifetime (`lifetime`, default 12h).
         public var lifetime: TimeInterval = 12 * 3600
-        /// Idle timeout (`idle_timeout`, default 1h).
-        public var idleTimeout: TimeInterval = 3600
+        /// Idle timeout (`idle_timeout`, default 30m, as OWASP ASVS 3.3.2 asks).
+        public var idleTimeout: TimeInterval = 1800
         /// Lifetime with "remember me" (`remember_lifetime`, default 30d).
         public var rememberLifetime: TimeInterval = 30 * 86400
         /// `auto`: Secure when the request came over https; `always`: Secure on every cookie (`secure_cookie`).
@@ -100,7 +100,7 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// Config section `password`.
     public struct Password: Sendable, Equatable {
-        public var minLength = 8
+        public var minLength = 12
         public var maxLength = 128
         public var argon2MemoryKiB: UInt32 = 19_456
         public var argon2Iterations: UInt32 = 2
@@ -210,8 +210,8 @@ public struct AppConfiguration: Sendable, Equatable {
         public var enabled = true
         /// Absolute lifetime of an API token (`token_lifetime`, default 90d; no idle timeout).
         public var tokenLifetime: TimeInterval = 90 * 86400
-        /// How long an email residence request waits for approval and collection (`residence_lifetime`, default 1h).
-        public var residenceLifetime: TimeInterval = 3600
+        /// How long an email residence request waits for approval and collection (`residence_lifetime`, default 10m).
+        public var residenceLifetime: TimeInterval = 600
     }
 
     /// Config section `log`.
