@@ -205,6 +205,13 @@ def test_kill_9_in_the_middle_of_sign_ups_resets_and_sign_ins_loses_nothing_answ
         assert stack.app.poll() is None
         phases["checks"] += time.monotonic() - mark
 
+    # Mail queued by the killed processes: every row marked sent has its .eml (the outbox writes <messageId>.eml);
+    # a row the killed sender had claimed waits out the claim lease (MailQueue.claimLease, 300 s) before it is retried.
+    sent_ids = [message_id for (message_id,) in stack.query("SELECT messageId FROM mailQueue WHERE sentAt IS NOT NULL")]
+    missing = [message_id for message_id in sent_ids if not (stack.outbox / f"{message_id}.eml").exists()]
+    assert not missing, f"{len(missing)} mails marked sent have no .eml in the outbox"
+    claimed = stack.query("SELECT COUNT(*) FROM mailQueue WHERE sentAt IS NULL AND nextAttemptAt > ?", time.time() + 60)[0][0]
+
     count = lambda kind: sum(1 for entry in done_all if entry[0] == kind)
     figures.add("kill/restart rounds", ROUNDS)
     figures.add("client threads", CLIENTS)
@@ -214,6 +221,7 @@ def test_kill_9_in_the_middle_of_sign_ups_resets_and_sign_ins_loses_nothing_answ
     figures.add("sessions from before checked after the last restart", checked_before)
     figures.add("requests in flight at the kills", in_flight_total)
     figures.add("unanswered sign-ups that had committed anyway", landed_anyway)
+    figures.add("mails sent / left claimed by a killed sender (retried after the 300 s lease)", f"{len(sent_ids)} / {claimed}")
     figures.add("integrity_check", integrity(stack)[0][0])
     figures.add("half-written rows", len(half_written(stack)))
     figures.add("restart until a page answers", f"max {max(restart_times) * 1000:.0f} ms, mean "

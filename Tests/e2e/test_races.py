@@ -105,6 +105,7 @@ def reset_link(stack):
 
 
 def test_one_reset_link_redeemed_twice_at_once_sets_one_password(stack):
+    figures = Figures("one reset link redeemed twice at once (test_races.py)")
     for _ in range(TOKEN_ROUNDS):
         email, token = reset_link(stack)
         browsers = [Browser(stack), Browser(stack)]
@@ -125,9 +126,12 @@ def test_one_reset_link_redeemed_twice_at_once_sets_one_password(stack):
         assert stack.query("SELECT COUNT(*) FROM audit WHERE event = 'password_reset' AND accountId = ?", account) == [(1,)]
         assert stack.query("SELECT COUNT(*) FROM mailQueue WHERE recipientKey = ? AND kind = 'password_changed'",
                            email.lower()) == [(1,)], "one 'password changed' mail"
+    figures.add("rounds, each with one 303 and one invalid-link page, the winner's password set", TOKEN_ROUNDS)
+    figures.emit()
 
 
 def test_one_confirmation_link_followed_twice_at_once_confirms_once(stack):
+    figures = Figures("one confirmation link followed twice at once (test_races.py)")
     # This stack does not require confirmation, but an unconfirmed address can still ask for a link (confirmation/new).
     for _ in range(TOKEN_ROUNDS):
         email = unique_email("confirmrace")
@@ -147,6 +151,8 @@ def test_one_confirmation_link_followed_twice_at_once_confirms_once(stack):
         assert stack.query("SELECT COUNT(*), COUNT(usedAt) FROM accountToken WHERE accountId = ? AND purpose = 'confirmation'",
                            account) == [(1, 1)], "one link, used once"
         assert signs_in(stack, email, PASSWORD)
+    figures.add("rounds, each with one confirmation (302) and one invalid-link page, one audit row", TOKEN_ROUNDS)
+    figures.emit()
 
 
 def test_a_session_revoked_while_in_use_is_signed_out_from_the_next_request(stack):
