@@ -63,7 +63,9 @@ def integrity(stack):
 
 def half_written(stack):
     """Every sign of a transaction that was only partly applied: dangling foreign keys, accounts without exactly one
-    primary address, sessions or tokens of missing accounts, addresses of missing accounts. Empty when all is well."""
+    primary address, sessions or tokens of missing accounts, addresses of missing accounts, accounts without the
+    'sign_up' audit row their sign-up writes in the same transaction (so: for stacks whose accounts all come from the
+    sign-up form). Empty when all is well."""
     problems = []
     with sqlite3.connect(stack.db) as db:
         fk = db.execute("PRAGMA foreign_key_check").fetchall()
