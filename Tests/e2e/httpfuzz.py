@@ -12,7 +12,9 @@ import string
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote_plus
+
+import requests
 
 from conftest import CSRF, Browser, unique_email
 
@@ -200,30 +202,29 @@ class Material:
     def sign_in(self, slot):
         """Signs the slot's browser in again, or (account deleted, password changed, locked) into a new account."""
         slot.browser.session.cookies.clear()
-        if slot.email and slot.browser.post("/sign_in", {"email": slot.email, "password": PASSWORD,
-                                                          "remember_me": "1" if slot.remember else ""}).status_code == 303:
-            pass
-        else:
+        if not slot.email or self.post_sign_in(slot) != 303:
             slot.email = unique_email("fuzzpool")
             answer = slot.browser.post("/sign_up", {"email": slot.email, "password": PASSWORD,
                                                     "password_confirmation": PASSWORD})
             assert answer.status_code == 303, (answer.status_code, answer.text[:300])
             if slot.remember:
                 slot.browser.session.cookies.clear()
-                assert slot.browser.post("/sign_in", {"email": slot.email, "password": PASSWORD,
-                                                      "remember_me": "1"}).status_code == 303
+                assert self.post_sign_in(slot) == 303
         self.renewals += 1
         slot.csrf = CSRF.search(slot.browser.get("/settings").text).group(1)
 
+    @staticmethod
+    def post_sign_in(slot):
+        form = {"email": slot.email, "password": PASSWORD, "remember_me": "1" if slot.remember else ""}
+        return slot.browser.post("/sign_in", form).status_code
+
     def api_works(self):
-        import requests
         answer = requests.put(self.stack.base + "/v1/users", data='{"user":{}}', timeout=10,
                               headers={"Content-Type": "application/json", "X-User-Email": self.api.email,
                                        "X-User-Token": self.api.token})
         return answer.status_code == 200
 
     def api_sign_in(self):
-        import requests
         self.api.email = unique_email("fuzzapi")
         answer = requests.post(self.stack.base + "/v1/users", timeout=10, headers={"Content-Type": "application/json"},
                                data=json.dumps({"user": {"email": self.api.email, "password": PASSWORD}}))

@@ -161,10 +161,9 @@ def rss_after_warm_up(tally):
 
 
 def logged_errors(stack):
-    """frontdoor's error-level log lines (every 500 is logged as "request failed")."""
+    """frontdoor's log lines at level error or above (every 500 is logged as "request failed")."""
     log = Path(stack.folder / "frontdoor.log").read_text(errors="replace")
-    return [line for line in log.splitlines() if "error" in line.lower() and "request failed" in line
-            or " error " in line.lower() or "fatal" in line.lower()]
+    return [line for line in log.splitlines() if line.split(" ", 2)[1:2] in (["error"], ["critical"])]
 
 
 def figures_block(seed, seconds, tally, died, pid, warm, peak, errors, material, signs_in):
@@ -173,6 +172,7 @@ def figures_block(seed, seconds, tally, died, pid, warm, peak, errors, material,
     fives = tally.statuses.get(500, 0)
     declared = {f"{method} {route}" for route, methods in ROUTE_METHODS.items() for method in methods}
     missing = declared - {f"{method} {route}" for route, method in tally.reached}
+    bare = sorted(str(s) for s, line in tally.status_lines.items() if isinstance(s, int) and line.count(b" ") < 2)
     lines = [
         "## HTTP fuzz through nginx (Tests/e2e/test_http_fuzz.py)", "",
         f"- seed: {seed}; requests sent: {tally.sent} in {seconds:.1f} s ({tally.sent / max(seconds, 1e-9):.0f}/s, "
@@ -186,6 +186,8 @@ def figures_block(seed, seconds, tally, died, pid, warm, peak, errors, material,
         f"{tally.sent - tally.from_frontdoor}; declared (route, method) pairs frontdoor answered: "
         f"{len(declared - missing)} of {len(declared)}{' (never: ' + ', '.join(sorted(missing)) + ')' if missing else ''}; "
         f"(route, method) pairs in all, junk included: {len(tally.reached)}",
+        f"- status lines without a reason phrase (RFC 9112 wants `HTTP/1.1 415 ` at least): "
+        f"{', '.join(bare) or 'none'}",
         f"- frontdoor error log lines: {len(errors)}; signed-in material renewed {material.renewals} times; "
         f"normal sign-in afterwards: {'works' if signs_in else 'FAILED'}", "",
         "| status | count | first status line seen |", "|---|---|---|", rows, "",
