@@ -150,11 +150,33 @@ def growth(samples, value):
     return warm[-1], rest[-1], max(rest), (max(rest) - warm[-1]) / warm[-1]
 
 
+def slopes(samples, value):
+    """Least-squares slopes of value(sample) per minute over the first and the second half of the samples after the
+    warm-up: a steady climb shows here even while the highest sample is within the limit, and a climb that slows
+    down (caches filling) can be told from one that does not (a leak)."""
+    rest = [(s[0], value(s)) for s in samples if s[0] > WARM_UP]
+
+    def slope(points):
+        if len(points) < 2:
+            return 0.0
+        mean_t, mean_v = sum(t for t, _ in points) / len(points), sum(v for _, v in points) / len(points)
+        spread = sum((t - mean_t) ** 2 for t, _ in points)
+        return 60 * sum((t - mean_t) * (v - mean_v) for t, v in points) / spread if spread else 0.0
+    return slope(rest[:len(rest) // 2]), slope(rest[len(rest) // 2:])
+
+
+def database_bytes(stack):
+    """Sizes of the SQLite file and of its WAL, in bytes."""
+    wal = stack.db.with_name(stack.db.name + "-wal")
+    return stack.db.stat().st_size, wal.stat().st_size if wal.exists() else 0
+
+
 def test_soak(soak_stack):
     stack = soak_stack
     values = prepare(stack)
     pid = stack.app.pid
     sessions_before = stack.count("session")
+    database_before = database_bytes(stack)
     work = stack.folder / "soak"
     work.mkdir()
     plan = kinds(values)
@@ -179,6 +201,7 @@ def test_soak(soak_stack):
     sampler.join()
     alive = stack.app.poll() is None and stack.app.pid == pid
     sessions_made = stack.count("session") - sessions_before
+    database_after = database_bytes(stack)
 
     samples = sampler.samples
     rss = growth(samples, lambda s: s[1])
@@ -216,12 +239,15 @@ def test_soak(soak_stack):
         "",
         "| frontdoor | warm-up end | end | max after warm-up | growth (max vs warm-up end) |",
         "|---|---:|---:|---:|---:|",
-        f"| RSS MiB | {mib(rss[0])} | {mib(rss[1])} | {mib(rss[2])} | {rss[3]:+.1%} |",
+        f"| RSS MiB | {mib(rss[0])} | {mib(rss[1])} | {mib(rss[2])} | {rss[3]:+.1%} "
+        "(trend {:+,.0f} then {:+,.0f} KiB/min) |".format(*slopes(samples, lambda s: s[1])),
         f"| open fds | {fds[0]} | {fds[1]} | {fds[2]} | {fds[3]:+.1%} |",
         f"| open fds without FastCGI connections in flight | {fds_net[0]} | {fds_net[1]} | {fds_net[2]} | {fds_net[3]:+.1%} |",
         f"| threads | {threads[0]} | {threads[1]} | {threads[2]} | {threads[3]:+.1%} |",
         "",
-        f"Sessions made during the soak: {sessions_made:,} (sign-ins answered 303: {reports[-1][2]['expected']:,}). "
+        f"Sessions made during the soak: {sessions_made:,} (sign-ins answered 303: {reports[-1][2]['expected']:,}); "
+        f"database {mib(database_before[0] / 1024)} → {mib(database_after[0] / 1024)} MiB, "
+        f"its WAL {mib(database_before[1] / 1024)} → {mib(database_after[1] / 1024)} MiB. "
         f"frontdoor alive with the same PID: {'yes' if alive else 'NO'}. nginx [error] or worse: {len(nginx_errors)}; "
         f"frontdoor log lines (level warning and up): {len(app_log)}, of them error/critical: {len(app_errors)}.",
     ]
