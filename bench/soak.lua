@@ -40,7 +40,7 @@ function response(status, headers, answer)
    else
       unexpected = unexpected + 1
       if unexpected <= 3 then
-         local start = string.sub(answer or "", 1, 120):gsub("[%c\"\\]", " ")
+         local start = string.sub(answer or "", 1, 80):gsub("[%c\"\\]", " ")
          samples = samples .. (samples == "" and "" or ", ") .. '"' .. status .. ": " .. start .. '"'
       end
    end
