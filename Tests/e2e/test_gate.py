@@ -16,11 +16,13 @@ PASSWORD = "correct horse battery"
 
 
 class EchoApp(BaseHTTPRequestHandler):
-    """The protected upstream: a page that shows which identity headers nginx passed to it."""
+    """The protected upstream: a page that shows which identity headers and which Cookie header nginx passed to it."""
 
     def do_GET(self):
+        cookies = self.headers.get_all("Cookie")
         body = (f"protected page {self.path}\nRemote-User={self.headers.get('Remote-User')}\n"
-                f"Remote-Email={self.headers.get('Remote-Email')}\nRemote-Name={self.headers.get('Remote-Name')}\n").encode()
+                f"Remote-Email={self.headers.get('Remote-Email')}\nRemote-Name={self.headers.get('Remote-Name')}\n"
+                f"Cookie={' | '.join(cookies) if cookies else '(none)'}\n").encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(body)))
@@ -82,6 +84,11 @@ def origin(stack):
     return f"http://127.0.0.1:{stack.port}"
 
 
+def cookie_seen_by_app(page):
+    """The Cookie header EchoApp received ("(none)" when nginx sent none)."""
+    return re.search(r"^Cookie=(.*)$", page.text, re.M).group(1)
+
+
 def test_anonymous_visitor_is_sent_to_sign_in_and_back_with_the_headers_passed_on(gate_stack):
     stack = gate_stack
     browser = Browser(stack)
@@ -104,6 +111,7 @@ def test_anonymous_visitor_is_sent_to_sign_in_and_back_with_the_headers_passed_o
     assert "protected page /reports?year=2026" in shown.text
     assert f"Remote-Email={email}" in shown.text and f"Remote-User={account_id}" in shown.text
     assert f"Remote-Name={email.split('@')[0]}" in shown.text
+    assert browser.cookie("frontdoor_session") not in shown.text and "frontdoor_" not in cookie_seen_by_app(shown)
 
 
 def test_signing_out_closes_the_gate_again(gate_stack):
@@ -124,6 +132,62 @@ def test_headers_a_client_forges_are_replaced(gate_stack):
     browser, email = signed_up(stack)
     shown = browser.get(origin(stack) + "/app/x", headers=forged)
     assert shown.status_code == 200 and f"Remote-Email={email}\n" in shown.text and "boss@example.com" not in shown.text
+
+
+# Both locations: /app/ is the README's block, /admins/ the shipped snippet pasted straight into a location.
+PROTECTED = ["/app/cookies", "/admins/cookies"]
+# (Cookie header the browser sends, with S for the session token; what the app must receive, None for no header).
+COOKIE_CASES = [
+    ("frontdoor_session=S", None),
+    ("frontdoor_session=S; app_a=1", "app_a=1"),
+    ("frontdoor_session=S;app_a=1", "app_a=1"),
+    ("app_a=1; frontdoor_session=S; app_b=2", "app_a=1; app_b=2"),
+    ("app_a=1;frontdoor_session=S;app_b=2", "app_a=1;app_b=2"),
+    ("app_a=1; frontdoor_session=S", "app_a=1"),
+    ("app_a=1;frontdoor_session=S", "app_a=1"),
+    ("frontdoor_lang=de; app_a=1; frontdoor_csrf=c1; frontdoor_session=S; app_b=\"two words\"; "
+     "frontdoor_accounts=t1.t2; frontdoor_flash=f1; app_c=3; frontdoor_oauth=o1; frontdoor_social_pending=p1",
+     "app_a=1; app_b=\"two words\"; app_c=3"),
+    ("my_frontdoor_pref=1; frontdoor_session=S; note=frontdoor_session; Frontdoor_x=1",
+     "my_frontdoor_pref=1; note=frontdoor_session; Frontdoor_x=1"),
+]
+
+
+@pytest.fixture(scope="module")
+def boss_session(gate_stack):
+    """A session token that passes both protected locations (the /admins/ rule lets @admins.test in)."""
+    browser, email = signed_up(gate_stack, unique_email("Cookies").replace("@example.com", "@admins.test"))
+    return browser.cookie("frontdoor_session"), email
+
+
+@pytest.mark.parametrize("path", PROTECTED)
+@pytest.mark.parametrize("sent, received", COOKIE_CASES)
+def test_the_app_gets_its_own_cookies_but_none_of_frontdoors(gate_stack, boss_session, path, sent, received):
+    # ASVS 3.4.5: the session cookie has Path=/ so the gate can read it, but the app behind must not be able to
+    # read and replay it; nor the CSRF, language, accounts … cookies. Its own cookies arrive in order, unchanged.
+    token, email = boss_session
+    shown = Browser(gate_stack).get(origin(gate_stack) + path, headers={"Cookie": sent.replace("=S", "=" + token)})
+    assert shown.status_code == 200 and f"Remote-Email={email}\n" in shown.text, "the gate still sees the session"
+    assert cookie_seen_by_app(shown) == (received or "(none)")
+    assert token not in shown.text and "frontdoor_session=" not in shown.text.replace("note=frontdoor_session", "")
+
+
+@pytest.mark.parametrize("path", PROTECTED)
+def test_more_runs_of_frontdoor_cookies_than_the_snippet_strips_send_the_app_no_cookies(gate_stack, boss_session, path):
+    token, email = boss_session
+    sent = "; ".join(f"app_{n}=1; frontdoor_junk{n}=1" for n in range(8)) + f"; frontdoor_session={token}"
+    shown = Browser(gate_stack).get(origin(gate_stack) + path, headers={"Cookie": sent})
+    assert shown.status_code == 200 and f"Remote-Email={email}\n" in shown.text
+    assert cookie_seen_by_app(shown) == "(none)", "fails closed rather than let a frontdoor_ cookie through"
+
+
+@pytest.mark.parametrize("path", PROTECTED)
+def test_frontdoor_cookies_without_a_valid_session_still_meet_the_gate(gate_stack, path):
+    # The stripping runs in `if` blocks: a request that enters them must still go through auth_request.
+    sent = "app_a=1; frontdoor_session=forged; frontdoor_lang=de; frontdoor_accounts=x.y"
+    anonymous = Browser(gate_stack).get(origin(gate_stack) + path, headers={"Cookie": sent})
+    assert anonymous.status_code == 302 and "/account/sign_in?rd=" in anonymous.headers["Location"]
+    assert "protected page" not in anonymous.text
 
 
 def test_a_location_rule_lets_in_only_the_listed_people(gate_stack):
@@ -202,6 +266,7 @@ def test_the_readme_snippet_protects_a_page_in_the_make_run_server(tmp_path, ups
         assert back.status_code == 303 and back.headers["Location"] == base + "/app/hello"
         page = browser.get(base + "/app/hello")
         assert page.status_code == 200 and f"Remote-Email={email}" in page.text
+        assert browser.cookie("frontdoor_session") not in page.text and "frontdoor_" not in cookie_seen_by_app(page)
     finally:
         os.killpg(script.pid, signal.SIGINT)
         try:
