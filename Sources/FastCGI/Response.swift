@@ -93,6 +93,7 @@ public struct Response: Sendable {
         case 405: "Method Not Allowed"
         case 409: "Conflict"
         case 413: "Payload Too Large"
+        case 415: "Unsupported Media Type"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"

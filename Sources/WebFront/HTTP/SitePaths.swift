@@ -18,10 +18,17 @@ public struct SitePaths: Sendable, Equatable {
     public var home: String { path("") }
 
     /// The sign-in page, carrying `returnTo` in `rd` when given.
+    /// The sign-in path, carrying `returnTo` as `rd` unless it is longer than `maximumReturnLength` once encoded:
+    /// then sign-in returns home, rather than sending a Location header too big for the web server's buffers.
     public func signIn(returnTo: String? = nil) -> String {
         guard let returnTo else { return path("sign_in") }
-        return path("sign_in") + "?rd=" + FormData.encode(returnTo)
+        let encoded = FormData.encode(returnTo)
+        guard encoded.utf8.count <= Self.maximumReturnLength else { return path("sign_in") }
+        return path("sign_in") + "?rd=" + encoded
     }
+
+    /// The longest encoded return target a redirect carries (nginx's fastcgi_buffer_size is 4 KiB for all headers).
+    public static let maximumReturnLength = 2048
 
     /// Cookie path: the base, or `/` at the root.
     public var cookiePath: String { base.isEmpty ? "/" : base }
