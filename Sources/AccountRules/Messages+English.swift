@@ -10,6 +10,7 @@ extension MessageCatalog {
         "error_full_message": "{attribute} {message}",
         "blank": "can't be blank",
         "too_short": "is too short (minimum is {count} characters)",
+        "common_password": "is one of the most common passwords: choose one that is harder to guess",
         "too_long": "is too long (maximum is {count} characters)",
         "invalid_email": "is not a valid email address",
         "invalid": "is invalid",

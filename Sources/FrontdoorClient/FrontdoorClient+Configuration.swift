@@ -7,7 +7,7 @@
 //   timeout          30 s per request
 //   retries          2 more attempts after a connection error (never after an HTTP answer, whatever its status)
 //   retryBackoff     0.5 s, doubled before each further attempt (0.5 s, 1 s, …)
-//   passwordLength   8...128: the client-side check before sending (set it to the server's password.min/max_length)
+//   passwordLength   12...128: the client-side check before sending (set it to the server's password.min/max_length)
 //   extraParameters  per action, keys added to what is sent ("user" object, or the top level for residences);
 //                    the client's own keys win over these
 //   catalog          wording of the client-side validation messages (AccountRules' English by default)

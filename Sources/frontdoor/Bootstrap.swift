@@ -26,7 +26,7 @@ enum Bootstrap {
         // names in validation messages are worded at display, in the page's language (MessageCatalog.displayName).
         let profileFields = configuration.declaredProfileFields
         let validator = AccountForms.signUp(passwordLength: configuration.password.minLength...configuration.password.maxLength,
-                                            extra: profileFields.filter(\.onSignUp).map(\.field))
+                                            commonPasswords: try commonPasswords(configuration), extra: profileFields.filter(\.onSignUp).map(\.field))
         let renderer: PageRenderer
         do { renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration)) } catch {
             throw CommandFailure("frontdoor: \(error)")
@@ -60,6 +60,16 @@ enum Bootstrap {
             return SMTPTransport(settings: .init(url: mail.smtpURL, startTLS: mail.smtpStartTLS, username: mail.smtpUsername,
                                                  password: mail.smtpPassword, timeout: Int(mail.timeout)))
         }
+    }
+
+    /// The built-in common passwords plus the lines of `password.blocklist_file`, when set.
+    static func commonPasswords(_ configuration: AppConfiguration) throws -> CommonPasswords {
+        let path = configuration.password.blocklistFile
+        guard !path.isEmpty else { return .builtIn }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandFailure("frontdoor: cannot read password.blocklist_file \(path)")
+        }
+        return CommonPasswords(adding: text.split(whereSeparator: \.isNewline).map(String.init))
     }
 
     /// The SQLite database at `database.path`, migrated.

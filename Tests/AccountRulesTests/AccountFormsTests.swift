@@ -9,8 +9,8 @@ struct AccountFormsTests {
     @Test func passwordsOfTwelveToOneHundredTwentyEightCharactersAreAcceptedByDefault() {
         let validator = AccountForms.signUp()
         #expect(AccountForms.defaultPasswordLength == 12...128)
-        #expect(validator.validate(form(password: String(repeating: "p", count: 12))).isEmpty)
-        #expect(validator.validate(form(password: String(repeating: "p", count: 128))).isEmpty)
+        #expect(validator.validate(form(password: "pqrs tuvw xy")).isEmpty)
+        #expect(validator.validate(form(password: String(repeating: "pq", count: 64))).isEmpty)
         #expect(validator.validate(form(password: String(repeating: "p", count: 11))).keys(for: "password") == ["too_short"])
         let tooLong = validator.validate(form(password: String(repeating: "p", count: 129)))
         #expect(tooLong.messages(for: "password", in: .english) == ["Password is too long (maximum is 128 characters)"])

@@ -17,6 +17,7 @@ extension MessageCatalog {
         "error_full_message": "{attribute} : {message}",
         "blank": "ce champ doit être rempli",
         "too_short": "cette valeur est trop courte (au moins {count} caractères)",
+        "common_password": "ce mot de passe fait partie des plus courants : choisissez-en un plus difficile à deviner",
         "too_long": "cette valeur est trop longue ({count} caractères au maximum)",
         "invalid_email": "ce n’est pas une adresse e-mail valide",
         "invalid": "cette valeur n’est pas valide",

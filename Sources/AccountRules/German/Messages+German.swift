@@ -11,6 +11,7 @@ extension MessageCatalog {
         "error_full_message": "„{attribute}“ {message}",
         "blank": "muss ausgefüllt werden",
         "too_short": "ist zu kurz (mindestens {count} Zeichen)",
+        "common_password": "gehört zu den häufigsten Passwörtern: Wählen Sie eines, das schwerer zu erraten ist",
         "too_long": "ist zu lang (höchstens {count} Zeichen)",
         "invalid_email": "ist keine gültige E-Mail-Adresse",
         "invalid": "ist ungültig",

@@ -102,6 +102,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public struct Password: Sendable, Equatable {
         public var minLength = 12
         public var maxLength = 128
+        /// A file of refused passwords, one per line (`blocklist_file`, default none: the built-in list of
+        /// common passwords only). For example the most common entries of a breached-password list.
+        public var blocklistFile = ""
         public var argon2MemoryKiB: UInt32 = 19_456
         public var argon2Iterations: UInt32 = 2
         public var argon2Parallelism: UInt32 = 1

@@ -70,6 +70,7 @@ enum ConfigKeys {
         integer("session.max_accounts", \.session.maxAccounts),
         integer("password.min_length", \.password.minLength),
         integer("password.max_length", \.password.maxLength),
+        text("password.blocklist_file", \.password.blocklistFile),
         unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB),
         unsigned("password.argon2_iterations", \.password.argon2Iterations),
         unsigned("password.argon2_parallelism", \.password.argon2Parallelism),

@@ -11,7 +11,7 @@
 //   session.cookie_name          "frontdoor_session"
 //   session.lifetime "12h"   session.idle_timeout "30m"   session.remember_lifetime "30d"
 //   session.secure_cookie        "auto" | "always"
-//   password.min_length 12  password.max_length 128
+//   password.min_length 12  password.max_length 128   password.blocklist_file "" (one refused password per line)
 //   password.argon2_memory_kib 19456   password.argon2_iterations 2   password.argon2_parallelism 1
 //   public_url                   "http://127.0.0.1:8080" (scheme://host[:port] for links in mail)
 //   confirmation.required true   confirmation.lifetime "3d"   reminder.lifetime "1h"
