@@ -54,6 +54,9 @@ public struct Confirmation: Sendable {
             if row["makePrimaryOnVerify"] as Bool, !email.isPrimary {
                 try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: db)
                 logger.info("confirmed address made primary", metadata: ["account": "\(email.accountId)"])
+            } else if !email.isPrimary, let primary = try EmailAddress.primaryAddress(of: email.accountId, in: db) {
+                // The new address can sign in and receive reset links now: the primary address hears of it (ASVS 2.5.5).
+                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: db)
             }
             return email.address
         }

@@ -85,6 +85,9 @@ public struct EmailAddresses: Sendable {
             }
             try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [addressId])
             try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: db)
+            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: db) {
+                try mail.enqueue(.addressRemoved(address: email.address), to: primary, in: db)
+            }
         }
         logger.info("address removed", metadata: ["account": "\(accountId)"])
     }

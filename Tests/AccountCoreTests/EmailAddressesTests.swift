@@ -61,6 +61,27 @@ struct EmailAddressesTests {
         #expect(try fixture.services.addresses.all(of: accountId).map(\.address) == ["Ann@Example.com", "Work@Example.org"])
     }
 
+    /// An address that can sign in and receive reset links is news for the primary address, coming and going (ASVS 2.5.5);
+    /// an unverified one could never sign in, so its removal is not.
+    @Test func thePrimaryAddressHearsWhenAnotherAddressIsConfirmedOrRemoved() throws {
+        let fixture = try TestFixture()
+        let ann = try verifiedAccount(fixture)
+        let work = try fixture.services.addresses.add("work@example.org", to: ann, client: client)
+        #expect(try mails(fixture, kind: "address_added", to: "ann@example.com") == 0, "not before the link is followed")
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "work@example.org"))
+        #expect(try mails(fixture, kind: "address_added", to: "ann@example.com") == 1)
+        #expect(try mails(fixture, kind: "address_added", to: "work@example.org") == 0)
+        let other = try fixture.services.addresses.add("other@example.org", to: ann, client: client)
+        try fixture.services.addresses.remove(addressId: other.id!, of: ann, client: client)
+        #expect(try mails(fixture, kind: "address_removed", to: "ann@example.com") == 0)
+        try fixture.services.addresses.remove(addressId: work.id!, of: ann, client: client)
+        #expect(try mails(fixture, kind: "address_removed", to: "ann@example.com") == 1)
+        let text = try fixture.database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_removed'")
+        }
+        #expect(text?.contains("work@example.org") == true)
+    }
+
     @Test func anInvalidAddressIsRefusedWithTheSignUpRules() throws {
         let fixture = try TestFixture()
         let accountId = try verifiedAccount(fixture)
@@ -259,7 +280,7 @@ struct EmailAddressesTests {
         #expect(try fixture.services.sessions.find(token: grant.token.encoded)?.email == "Work@Example.org")
         // The old primary can now be removed; making the primary primary again changes nothing.
         try fixture.services.addresses.makePrimary(addressId: work.id!, of: ann, client: client)
-        #expect(try fixture.count("mailQueue") == 2, "the verification mail and one change notice")
+        #expect(try fixture.count("mailQueue") == 3, "the verification mail, the added-address notice and one change notice")
         try fixture.services.addresses.remove(addressId: all[1].id!, of: ann, client: client)
         #expect(try fixture.services.addresses.all(of: ann).map(\.address) == ["Work@Example.org"])
     }

@@ -27,6 +27,10 @@ public enum MailKind: Sendable, Equatable {
     case addressVerification(token: String)
     /// To the old primary address: "your primary address is now …" (the new one).
     case primaryAddressChanged(newAddress: String)
+    /// To the primary address: "{address} was confirmed as an address of your account" (it can sign in and get reset links).
+    case addressAdded(address: String)
+    /// To the primary address: "{address} was removed from your account".
+    case addressRemoved(address: String)
     /// To the primary address of a deleted account: "your account was deleted".
     case accountDeleted
     /// To the primary address: "a {provider} account was linked to your account" (provider: its display id).
@@ -48,6 +52,8 @@ public enum MailKind: Sendable, Equatable {
         case .invitation: "invitation"
         case .addressVerification: "address_verification"
         case .primaryAddressChanged: "primary_address_changed"
+        case .addressAdded: "address_added"
+        case .addressRemoved: "address_removed"
         case .accountDeleted: "account_deleted"
         case .identityLinked: "identity_linked"
         case .identityUnlinked: "identity_unlinked"

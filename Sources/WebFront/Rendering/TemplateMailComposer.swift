@@ -32,6 +32,9 @@ public struct TemplateMailComposer: MailComposer {
         case .primaryAddressChanged(let newAddress):
             values["new_address"] = newAddress
             values["settings_url"] = site + paths.path("settings/emails")
+        case .addressAdded(let changed), .addressRemoved(let changed):
+            values["changed_address"] = changed
+            values["settings_url"] = site + paths.path("settings/emails")
         case .identityLinked(let provider), .identityUnlinked(let provider):
             values["provider"] = configuration.social.displayName(of: provider)
             values["settings_url"] = site + paths.path("settings/connections")
