@@ -37,4 +37,23 @@ struct MailMessageTests {
         let text = try accented.rfc5322(date: Date(), id: "1", domain: "example.com")
         #expect(text.contains("Subject: =?UTF-8?B?" + Data("Confirmez votre adresse é".utf8).base64EncodedString() + "?=\r\n"))
     }
+
+    /// Found by fuzz/ mail-fuzz (fuzz/regressions/mail-fuzz): a CR or LF followed by a combining mark is one composed
+    /// character sequence to Foundation's replacingOccurrences, and stayed a bare line break in the message.
+    @Test(arguments: ["line\n\u{0305}one", "line\r\u{0305}one", "line\r\n\u{0305}one", "a\n\n\u{0301}\r\r\n.\n\u{0301}"])
+    func everyLineBreakOfTheBodiesBecomesCRLF(body: String) throws {
+        var combining = message
+        combining.text = body
+        combining.html = body
+        let bytes = Array(try combining.rfc5322(date: Date(), id: "1", domain: "example.com").utf8)
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x0D { #expect(index + 1 < bytes.count && bytes[index + 1] == 0x0A, "bare CR at \(index)") }
+            if byte == 0x0A { #expect(index > 0 && bytes[index - 1] == 0x0D, "bare LF at \(index)") }
+        }
+    }
+
+    @Test func normalizedMakesEveryLineEndCRLF() {
+        #expect(Array(MailMessage.normalized("a\rb\nc\r\nd\n\re").utf8) == Array("a\r\nb\r\nc\r\nd\r\n\r\ne".utf8))
+        #expect(Array(MailMessage.normalized("x\n\u{0305}").utf8) == [0x78, 0x0D, 0x0A, 0xCC, 0x85])
+    }
 }

@@ -54,10 +54,23 @@ public struct MailMessage: Sendable, Equatable {
         return (headers + [""] + parts).joined(separator: "\r\n")
     }
 
-    /// Bare LF → CRLF; lines starting with "." are left to the transport (curl dot-stuffs).
+    /// Bare LF and bare CR → CRLF; lines starting with "." are left to the transport (curl dot-stuffs).
+    /// On UTF-8 bytes: Foundation's replacingOccurrences matches whole composed character sequences, and to it a line
+    /// break followed by a combining mark ("\n\u{0305}") is one, so it was left bare (found by fuzz/ mail-fuzz).
     static func normalized(_ body: String) -> String {
-        body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-            .replacingOccurrences(of: "\n", with: "\r\n")
+        var out: [UInt8] = []
+        out.reserveCapacity(body.utf8.count + body.utf8.count / 16)
+        var afterCR = false
+        for byte in body.utf8 {
+            switch byte {
+            case 0x0D: out += [0x0D, 0x0A]
+            case 0x0A where afterCR: break   // the LF of a CRLF, already written
+            case 0x0A: out += [0x0D, 0x0A]
+            default: out.append(byte)
+            }
+            afterCR = byte == 0x0D
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// ASCII stays as is; anything else becomes an RFC 2047 encoded word.

@@ -13,7 +13,8 @@ import Foundation
 
 extension RequestContext {
     /// The body as a JSON object; empty when there is none.
-    func apiBody() throws -> [String: Any] {
+    /// Public for the fuzz targets (fuzz/).
+    public func apiBody() throws -> [String: Any] {
         let body = request.body
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let type = (request.contentType ?? "").lowercased()
@@ -28,12 +29,14 @@ extension RequestContext {
 
     /// The fields of the body's `root` object (the whole body when nil, or when it has no such object), keys in
     /// snake_case, values as text.
-    func apiFields(root: String? = "user") throws -> [String: String] {
+    /// Public for the fuzz targets (fuzz/).
+    public func apiFields(root: String? = "user") throws -> [String: String] {
         Self.fields(of: try apiBody(), root: root)
     }
 
     /// The fields of `body`'s `root` object (all of `body` when nil), as `apiFields` reads them.
-    static func fields(of body: [String: Any], root: String?) -> [String: String] {
+    /// Public for the fuzz targets (fuzz/).
+    public static func fields(of body: [String: Any], root: String?) -> [String: String] {
         let object = root.flatMap { body[$0] as? [String: Any] } ?? (root == nil ? body : [:])
         var fields: [String: String] = [:]
         for (key, value) in object {
@@ -51,7 +54,8 @@ extension RequestContext {
     }
 
     /// `passwordConfirmation` → `password_confirmation`; snake_case stays.
-    static func snakeCase(_ key: String) -> String {
+    /// Public for the fuzz targets (fuzz/).
+    public static func snakeCase(_ key: String) -> String {
         var out = ""
         for character in key {
             if character.isUppercase, character.isASCII {

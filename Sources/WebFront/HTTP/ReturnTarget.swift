@@ -53,7 +53,8 @@ public enum ReturnTarget {
     /// The host of a well-formed `http://` or `https://` URL (lower-cased, port dropped), or nil when `raw` is not
     /// one: only printable ASCII without backslashes, no user info, a host of letters, digits, dots and dashes
     /// (or a bracketed IPv6 address), an optional numeric port, then nothing or `/`, `?` or `#`.
-    static func absoluteHost(_ raw: String) -> String? {
+    /// Public for the fuzz targets (fuzz/).
+    public static func absoluteHost(_ raw: String) -> String? {
         let bytes = Array(raw.utf8)
         guard !bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\\") }) else { return nil }
         let lower = raw.lowercased()

@@ -1,0 +1,65 @@
+// Keys.swift: two fixed RSA-2048 test keys for browserid-fuzz, so that its seed corpus (assertions signed with them)
+// stays valid between runs. Made with `openssl genrsa -traditional 2048` for this harness only: they sign nothing else.
+enum FuzzKeys {
+    /// The identity provider `example.com`'s key (signs certificates).
+    static let issuerPEM = """
+-----BEGIN RSA PRIVATE KEY-----
+MIIEogIBAAKCAQEAxI4xvowiRxeoTnXJbgc2QlB9s76vNZ2QyD2gTYaWvSOozIzG
+hiX3GGOolp1W6Vvxvw8xyYNxEzF0bRnwqx4TDo9zB1yEY5fx/4Hq8JakUVAh70aT
+l00NWShTINoNQXfrblnxI8OhQHSlHXyDe4cm/8kQwU2hBGGSo9LD380E+C55jt48
+A79oc1tYO+GmCW/HKdsxhhEbqd40LumATYxWfweyIpAgfSNRL3s6MKb0wJq1rqaA
+Hhb1TJCQm5y3i1H86M9ykmcUgKo53IT8qsGiNGiJe/m2YI4owGMYb8NDDQYLJTbH
+MdO7tN4v5+WsEwSs4FUHvy6Qzg084LLSxmrA4QIDAQABAoIBAAkmgYRYa8QZgtlc
+PGtl5I3Dx4ZVqzx4wGPCErNpP51AirwzFY7rN4yoHxIb8w7cG+4EHBJAj0QQelYV
+7hFZThPQc8907Cjiyv5VIwXeTXoHm/zSsU5K5QMwkGYoIJParFgv0b0Tf29LvuAX
+itt2WEdyKdiF76gPjs8XoczKc5/GHTaNdOARQGJRECcVejTBMjIFyGyC27+4Mm06
+xFagI/mkaeAHKMzqrJ54F+P8qnPXSlxI2oTqlWuzDIG0xWFXnqesHv5rKs1K9Ne6
+R8lPZTNiJh6LaXGV7TGJ/q/PAHTjFuWaqVWwzE1WXHtWqrw/k+O5xE2ak51TFM8R
+HdvqihECgYEA6EYr8oPSOE63s4ocYlg4DzNQmL9lQu8Ccogu+W608I8wMHL9Mu1R
+9wl3TDNkEj20tQv1B6bjlt1YedSSUiK8XoaHBepmvhfHrOqcXwYc3plZrY+WHmq2
+cw1f4WRyUazHNZDp954sjRRvm8Jh8RcRyv5sAnQEs1jxr3TjbHthK90CgYEA2KIA
+SN5PqCqPIXOgZ6s5/QAGUm/4xHW5QikwCGPLLmiimhDRtGowCcDugNHVr16WnBEY
+xsUkPMOXDednxvuW4KVX5C2mylSZiklUTyP/wp4MoqQERr0XKXOlo83WqxJABvE4
+2Jvy3eWZeGYGyWxblixH1USLg69yze7hBrhrKtUCgYBfeQhzZI+yKVkE6U4FdnGE
+ffkw7+r1ejytSyDT0hd5kcGjCIDewAGi4zcwESee/9IZYNLU1FpUFqNZYHDMZg67
+Y9x4KAMXO7sNblncDS0sqifcWVrBIefgnqy8focm3zf64pfo+hEh5DaD9YBAktTz
+dWR8Fagg9/xPvGIGoygr2QKBgC9f3igRVeI0zHBIVP/W1iuZ4cgNbJ2qEQWC9Foh
+WMGhaE3A99s4jaDUbFQHj292hAFFS+HMIwyWyWXlATDmvCwMfJgN07fToHA5cRKN
+kNUCs0iuDbFakMIj5ElaLmPi7dWW0xOrpwUXvOQzi7Bo3e6NaHgfMVNu/vBCGTvb
+ALSxAoGAIBBNcdoRLQ9NmEY9qFWjbVrZ03xRp9IKhMtb0KbOf6YRx7N5dcGjteL2
+CLXms4AtO3Idg3r6YFfHde/fOD7OfE0JuM3+5ez9mizIbhVdtYgaZMwg6rGs6zeJ
+D2ij037QZLQdcZk+OhNBUPy/uhH2awctYIzf8cCZ3IErs4/95Gc=
+-----END RSA PRIVATE KEY-----
+"""
+
+    /// The user's key (certified by the issuer, signs assertions).
+    static let userPEM = """
+-----BEGIN RSA PRIVATE KEY-----
+MIIEogIBAAKCAQEAmzViSCwWSM/VJd5IpGdWUk1uGqIlLKxdnjBpT6xFh5W7q/wn
+AUeybwprdw4Vcly3xDXjPFMqt2ONzgHZ1doNPEg/61N7M+foltTMztaI9hOn0v4Z
+sS9u3N2zjUDziQYftqiZVJLQWiRyujmKwIrlbsJ3tbwRd5BFOg1hDQr31bCsWl5V
+ClFSdFs5ZrOELl8gzv3OzGSTiiYfMHegb0s0G036av7znvqb3/rF9CFdmrkpwh/i
+GOJS/6USTyfpaK16HMAwo6/JJmePqu7HJGsrC+HcuE3jpdJy1IJJ/XQDUrV+4D5E
+FTCGGcqVmabocyokCS9xoK8SwyoE9EiWDDR0GwIDAQABAoIBAAfJoZkjdSl0HCrJ
+QMssUDLS+xpPq8krtjV7Z7KoCdkSv0GS5lYfGynifkqRT1bXUMqB4FlPhvjVVZvS
+O0mKplgG/AYPwJfLJBV6r0gVkEu16Bl4ccuSfgqLqThbhkddd6E6S8SS6pdgoCJj
+RBNYeh3uQ1lqtVRSzdZq2MVxw8ZaAgM/r8crLcpGDf+RgH4kWMCKWJMW23Q3+jq6
+ZaEZ+/rB3hDqxPvI4UIIx/fG7JhnWrJNvp4isPGCVzpUgIZvqnrt5ZHfq4U4DMo3
+cs5Tmd0kT49565h0+9OxsGny95B2eUtUEOTObPD3zrKMjp0N3GC8HZCo1+TFOZws
+ykCMG4kCgYEAzY+4e3jP71OchMLqB15DzdOi8uFAIv6gobUbwXC/LsUzBudim5x0
+Y7hPJYkHyd8XrHPQH2nYWO+cXo6saGc2ynHsd0tAax7WjuBFqENXGAIfiRCKoz2T
+wHMu6ipk0/R5MA+VqKld9de2XaFkc6KOUCAl/4ltg08ySO2cbtthz48CgYEAwUrD
+GAQhojrWTJu6vjWjDXg/CAaxpR1NgaGCTTftYVMOF/cTl+HjsGpcFrVaKhbtkWsH
+un4mhBpQbGNeI7FxoeSqvEuzYN3lzt5P+r93jZh46RgJzhEPAQJBYeByK+jBZmtY
+sFI168e+JDhCXaVCu4xoX+Qnb+1ulVQ09LeODLUCgYBz49cKJW51axoO7ySpysdH
+P03ayIs0L4G4KTbgtAPVBnBiMAkz2dz0a3CTpNGzSgc6voBTdYT3fv8VgDJLGgWV
+1OyPxOkoe1ZTbrVWy8BKVMgaqiy/I3QtR8LnWcdGh8nbAq5JTFMgyuCRoO/VEYxS
+OA20J3KKWRfsbamIBj76mQKBgHykjjvtZhbsJAbQoVJI2jU0ZkjxsBpOVA2UrabH
+us54tWzkygC2DJJVc769AUCE+ns8boZnFMU5BsVuKmWP5jvEbgjwM+LyFGAa4a5L
+S3fGa6m7846rV2aKIslP56/C7vvxmwZQbS725fkLQliK2gaA20mCoZ++lwG6hE+O
+Eg7FAoGADXCNRt5BLwBjJ5p0gsXySCedbwHHD5sa4m4Hv1L5v2Uu+G5de0J76bBI
+m1PU9yeKTNyO//B7SGVmreBGlZzE2zEE4jnTR8BJ/+AKi81d5fYKxlRnbDe/j5NB
+h2D2V4AZlASikbvUK7eeLwvp14dBEuLT3QJO47x+RrG5wWLG7ZQ=
+-----END RSA PRIVATE KEY-----
+"""
+}
