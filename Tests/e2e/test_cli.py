@@ -64,7 +64,7 @@ def test_user_add_refuses_bad_input_with_one_line(cli_stack):
     assert fails(cli_stack, "user", "add", unique_email(), stdin="") == \
         "frontdoor: no password: type it at the prompt, or give it as one line on stdin"
     assert fails(cli_stack, "user", "add", "not-an-address", stdin="short\n") == \
-        "frontdoor: Email is not a valid email address; Password is too short (minimum is 8 characters)"
+        "frontdoor: Email is not a valid email address; Password is too short (minimum is 12 characters)"
     taken = unique_email()
     add_user(cli_stack, taken)
     assert fails(cli_stack, "user", "add", taken.upper(), stdin=PASSWORD + "\n") == "frontdoor: Email has already been taken"
@@ -134,7 +134,7 @@ def test_set_password_ends_sessions_and_the_new_one_signs_in(cli_stack):
     browser = signs_in(cli_stack, email)
     assert browser.get("/").status_code == 200
     assert fails(cli_stack, "user", "set-password", email, stdin="short\n") == \
-        "frontdoor: Password is too short (minimum is 8 characters)"
+        "frontdoor: Password is too short (minimum is 12 characters)"
     assert browser.get("/").status_code == 200, "a refused password changes nothing"
     assert ok(cli_stack, "user", "set-password", email, stdin="a brand new secret\n").strip() == \
         f"password of {email} changed; 1 session(s) ended"

@@ -91,7 +91,7 @@ def test_every_problem_is_shown_at_once_and_the_email_is_kept(stack):
     page = Browser(stack).post("/sign_up", {"email": "not-an-email", "password": "abc", "password_confirmation": "abd"})
     assert page.status_code == 200
     assert '<p class="field-error" id="email-error">Email is not a valid email address</p>' in page.text
-    assert '<p class="field-error" id="password-error">Password is too short (minimum is 8 characters)</p>' in page.text
+    assert '<p class="field-error" id="password-error">Password is too short (minimum is 12 characters)</p>' in page.text
     assert ('<p class="field-error" id="password_confirmation-error">Password confirmation doesn&#39;t match Password</p>'
             in page.text)
     assert 'value="not-an-email"' in page.text

@@ -246,7 +246,7 @@ def test_a_failed_french_sign_up_names_the_fields_in_french(stack):
     page = sign_up(visitor(stack, "fr"), " ", password="short")
     assert page.status_code == 200 and lang_of(page) == "fr"
     assert error_of(page, "email") == f"Adresse e-mail{NBSP}: ce champ doit être rempli"
-    assert error_of(page, "password") == f"Mot de passe{NBSP}: cette valeur est trop courte (au moins 8 caractères)"
+    assert error_of(page, "password") == f"Mot de passe{NBSP}: cette valeur est trop courte (au moins 12 caractères)"
     assert form_error(page) == "Veuillez corriger les erreurs ci-dessous."
     assert re.search(r'<input id="email"[^>]*autofocus', page.text), "focus on the first invalid field"
     mismatch = sign_up(visitor(stack, "fr"), unique_email("fr"), password_confirmation="something else")

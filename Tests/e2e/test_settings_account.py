@@ -86,7 +86,7 @@ def test_password_change_shows_every_problem_and_never_the_passwords(stack):
                                                 "password_confirmation": "shirt"})
     assert wrong.status_code == 200
     assert '<p class="field-error" id="current_password-error">Current password is not correct</p>' in wrong.text
-    assert '<p class="field-error" id="password-error">New password is too short (minimum is 8 characters)</p>' in wrong.text
+    assert '<p class="field-error" id="password-error">New password is too short (minimum is 12 characters)</p>' in wrong.text
     assert 'id="password_confirmation-error">Password confirmation doesn&#39;t match New password</p>' in wrong.text
     for typed in ("not my password", "short", "shirt"):
         assert f'value="{typed}"' not in wrong.text
@@ -149,7 +149,7 @@ def test_password_change_needs_a_recent_password_entry_and_the_csrf_token(stack)
 def test_sessions_list_both_browsers_and_revoking_one_signs_it_out(stack):
     browser, email = signed_up(stack, user_agent=CHROME)
     other = signed_in(stack, email, user_agent=FIREFOX, remember=True)
-    make_stale(stack, email)   # the sessions page does not ask for the password again
+    make_stale(stack, email)   # the list does not ask for the password again; signing another session out does
 
     page = browser.get("/settings/sessions")
     assert page.status_code == 200
@@ -172,6 +172,10 @@ def test_sessions_list_both_browsers_and_revoking_one_signs_it_out(stack):
     assert browser.post("/settings/sessions/revoke", {"handle": handles[0]}, csrf=False).status_code == 403
     assert is_signed_in(other)
 
+    stale = browser.post("/settings/sessions/revoke", {"handle": handles[0]})
+    assert stale.headers["Location"] == "/account/settings/reauthenticate?rd=%2Faccount%2Fsettings%2Fsessions"
+    assert is_signed_in(other)
+    assert browser.post("/settings/reauthenticate", {"password": PASSWORD, "rd": "/account/settings/sessions"}).status_code == 303
     revoked = browser.post("/settings/sessions/revoke", {"handle": handles[0]})
     assert revoked.status_code == 303 and revoked.headers["Location"] == "/account/settings/sessions"
     after = browser.get("/settings/sessions")

@@ -78,6 +78,9 @@ def test_add_confirm_sign_in_make_primary_then_remove_the_old_address(mail_stack
     assert "The address is confirmed. You can sign in with it now." in page
     assert row_of(page, second)["state"] == "verified" and "Make primary" in row_of(page, second)["actions"]
     assert mail_stack.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE normalizedAddress = ?", second.lower()) == [(1,)]
+    # The primary address hears that another address can now sign in (and receive reset links)
+    added = smtp.wait_for_mail(first, "An address was added to your")
+    assert second in added["data"]
 
     # Sign in with the new address: the same account, shown by its primary address
     other = Browser(mail_stack)
@@ -88,7 +91,8 @@ def test_add_confirm_sign_in_make_primary_then_remove_the_old_address(mail_stack
     page = back_to_list(browser, browser.post("/settings/emails/primary", {"id": address_id(mail_stack, second)}))
     assert "Your primary address was changed." in page
     assert row_of(page, second)["state"] == "primary" and row_of(page, first)["state"] == "verified"
-    notice = smtp.wait_for_mail(first, second)
+    notice = smtp.wait_for_mail(first, "The primary address of your")
+    assert second in notice["data"]
     assert email.message_from_string(notice["data"], policy=email.policy.default)["Subject"].startswith("The primary address of your")
     assert queued(mail_stack, "primary_address_changed", first) == 1
     assert queued(mail_stack, "primary_address_changed", second) == 0
