@@ -99,7 +99,7 @@ public struct LockoutPolicy: Sendable, Equatable {
     public static let `default` = LockoutPolicy()
 }
 
-/// Who may sign up (config keys `signup`, `invite.lifetime`).
+/// Who may sign up (config keys `signup`, `invite.lifetime`, `signup_limit.max_per_address`, `signup_limit.window`).
 public struct SignUpPolicy: Sendable, Equatable {
     /// Who may create an account.
     public enum Mode: String, Sendable, Equatable, CaseIterable {
@@ -115,9 +115,16 @@ public struct SignUpPolicy: Sendable, Equatable {
     /// How long an invitation link works (default 7 days).
     public var inviteLifetime: TimeInterval
 
-    public init(mode: Mode = .open, inviteLifetime: TimeInterval = 7 * 86400) {
+    /// At most this many accounts are created from one client address within `window` (anti-automation, ASVS 4.2.2);
+    /// 0: no limit. Invitations are not counted against it.
+    public var maxPerAddress: Int
+    public var window: TimeInterval
+
+    public init(mode: Mode = .open, inviteLifetime: TimeInterval = 7 * 86400, maxPerAddress: Int = 20, window: TimeInterval = 3600) {
         self.mode = mode
         self.inviteLifetime = inviteLifetime
+        self.maxPerAddress = maxPerAddress
+        self.window = window
     }
 
     public static let `default` = SignUpPolicy()

@@ -78,6 +78,10 @@ public struct Registration: Sendable {
                     }
                     return .confirmationSent
                 }
+                guard try allowsAnotherAccount(from: client, in: db) else {
+                    logger.notice("sign-up refused: too many accounts from one client address", metadata: ["address": "\(client.remoteAddress)"])
+                    throw AccountError.refused("sign_up_rate_limited")
+                }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
                                                              language: client.language, in: db)
                 try profile.store(values, accountId: accountId, signUp: true, in: db)
@@ -101,6 +105,17 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
+    /// False when `client`'s address created `signup_limit.max_per_address` accounts within the window (counted from
+    /// the audit log's sign-ups, inside the write, so two sign-ups at once cannot both pass the last place).
+    private func allowsAnotherAccount(from client: ClientInfo, in db: Database) throws -> Bool {
+        let policy = invitations.policy
+        guard policy.maxPerAddress > 0 else { return true }
+        let since = invitations.clock.now().timeIntervalSince1970 - policy.window
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit WHERE event = 'sign_up' AND createdAt > ? AND remoteAddress = ?",
+                                     arguments: [since, client.remoteAddress]) ?? 0
+        return count < policy.maxPerAddress
+    }
+
     private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
                                client: ClientInfo, kind: SessionKind) throws -> SignUpOutcome {
         var errors = errors

@@ -105,6 +105,8 @@ extension MessageCatalog {
         "error_forbidden_csrf": "This form has expired or was not sent from this site. Go back, reload the page and try again.",
         "error_payload_too_large": "What was sent is too large.",
         "error_bad_request": "The request could not be understood.",
+        "sign_up_rate_limited_title": "Please try again later",
+        "sign_up_rate_limited_text": "Too many accounts were created from your network in the last while. Please try again later.",
         "error_internal": "Something went wrong on our side. Please try again in a moment.",
         "error_unavailable": "We can't save changes right now, so nothing was changed. Please try again in a few minutes.",
         "error_back_home": "Go to the start page",

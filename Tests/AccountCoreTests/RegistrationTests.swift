@@ -26,6 +26,21 @@ struct RegistrationTests {
         #expect(try fixture.services.sessions.find(token: grant.token.encoded)?.accountId == address.accountId)
     }
 
+    /// Anti-automation (ASVS 4.2.2): one client address creates at most `maxPerAddress` accounts per window; another
+    /// address is not affected, and the window moves on.
+    @Test func oneClientAddressCreatesAtMostTheLimitOfAccountsPerWindow() throws {
+        let fixture = try TestFixture(signUp: SignUpPolicy(maxPerAddress: 2, window: 3600))
+        let bot = ClientInfo(userAgent: "bot", remoteAddress: "203.0.113.9")
+        _ = try fixture.signUp("a1@example.com", client: bot)
+        _ = try fixture.signUp("a2@example.com", client: bot)
+        #expect(throws: AccountError.refused("sign_up_rate_limited")) { try fixture.signUp("a3@example.com", client: bot) }
+        #expect(try fixture.count("account") == 2)
+        _ = try fixture.signUp("b1@example.com", client: ClientInfo(userAgent: "person", remoteAddress: "198.51.100.7"))
+        fixture.clock.advance(by: 3601)
+        _ = try fixture.signUp("a3@example.com", client: bot)
+        #expect(try fixture.count("account") == 4)
+    }
+
     @Test func thePasswordIsStoredOnlyAsAnArgon2idHash() throws {
         let fixture = try TestFixture()
         try fixture.signUp(password: "correct horse")

@@ -112,6 +112,8 @@ extension MessageCatalog {
         "error_forbidden_csrf": "Ce formulaire a expiré ou n’a pas été envoyé depuis ce site. Revenez en arrière, rechargez la page et réessayez.",
         "error_payload_too_large": "Les données envoyées sont trop volumineuses.",
         "error_bad_request": "La requête n’a pas pu être comprise.",
+        "sign_up_rate_limited_title": "Veuillez réessayer plus tard",
+        "sign_up_rate_limited_text": "Trop de comptes ont été créés depuis votre réseau ces derniers temps. Veuillez réessayer plus tard.",
         "error_internal": "Un problème est survenu de notre côté. Veuillez réessayer dans un instant.",
         "error_unavailable": "Nous ne pouvons pas enregistrer de modification pour le moment : rien n'a été changé. Veuillez réessayer dans quelques minutes.",
         "error_back_home": "Revenir à la page d’accueil",

@@ -106,6 +106,8 @@ extension MessageCatalog {
         "error_forbidden_csrf": "Dieses Formular ist abgelaufen oder wurde nicht von dieser Website gesendet. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es noch einmal.",
         "error_payload_too_large": "Die gesendeten Daten sind zu groß.",
         "error_bad_request": "Die Anfrage konnte nicht verstanden werden.",
+        "sign_up_rate_limited_title": "Bitte versuchen Sie es später noch einmal",
+        "sign_up_rate_limited_text": "Aus Ihrem Netzwerk wurden in letzter Zeit zu viele Konten erstellt. Bitte versuchen Sie es später noch einmal.",
         "error_internal": "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.",
         "error_unavailable": "Wir können gerade keine Änderungen speichern, daher wurde nichts geändert. Bitte versuchen Sie es in ein paar Minuten noch einmal.",
         "error_back_home": "Zur Startseite",

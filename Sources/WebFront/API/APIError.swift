@@ -48,6 +48,7 @@ struct APIError: Error, Sendable {
         case .invalidToken: return APIError(status: 422, message: catalog.text("reset_invalid_text"))
         case .signUpClosed: return APIError(status: 403, message: catalog.text("api_sign_up_closed"))
         case .invitationRequired: return APIError(status: 403, message: catalog.text("api_invitation_required"))
+        case .refused("sign_up_rate_limited"): return APIError(status: 429, message: catalog.text("sign_up_rate_limited_text"))
         case .refused(let key): return APIError(status: 422, message: catalog.text(key, ["provider": provider]))
         }
     }

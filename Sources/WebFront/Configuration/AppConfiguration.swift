@@ -28,6 +28,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var signUp = SignUpPolicy.Mode.open
     /// How long an invitation link works (`invite.lifetime`, default 7d).
     public var inviteLifetime: TimeInterval = 7 * 86400
+    /// Accounts one client address may create per `signup_limit.window` (`signup_limit.max_per_address`, default 20;
+    /// 0: no limit) and that window (default 1h).
+    public var signUpLimit = 20
+    public var signUpWindow: TimeInterval = 3600
     public var lockout = Lockout()
     public var redirect = Redirect()
     public var client = Client()
@@ -240,7 +244,7 @@ public struct AppConfiguration: Sendable, Equatable {
             lockout: LockoutPolicy(maxFailures: lockout.maxFailures, window: lockout.window, duration: lockout.duration,
                                    addressMaxFailures: lockout.addressMaxFailures, addressWindow: lockout.addressWindow,
                                    addressDuration: lockout.addressDuration),
-            signUp: SignUpPolicy(mode: signUp, inviteLifetime: inviteLifetime))
+            signUp: SignUpPolicy(mode: signUp, inviteLifetime: inviteLifetime, maxPerAddress: signUpLimit, window: signUpWindow))
         core.residenceLifetime = api.residenceLifetime
         core.languages = languages.availableList
         return core

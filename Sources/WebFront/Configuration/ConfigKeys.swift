@@ -107,6 +107,8 @@ enum ConfigKeys {
             c.signUp = mode
         }, read: { $0.signUp.rawValue }),
         duration("invite.lifetime", \.inviteLifetime),
+        integer("signup_limit.max_per_address", \.signUpLimit),
+        duration("signup_limit.window", \.signUpWindow),
         integer("lockout.max_failures", \.lockout.maxFailures),
         duration("lockout.window", \.lockout.window),
         duration("lockout.duration", \.lockout.duration),

@@ -23,6 +23,7 @@
 //   session.cookie_domain ""  (e.g. example.com: one sign-in for every subdomain)
 //   session.reauthenticate_after "10m"   session.max_accounts 5 (accounts signed in at once in one browser)
 //   signup "open"|"invite"|"closed"   invite.lifetime "7d"
+//   signup_limit.max_per_address 20 (0: none)   signup_limit.window "1h"
 //   lockout.max_failures 5   lockout.window "10m"   lockout.duration "15m"
 //   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
 //   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
@@ -139,6 +140,7 @@ public enum ConfigReader {
                     && UInt64(c.password.argon2MemoryKiB) * UInt64(c.password.argon2Iterations) >= 35840
                     && c.password.argon2MemoryKiB >= 8 * c.password.argon2Parallelism,
                     "argon2 parameters too weak: argon2_memory_kib must be at least 7168 and argon2_memory_kib × argon2_iterations at least 35840 (for example 19456 × 2)")
+        try require(c.signUpLimit >= 0 && c.signUpWindow > 0, "signup_limit.max_per_address must be 0 or more and signup_limit.window positive")
         try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
         try require(!c.mail.from.contains(where: \.isNewline) && c.mail.from.contains("@"), "mail.from must be an address such as Frontdoor <no-reply@example.com>")

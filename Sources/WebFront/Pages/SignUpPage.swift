@@ -37,6 +37,9 @@ struct SignUpPage: Sendable {
             return try render(context, form: context.form, errors: errors, invite: invite, invited: invited)
         } catch let error as AccountError where error == .signUpClosed || error == .invitationRequired {
             return try refusal(context, error, invite: invite)
+        } catch AccountError.refused("sign_up_rate_limited") {
+            return try context.page("message", ["title": "sign_up_rate_limited_title", "text": "sign_up_rate_limited_text"].localized(context),
+                                    status: 429)
         }
     }
 
