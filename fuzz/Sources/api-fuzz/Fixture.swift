@@ -25,6 +25,7 @@ final class Fixture: @unchecked Sendable {
         configuration.password.argon2MemoryKiB = 64
         configuration.password.argon2Iterations = 1
         configuration.confirmation.required = false   // the fixture's new accounts can sign in at once (no mail round trip)
+        configuration.signUpLimit = 0   // every fuzz request comes from one client address; the limit would end sign-ups after 20
         configuration.mail.outbox = NSTemporaryDirectory() + "frontdoor-api-fuzz-outbox-" + UUID().uuidString
         let clock = FixedClock()
         let logger = Logger(label: "api-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
