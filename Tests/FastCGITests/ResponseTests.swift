@@ -14,6 +14,7 @@ struct ResponseTests {
         (Response(), "Status: 200 OK\r\nContent-Length: 0\r\n\r\n"),
         (Response(status: 413, headers: [(name: "content-length", value: "3")], body: Array("big".utf8)),
          "Status: 413 Payload Too Large\r\ncontent-length: 3\r\n\r\nbig"),
+        (Response(status: 415), "Status: 415 Unsupported Media Type\r\nContent-Length: 0\r\n\r\n"),
         (Response(status: 500, contentType: "text/html; charset=utf-8", text: "é"),
          "Status: 500 Internal Server Error\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 2\r\n\r\né"),
     ]
