@@ -78,6 +78,7 @@ struct ConfigReaderTests {
         ["FRONTDOOR_PASSWORD_ARGON2_MEMORY_KIB": "1024"],
         ["FRONTDOOR_PASSWORD_ARGON2_MEMORY_KIB": "12288", "FRONTDOOR_PASSWORD_ARGON2_ITERATIONS": "2"],
         ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://mail.example.com:587"],
+        ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://127.mail.example.com"],
         ["FRONTDOOR_SESSION_COOKIE_NAME": "__Host-frontdoor"],
         ["FRONTDOOR_SESSION_COOKIE_NAME": "__Secure-frontdoor"],
         ["FRONTDOOR_SESSION_COOKIE_NAME": "__Host-frontdoor", "FRONTDOOR_SESSION_SECURE_COOKIE": "always",
@@ -93,6 +94,8 @@ struct ConfigReaderTests {
             ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://mail.example.com:587", "FRONTDOOR_MAIL_SMTP_STARTTLS": "true"],
             ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtps://mail.example.com"],
             ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://127.0.0.1:25"],
+            ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://[::1]:25"],
+            ["FRONTDOOR_MAIL_TRANSPORT": "smtp", "FRONTDOOR_MAIL_SMTP_URL": "smtp://localhost"],
             ["FRONTDOOR_SESSION_COOKIE_NAME": "__Host-frontdoor", "FRONTDOOR_SESSION_SECURE_COOKIE": "always"],
         ] {
             _ = try ConfigReader.read(file: nil, environment: environment)

@@ -147,7 +147,7 @@ public enum ConfigReader {
         try require(c.mail.transport == .outbox || c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpURL.hasPrefix("smtps://"),
                     "mail.smtp_url must start with smtp:// or smtps:// when mail.transport is smtp")
         try require(c.mail.transport == .outbox || !c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpStartTLS
-                    || Self.isLoopback(URLComponents(string: c.mail.smtpURL)?.host ?? ""),
+                    || ProviderURL.isLoopback(URLComponents(string: c.mail.smtpURL)?.host ?? ""),
                     "mail.smtp_url smtp:// to another host sends reset links in clear: use smtps:// or set mail.smtp_starttls: true")
         let cookie = c.session.cookieName
         try require(!(cookie.hasPrefix("__Host-") || cookie.hasPrefix("__Secure-")) || c.session.secureCookie == .always,
@@ -182,11 +182,6 @@ public enum ConfigReader {
     }
 
     /// `/account/` → `/account`, `/` → `` (mounted at the root).
-    /// True for this machine's own addresses: mail to them never crosses a network.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
-    }
-
     static func normalizedBasePath(_ path: String) -> String {
         var path = path
         while path.hasSuffix("/") { path.removeLast() }
