@@ -110,7 +110,7 @@ public struct Registration: Sendable {
     private func allowsAnotherAccount(from client: ClientInfo, in db: Database) throws -> Bool {
         let policy = invitations.policy
         guard policy.maxPerAddress > 0 else { return true }
-        let since = invitations.clock.now().timeIntervalSince1970 - policy.window
+        let since = clock.now().timeIntervalSince1970 - policy.window
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit WHERE event = 'sign_up' AND createdAt > ? AND remoteAddress = ?",
                                      arguments: [since, client.remoteAddress]) ?? 0
         return count < policy.maxPerAddress

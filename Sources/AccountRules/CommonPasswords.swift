@@ -37,7 +37,7 @@ public struct CommonPasswords: Sendable {
     }
 
     static func normalized(_ text: String) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
+        text.trimmingWhitespace().lowercased()
     }
 
     static let sequences: [[Character]] = ["0123456789", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop", "asdfghjkl", "zxcvbnm",
