@@ -30,6 +30,15 @@ public struct Reauthentication: Sendable {
         return clock.now().timeIntervalSince1970 - at < policy.reauthenticateAfter
     }
 
+    /// For the JSON API's sensitive changes (apps send no password unless asked): `password`, checked and recorded as
+    /// `confirm` does, when given; otherwise the session must have signed in within `session.reauthenticate_after`.
+    ///
+    /// - Throws: `AccountError.reauthenticationRequired` without a password on a stale session; as `confirm` otherwise.
+    public func confirmOrRequireRecent(session digest: Data, password: String, client: ClientInfo) throws {
+        guard password.isEmpty else { return try confirm(session: digest, password: password, client: client) }
+        guard try isRecent(digest) else { throw AccountError.reauthenticationRequired }
+    }
+
     /// The session's account when it has no password (made through a provider): the forms that ask the current
     /// password ask for a recent sign-in instead. Nil when it has one, or the session is gone.
     func passwordlessAccount(session digest: Data) throws -> Int64? {

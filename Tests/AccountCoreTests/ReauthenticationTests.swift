@@ -25,6 +25,22 @@ struct ReauthenticationTests {
         #expect(try fixture.services.audit.list(AuditFilter(event: .reauthenticated)).count == 1)
     }
 
+    @Test func withoutAPasswordOnlyARecentSignInPassesAndWithOneItIsChecked() throws {
+        let fixture = try TestFixture()
+        let grant = try fixture.signUp()
+        let reauthentication = fixture.services.reauthentication
+        try reauthentication.confirmOrRequireRecent(session: grant.token.digest, password: "", client: ClientInfo())
+        fixture.clock.advance(by: 900)
+        #expect(throws: AccountError.reauthenticationRequired) {
+            try reauthentication.confirmOrRequireRecent(session: grant.token.digest, password: "", client: ClientInfo())
+        }
+        #expect(throws: AccountError.self) {
+            try reauthentication.confirmOrRequireRecent(session: grant.token.digest, password: "wrong horse", client: ClientInfo())
+        }
+        try reauthentication.confirmOrRequireRecent(session: grant.token.digest, password: "correct horse", client: ClientInfo())
+        #expect(try reauthentication.isRecent(grant.token.digest))
+    }
+
     @Test func aWrongPasswordIsAFieldErrorAndCountsTowardsTheLock() throws {
         let fixture = try TestFixture(lockout: LockoutPolicy(maxFailures: 2))
         let grant = try fixture.signUp()

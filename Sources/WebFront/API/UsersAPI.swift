@@ -67,11 +67,7 @@ struct UsersAPI: Sendable {
             // stolen one) must give the password first.
             let password = form["current_password"] ?? form["password"] ?? ""
             try context.apiCall {
-                if password.isEmpty {
-                    guard try services.reauthentication.isRecent(session.digest) else { throw AccountError.reauthenticationRequired }
-                } else {
-                    try services.reauthentication.confirm(session: session.digest, password: password, client: context.client)
-                }
+                try services.reauthentication.confirmOrRequireRecent(session: session.digest, password: password, client: context.client)
                 try services.addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client)
             }
         }
