@@ -36,10 +36,10 @@ struct SessionsPage: Sendable {
 
     func revoke(_ context: RequestContext) throws -> Response {
         try context.verifyCSRF()
-        var session = try context.requireSession()
+        let session = try context.requireSession()
         let handle = context.form["handle"] ?? ""
         let own = handle.lowercased() == SessionManagement.handle(for: session.digest)
-        if !own { session = try context.requireRecentSignIn(returnTo: path(context)) }
+        if !own { _ = try context.requireRecentSignIn(returnTo: path(context)) }
         do {
             try context.site.services.sessionManagement.revoke(handle: handle, accountId: session.accountId, client: context.client)
         } catch AccountError.notFound {
