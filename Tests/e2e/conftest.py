@@ -83,8 +83,9 @@ class MailSink:
 class Stack:
     """frontdoor serve + nginx (from nginx/frontdoor.conf via nginx/render) on free ports in `folder`."""
 
-    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml=""):
+    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml="", workers=4):
         self.folder = folder
+        self.workers = workers  # frontdoor's --workers; None: its own default (fastcgi.workers), as in production
         self.server_files = server_files  # callable(stack) -> {name: nginx text} for PREFIX/server.d, or None
         self.port = free_port()
         self.tls_port = free_port()
@@ -129,8 +130,9 @@ class Stack:
 
     def start_app(self):
         self.app_log = open(self.folder / "frontdoor.log", "a")
+        workers = ["--workers", str(self.workers)] if self.workers else []
         self.app = subprocess.Popen([BIN, "serve", "--config", str(self.config_path), "--socket", str(self.socket),
-                                     "--socket-mode", "0666", "--workers", "4"],
+                                     "--socket-mode", "0666", *workers],
                                     stdin=subprocess.DEVNULL, stdout=self.app_log, stderr=subprocess.STDOUT, cwd=self.folder)
         wait_for(lambda: self.socket.exists() or self.app.poll() is not None, what="the frontdoor socket")
         assert self.app.poll() is None, self.logs()

@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 import pytest
 import requests
 
-from conftest import BIN, CSRF, ROOT, Browser, Stack, running, unique_email, wait_for
+from conftest import BIN, CSRF, ROOT, Browser, Stack, running, unique_email
 
 PASSWORD = "soak horse battery staple"
 SECONDS = int(os.environ.get("SOAK_SECONDS") or 25)
@@ -42,27 +42,16 @@ GROWTH_LIMIT = 0.10
 HASHERS = os.cpu_count() or 1  # frontdoor hashes on one thread per core, each keeping its argon2 block
 
 
-class DefaultWorkersStack(Stack):
-    """conftest's Stack, but frontdoor serves with its default number of workers (fastcgi.workers, 64) as in
-    production, not the e2e suite's --workers 4: what is soaked is what operators run."""
-
-    def start_app(self):
-        self.app_log = open(self.folder / "frontdoor.log", "a")
-        self.app = subprocess.Popen([BIN, "serve", "--config", str(self.config_path), "--socket", str(self.socket),
-                                     "--socket-mode", "0666"],
-                                    stdin=subprocess.DEVNULL, stdout=self.app_log, stderr=subprocess.STDOUT, cwd=self.folder)
-        wait_for(lambda: self.socket.exists() or self.app.poll() is not None, what="the frontdoor socket")
-        assert self.app.poll() is None, self.logs()
-
-
 @pytest.fixture(scope="module")
 def soak_stack(tmp_path_factory):
     """Fit for load: lockout off (everything comes from 127.0.0.1), confirmation off, mail to an outbox, warnings
     and worse in frontdoor's log, no nginx access log (millions of lines in a long run)."""
     config = {"confirmation.required": "false", "mail.transport": "outbox", "lockout.max_failures": "0",
               "lockout.address_max_failures": "0", "log.level": "warning"}
-    yield from running(DefaultWorkersStack(tmp_path_factory.mktemp("stack"), config,
-                                           server_files=lambda stack: {"soak.conf": "access_log off;\n"}))
+    # frontdoor with its default number of workers (fastcgi.workers, 64) as in production, not the suite's 4:
+    # what is soaked is what operators run.
+    yield from running(Stack(tmp_path_factory.mktemp("stack"), config, workers=None,
+                             server_files=lambda stack: {"soak.conf": "access_log off;\n"}))
 
 
 def prepare(stack):
