@@ -750,13 +750,3 @@ def describe(wire, answer, limit=600):
     raw = wire.raw if len(wire.raw) <= limit else wire.raw[:limit // 2] + b"<...%d bytes...>" % len(wire.raw) + wire.raw[-limit // 2:]
     return f"{wire.label}: {answer.status}\n  request: {raw!r}\n  answer: {answer.head[:300]!r}"
 
-
-def make_logs_readable(stack):
-    """Rewrites nginx's error log with invalid UTF-8 escaped: nginx logs the fuzz's raw request lines, and conftest's
-    failure report reads the log as UTF-8 (a byte such as 0xff there would break the report of a failing test)."""
-    path = stack.folder / "nginx/error.log"
-    if path.exists():
-        data = path.read_bytes()
-        text = data.decode("utf-8", "backslashreplace")
-        if text.encode() != data:
-            path.write_text(text)

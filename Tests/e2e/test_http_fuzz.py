@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, Browser, _stack, unique_email
-from httpfuzz import BAD_STATUSES, PASSWORD, ROUTE_METHODS, Generator, Material, Tally, Wire, describe, make_logs_readable, rss_kib, send
+from httpfuzz import BAD_STATUSES, PASSWORD, ROUTE_METHODS, Generator, Material, Tally, Wire, describe, rss_kib, send
 
 REQUESTS = int(os.environ.get("HTTP_FUZZ_REQUESTS") or 3000)
 CHUNK = 100  # requests between checks of the process, RSS samples and renewals of the signed-in material
@@ -88,7 +88,6 @@ REGRESSIONS = {
 @pytest.mark.parametrize("name", list(REGRESSIONS))
 def test_fixed_hostile_requests_do_not_answer_500(fuzz_stack, name):
     answer = send(fuzz_stack.port, Wire(REGRESSIONS[name], name))
-    make_logs_readable(fuzz_stack)
     assert isinstance(answer.status, int) and answer.status not in BAD_STATUSES, (name, answer.status, answer.head)
     assert fuzz_stack.app.poll() is None, fuzz_stack.logs()
 
@@ -108,7 +107,6 @@ def test_random_hostile_requests_never_answer_500_nor_kill_frontdoor(fuzz_stack)
     started = time.monotonic()
     died = run(fuzz_stack, generator, material, tally, pid)
     seconds = time.monotonic() - started
-    make_logs_readable(fuzz_stack)
     signs_in = not died and normal_sign_in_works(fuzz_stack, check_email)
     warm, peak = rss_after_warm_up(tally)
     errors = logged_errors(fuzz_stack)
