@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from conftest import Api, Browser, _stack, unique_email
+from faults import integrity, sign_up
 
 PASSWORD = "correct horse battery"
 CAP_MB = 2
@@ -37,25 +38,17 @@ def free_the_space(stack):
         db.execute("DELETE FROM filler")
 
 
-def sign_up(browser, email):
-    return browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
-
-
-def integrity(stack):
-    return stack.query("PRAGMA integrity_check")[0][0]
-
-
 def test_a_full_database_refuses_changes_clearly_keeps_sessions_and_recovers(full_stack):
-    signed_in = Browser(full_stack)
-    assert sign_up(signed_in, unique_email("before")).status_code == 303
+    response, signed_in = sign_up(full_stack, unique_email("before"))
+    assert response.status_code == 303
     pad_to_the_cap(full_stack, spare_pages=4)
 
     # Sign-ups fill the few spare pages, then one is refused: keep every address tried.
     refused, tried = None, []
     for _ in range(300):
-        browser, email = Browser(full_stack), unique_email("filling")
+        email = unique_email("filling")
         tried.append(email)
-        response = sign_up(browser, email)
+        response, browser = sign_up(full_stack, email)
         if response.status_code != 303:
             refused = (browser, email, response)
             break
@@ -70,7 +63,7 @@ def test_a_full_database_refuses_changes_clearly_keeps_sessions_and_recovers(ful
     assert full_stack.query("SELECT COUNT(*) FROM account WHERE id NOT IN (SELECT accountId FROM emailAddress)")[0][0] == 0
     for accepted in tried[:-1]:
         assert full_stack.query("SELECT COUNT(*) FROM emailAddress WHERE address = ?", accepted)[0][0] == 1
-    assert integrity(full_stack) == "ok"
+    assert integrity(full_stack) == [("ok",)]
 
     # Reading goes on: the signed-in person passes the gate and sees the home page; the sign-in page shows.
     assert signed_in.get("/auth/check").status_code == 200
@@ -83,10 +76,11 @@ def test_a_full_database_refuses_changes_clearly_keeps_sessions_and_recovers(ful
 
     # Space returns: the same sign-up now works, without a restart.
     free_the_space(full_stack)
-    assert sign_up(browser, email).status_code == 303
+    response, browser = sign_up(full_stack, email)
+    assert response.status_code == 303
     assert browser.get("/auth/check").status_code == 200
     assert full_stack.query("SELECT COUNT(*) FROM emailAddress WHERE address = ?", email)[0][0] == 1
-    assert integrity(full_stack) == "ok"
+    assert integrity(full_stack) == [("ok",)]
     assert "database cannot take changes" in (full_stack.folder / "frontdoor.log").read_text()
 
 
