@@ -1,14 +1,18 @@
 """End-to-end fixtures: a real nginx in front of a real frontdoor process, a SQLite file, an SMTP sink.
 
-Every stack takes free loopback ports and its own temp folder; nothing here uses port 8080.
+Every stack takes free loopback ports (free_port: outside the kernel's ephemeral range, never 8080 or 5432) and its
+own temp folder.
 """
+import fcntl
 import os
 import re
 import socket
 import sqlite3
 import subprocess
+import tempfile
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -22,16 +26,77 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("FRONTDOOR_BIN", str(ROOT / ".build/debug/frontdoor"))
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+# A bound on one request of a test (a hang fails the test), generous for a loaded 2-core machine where sign-ins queue
+# for argon2; never what a test measures.
+REQUEST_TIMEOUT = 60
+
+
+NEVER_PORTS = {8080, 5432}
+PORT_LOCKS = Path(tempfile.gettempdir()) / f"frontdoor-e2e-ports-{os.getuid()}"
+_ports_lock = threading.Lock()
+_ports_handed_out = set()
+_port_lock_files = []  # one open, flock'ed file per port handed out: the port stays this process's until it ends
+
+
+def ephemeral_port_range():
+    """The kernel's range for the local ports of outgoing connections (and of bind to port 0)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+        return low, high
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
+def port_candidates():
+    """Ports 20000-65535 outside the ephemeral range, without 8080 and 5432, starting at a place that depends on the
+    process id (so two pytest processes at once mostly try different ports first)."""
+    low, high = ephemeral_port_range()
+    ports = [port for port in range(20000, 65536) if not low <= port <= high and port not in NEVER_PORTS]
+    if not ports:
+        raise RuntimeError(f"no loopback port outside the ephemeral range {low}-{high} "
+                           "(/proc/sys/net/ipv4/ip_local_port_range) for the tests' servers")
+    start = os.getpid() * 7919 % len(ports)
+    return ports[start:] + ports[:start]
+
+
+def bindable(port):
+    """True when nothing is bound to 127.0.0.1:`port`, nor left in TIME_WAIT there (no SO_REUSEADDR)."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port for a server a test starts, chosen so nothing else can take it before the server binds it:
+    outside the kernel's ephemeral range (an outgoing connection of this very run, or a connect to a closed port,
+    never gets it as its local port), never one handed out before in this process, held for the rest of this process
+    by an flock'ed file in PORT_LOCKS (so another pytest process at the same time skips it), and free when checked."""
+    with _ports_lock:
+        PORT_LOCKS.mkdir(mode=0o700, exist_ok=True)
+        for port in port_candidates():
+            if port in _ports_handed_out:
+                continue
+            lock = open(PORT_LOCKS / str(port), "a")  # not inherited by the servers (O_CLOEXEC)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # another pytest process holds it
+                lock.close()
+                continue
+            if not bindable(port):
+                lock.close()
+                continue
+            _ports_handed_out.add(port)
+            _port_lock_files.append(lock)
+            return port
+    raise RuntimeError("no free loopback port left")
 
 
-def wait_for(condition, timeout=20.0, what="condition"):
-    """Polls `condition` until it returns something truthy; fails the test after `timeout` seconds."""
+def wait_for(condition, timeout=60.0, what="condition"):
+    """Polls `condition` until it returns something truthy; fails the test after `timeout` seconds (a bound for a
+    hang, generous for a loaded 2-core machine, never what a test measures)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
@@ -58,7 +123,9 @@ class MailSink:
         return "250 OK"
 
     def start(self):
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        # ready_timeout: how long start() waits for the server to answer (aiosmtpd's default, 5 s, is short for a
+        # loaded machine); a bound, not a measure.
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, ready_timeout=60)
         self.controller.start()
 
     def stop(self):
@@ -66,7 +133,7 @@ class MailSink:
             self.controller.stop()
             self.controller = None
 
-    def wait_for_mail(self, to, containing="", timeout=20.0):
+    def wait_for_mail(self, to, containing="", timeout=60.0):
         def found():
             with self.lock:
                 for m in reversed(self.messages):
@@ -110,7 +177,9 @@ class Stack:
         # extra_yaml: config text appended as is, for what render_yaml cannot express (lists such as profile.fields).
         self.config_path.write_text(render_yaml(values) + extra_yaml)
         self.app = None
+        self.app_log = None
         self.nginx = None
+        self.nginx_stderr = None
         self.seen_session_tokens = set()
 
     def start(self):
@@ -121,14 +190,15 @@ class Stack:
         make_tls_server(prefix, self.tls_port)
         for name, text in (self.server_files(self) if self.server_files else {}).items():
             (prefix / "server.d" / name).write_text(text)
+        self.nginx_stderr = open(self.folder / "nginx.stderr", "w")
         self.nginx = subprocess.Popen(["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
                                        "-e", str(prefix / "error.log")],
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=open(self.folder / "nginx.stderr", "w"))
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.nginx_stderr)
         wait_for(lambda: self.answers(), what="nginx + frontdoor")
         return self
 
     def start_app(self):
+        self.close_app_log()
         self.app_log = open(self.folder / "frontdoor.log", "a")
         workers = ["--workers", str(self.workers)] if self.workers else []
         self.app = subprocess.Popen([BIN, "serve", "--config", str(self.config_path), "--socket", str(self.socket),
@@ -139,18 +209,29 @@ class Stack:
 
     def answers(self):
         try:
-            return requests.get(self.base + "/sign_in", timeout=2).status_code == 200
+            return requests.get(self.base + "/sign_in", timeout=30).status_code == 200
         except requests.RequestException:
             return False
 
     def stop(self):
+        """Stops nginx and frontdoor and waits until both are gone (killed when SIGTERM took longer than 30 s)."""
         for process in (self.nginx, self.app):
             if process and process.poll() is None:
                 process.terminate()
                 try:
-                    process.wait(10)
+                    process.wait(30)
                 except subprocess.TimeoutExpired:
                     process.kill()
+                    process.wait()
+        self.close_app_log()
+        if self.nginx_stderr:
+            self.nginx_stderr.close()
+            self.nginx_stderr = None
+
+    def close_app_log(self):
+        if self.app_log:
+            self.app_log.close()
+            self.app_log = None
 
     def logs(self):
         parts = []
@@ -160,8 +241,14 @@ class Stack:
                 parts.append(f"--- {name}\n" + path.read_text(errors="replace")[-4000:])
         return "\n".join(parts)
 
+    def connect(self):
+        """A connection to the stack's database that waits up to 60 s for frontdoor's write lock (sqlite3's default,
+        5 s, is short on a loaded machine). Use it with contextlib.closing; `with db:` commits."""
+        return sqlite3.connect(self.db, timeout=60)
+
     def query(self, sql, *args):
-        with sqlite3.connect(self.db) as db:
+        """The rows of one statement, committed (so UPDATEs stick), on a connection closed afterwards."""
+        with closing(self.connect()) as db, db:
             return db.execute(sql, args).fetchall()
 
     def count(self, table):
@@ -206,7 +293,7 @@ class Browser:
     def get(self, path, **kw):
         kw.setdefault("allow_redirects", False)
         kw.setdefault("verify", self.verify)
-        return self.seen(self.session.get(self.url(path), timeout=10, **kw))
+        return self.seen(self.session.get(self.url(path), timeout=REQUEST_TIMEOUT, **kw))
 
     def seen(self, response):
         """Remembers every session cookie value the server hands out (checked against the database at the end)."""
@@ -231,7 +318,7 @@ class Browser:
             data["csrf_token"] = self.token(path.split("?")[0])
         kw.setdefault("allow_redirects", False)
         kw.setdefault("verify", self.verify)
-        return self.seen(self.session.post(self.url(path), data=data, timeout=10, **kw))
+        return self.seen(self.session.post(self.url(path), data=data, timeout=REQUEST_TIMEOUT, **kw))
 
     def url(self, path):
         return path if path.startswith("http") else self.base + path
@@ -306,18 +393,27 @@ def bid_stack(tmp_path_factory, request, test_idp):
     yield from _stack(tmp_path_factory, request, {"mail.transport": "outbox", "browserid.http_hosts": test_idp.http_hosts})
 
 
+def outbox_newest_first(stack):
+    """The outbox's .eml files, the most recently queued first. The outbox writes each message (atomically) as
+    <messageId>.eml, so the order is that of the queue's ids, not of the files' mtimes (two mails written within one
+    tick of the kernel's coarse file clock share an mtime)."""
+    if not stack.outbox.exists():
+        return []
+    queued = {message_id: row_id for row_id, message_id in stack.query("SELECT id, messageId FROM mailQueue")}
+    return sorted(stack.outbox.glob("*.eml"), key=lambda path: (queued.get(path.stem, -1), path.name), reverse=True)
+
+
 def outbox_link(stack, to, marker):
     """The link containing `marker` in the newest outbox mail to `to` (waiting for the sender to write it)."""
     def find():
-        for path in sorted(stack.outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime, reverse=True):
+        for path in outbox_newest_first(stack):
             text = path.read_text()
             if to in text:
                 match = re.search(r"http://[^\s<>\"]+" + re.escape(marker) + r"[^\s<>\"]*", text)
                 if match:
                     return match.group(0).replace("&amp;", "&")
         return None
-    wait_for(lambda: stack.outbox.exists() and find(), what=f"mail to {to}")
-    return find()
+    return wait_for(find, what=f"mail to {to} with {marker}")
 
 
 def confirmed_user(stack, password="correct horse battery"):
@@ -335,8 +431,17 @@ def browser(stack):
     return Browser(stack)
 
 
+_last_email_ns = 0
+_email_lock = threading.Lock()
+
+
 def unique_email(prefix="user"):
-    return f"{prefix}-{time.time_ns()}@example.com"
+    """A new address each call: the wall clock in ns, made strictly increasing in this process, so two threads in the
+    same tick (or a clock stepped back) never get the same one."""
+    global _last_email_ns
+    with _email_lock:
+        _last_email_ns = max(time.time_ns(), _last_email_ns + 1)
+        return f"{prefix}-{_last_email_ns}@example.com"
 
 
 # MARK: - Social sign-in: the tests' OAuth 2.0 / OpenID Connect provider (oauth_provider.py) and stacks using it
@@ -435,10 +540,10 @@ def through_provider(browser, start, decision="approve"):
     the callback URL the provider sends the browser back to (not followed, so a test can replay it)."""
     assert start.status_code == 303, (start.status_code, start.text[:500])
     authorize = start.headers["Location"]
-    consent = browser.session.get(authorize, allow_redirects=False, timeout=10)
+    consent = browser.session.get(authorize, allow_redirects=False, timeout=REQUEST_TIMEOUT)
     if consent.status_code == 200:
         assert 'id="approve"' in consent.text, consent.text
-        consent = browser.session.post(authorize, data={"decision": decision}, allow_redirects=False, timeout=10)
+        consent = browser.session.post(authorize, data={"decision": decision}, allow_redirects=False, timeout=REQUEST_TIMEOUT)
     assert consent.status_code == 302, (consent.status_code, consent.text[:500])
     return consent.headers["Location"]
 
@@ -447,7 +552,7 @@ def finish(browser, callback):
     """Goes to `callback` (absolute, or a path such as a Location header's) and follows frontdoor's redirects;
     returns the last response."""
     url = urljoin(browser.base + "/", callback)
-    return browser.seen(browser.session.get(url, allow_redirects=True, timeout=10, verify=browser.verify))
+    return browser.seen(browser.session.get(url, allow_redirects=True, timeout=REQUEST_TIMEOUT, verify=browser.verify))
 
 
 def social_sign_in(browser, provider_id, decision="approve", page="/sign_in", **fields):
@@ -462,7 +567,7 @@ def account_ids(stack, email):
 
 def identities(stack, provider_id=None):
     """socialIdentity rows as dicts (optionally of one provider)."""
-    with sqlite3.connect(stack.db) as db:
+    with closing(stack.connect()) as db:
         db.row_factory = sqlite3.Row
         sql, args = "SELECT * FROM socialIdentity", ()
         if provider_id:
@@ -521,7 +626,7 @@ class Api:
         sent.update(headers or {})
         if body is not None:
             data = json.dumps(body)
-        response = requests.request(method, self.base + path, data=data, headers=sent, timeout=15, allow_redirects=False)
+        response = requests.request(method, self.base + path, data=data, headers=sent, timeout=REQUEST_TIMEOUT, allow_redirects=False)
         assert "Set-Cookie" not in response.headers, (method, path, response.headers["Set-Cookie"])
         assert response.headers.get("Content-Type", "").startswith("application/json"), (method, path, response.headers)
         return response
