@@ -7,7 +7,18 @@ import threading
 
 import requests
 
-from conftest import BIN, ROOT, free_port, wait_for
+from conftest import BIN, REQUEST_TIMEOUT, ROOT, free_port, wait_for
+
+
+def stop(process, signal_number=signal.SIGTERM):
+    """Sends `signal_number` to `process` if it still runs and waits until it is gone (SIGKILL after 60 s)."""
+    if process.poll() is None:
+        process.send_signal(signal_number)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def cgi(stack, method, uri, body=b"", **env):
@@ -42,36 +53,43 @@ def test_run_by_hand_without_a_socket_it_explains_itself(stack):
 
 def test_spawn_fcgi_passes_the_listening_socket_on_fd_0(stack, tmp_path):
     sock = tmp_path / "spawn.sock"
-    spawned = subprocess.Popen(["spawn-fcgi", "-n", "-s", str(sock), "-M", "0666", "--", BIN, "serve",
-                                "--config", str(stack.config_path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # frontdoor's log goes to a file: a pipe nobody reads would block it once full.
+    with open(tmp_path / "spawned.log", "w") as log:
+        spawned = subprocess.Popen(["spawn-fcgi", "-n", "-s", str(sock), "-M", "0666", "--", BIN, "serve",
+                                    "--config", str(stack.config_path)], stdout=subprocess.DEVNULL, stderr=log)
     port = free_port()
     prefix = tmp_path / "nginx"
-    subprocess.run([str(ROOT / "nginx/render"), "--static", str(ROOT / "static"), "--socket", str(sock),
-                    "--server", str(prefix), str(port)], check=True)
-    nginx = subprocess.Popen(["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "error.log")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    nginx = None
     try:
+        subprocess.run([str(ROOT / "nginx/render"), "--static", str(ROOT / "static"), "--socket", str(sock),
+                        "--server", str(prefix), str(port)], check=True)
+        nginx = subprocess.Popen(["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "error.log")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
         def answered():
             try:
-                return requests.get(f"http://127.0.0.1:{port}/account/sign_in", timeout=2)
+                return requests.get(f"http://127.0.0.1:{port}/account/sign_in", timeout=REQUEST_TIMEOUT)
             except requests.RequestException:
                 return None
         page = wait_for(lambda: (r := answered()) is not None and r.status_code == 200 and r, what="spawn-fcgi frontdoor")
         assert 'name="csrf_token"' in page.text
     finally:
-        nginx.terminate()
-        spawned.terminate()
-        nginx.wait(10)
-        spawned.wait(10)
+        if nginx:
+            stop(nginx)
+        stop(spawned)
 
 
 def test_sigterm_stops_the_server(stack, tmp_path):
     sock = tmp_path / "term.sock"
     process = subprocess.Popen([BIN, "serve", "--config", str(stack.config_path), "--socket", str(sock), "--workers", "3"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(sock.exists, what="the socket")
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=10) == -signal.SIGTERM
+    try:
+        wait_for(lambda: sock.exists() or process.poll() is not None, what="the socket")
+        assert process.poll() is None
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == -signal.SIGTERM
+    finally:
+        stop(process, signal.SIGKILL)
 
 
 def test_config_check_prints_the_effective_config_and_refuses_bad_values(stack, tmp_path):
@@ -108,12 +126,14 @@ def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
                  timeout=60, what="run-dev's URL line")
         assert script.poll() is None, "".join(output)
         session = subprocess.run([str(ROOT / "scripts/curl-session.sh"), f"http://127.0.0.1:{port}/account",
-                                  str(tmp_path / "var/outbox")], capture_output=True, text=True, timeout=60)
+                                  str(tmp_path / "var/outbox")], capture_output=True, text=True, timeout=300)
         assert session.returncode == 0, session.stdout + session.stderr + "".join(output)
         assert (tmp_path / "var/frontdoor.sqlite").exists() and not (tmp_path / "run/nginx/error.log").read_text().count("[emerg]")
         os.killpg(script.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
-        assert script.wait(timeout=15) == 0, "".join(output)
-        reader.join(5)
+        assert script.wait(timeout=60) == 0, "".join(output)
+        # run-dev printed "stopped" before it exited; the reader thread may not have read it yet: wait until it has
+        # (or reached the end of the output).
+        wait_for(lambda: "stopped" in "".join(output) or not reader.is_alive(), what="run-dev's output")
         assert "stopped" in "".join(output)
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port)) != 0, "nginx still listening after Ctrl-C"
@@ -122,3 +142,4 @@ def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
     finally:
         if script.poll() is None:
             os.killpg(script.pid, signal.SIGKILL)
+            script.wait()
