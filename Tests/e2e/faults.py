@@ -8,12 +8,12 @@ collected into bench/results/faults.md; a smoke run only prints them.
 import os
 import re
 import signal
-import sqlite3
 import time
+from contextlib import closing
 
 import requests
 
-from conftest import ROOT, Browser, wait_for
+from conftest import REQUEST_TIMEOUT, ROOT, Browser, wait_for
 
 PASSWORD = "correct horse battery"
 SESSION_COOKIE = "frontdoor_session"
@@ -35,12 +35,12 @@ def mailed_token(stack, address, marker):
             if match:
                 return match.group(1)
         return None
-    return wait_for(find, 10, f"a mail to {address} with {marker}")
+    return wait_for(find, what=f"a mail to {address} with {marker}")
 
 
 def gate(stack, token, path="/auth/check"):
     """The status of GET `path` sent with only the session cookie `token` (no redirects followed)."""
-    return requests.get(stack.base + path, cookies={SESSION_COOKIE: token}, allow_redirects=False, timeout=10)
+    return requests.get(stack.base + path, cookies={SESSION_COOKIE: token}, allow_redirects=False, timeout=REQUEST_TIMEOUT)
 
 
 def signs_in(stack, email, password):
@@ -57,8 +57,7 @@ def sign_up(stack, email, password=PASSWORD):
 
 def integrity(stack):
     """`PRAGMA integrity_check` on the database file (a list of rows; [("ok",)] when sound)."""
-    with sqlite3.connect(stack.db) as db:
-        return db.execute("PRAGMA integrity_check").fetchall()
+    return stack.query("PRAGMA integrity_check")
 
 
 def half_written(stack):
@@ -67,7 +66,7 @@ def half_written(stack):
     'sign_up' audit row their sign-up writes in the same transaction (so: for stacks whose accounts all come from the
     sign-up form). Empty when all is well."""
     problems = []
-    with sqlite3.connect(stack.db) as db:
+    with closing(stack.connect()) as db:
         fk = db.execute("PRAGMA foreign_key_check").fetchall()
         if fk:
             problems.append(f"foreign_key_check: {fk[:10]}")
@@ -92,7 +91,7 @@ def half_written(stack):
 def kill_app(stack):
     """kill -9 of the frontdoor process (nginx keeps running); waits until it is gone."""
     stack.app.send_signal(signal.SIGKILL)
-    stack.app.wait(10)
+    stack.app.wait(60)
     assert stack.app.returncode == -signal.SIGKILL, stack.app.returncode
 
 
@@ -100,7 +99,7 @@ def restart_app(stack):
     """Starts frontdoor again on the same socket and database; returns when a page answers 200 through nginx."""
     stack.socket.unlink(missing_ok=True)  # the killed process left its socket file; start_app waits for a new one
     stack.start_app()
-    wait_for(stack.answers, 20, "frontdoor to answer after the restart")
+    wait_for(stack.answers, what="frontdoor to answer after the restart")
 
 
 class Figures:

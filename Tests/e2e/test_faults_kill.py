@@ -11,8 +11,10 @@ operations has been answered as done, with requests still in flight. After the r
 - PRAGMA integrity_check says ok and nothing is half-written (faults.half_written).
 
 FAULT_ROUNDS (default 2) kill/restart cycles; the figures are printed (and kept in bench/results/faults.md by
-`make faults`).
+`make faults`). The kill points come from a seed printed first (FAULT_SEED replays it); what is asserted holds for
+every kill point.
 """
+import os
 import random
 import threading
 import time
@@ -151,7 +153,8 @@ def check_done(stack, kind, email, password, cookie):
 
 def test_kill_9_in_the_middle_of_sign_ups_resets_and_sign_ins_loses_nothing_answered(kill_stack):
     stack, figures = kill_stack, Figures("kill -9 of frontdoor under 8 clients (test_faults_kill.py)")
-    seed = random.randrange(1 << 30)
+    seed = int(os.environ.get("FAULT_SEED") or random.SystemRandom().randrange(1 << 30))
+    print(f"\nkill points: seed {seed} (rerun with FAULT_SEED={seed})")
     chance = random.Random(seed)
     sessions_before = []            # every session that must survive: prepared ones and those done in earlier rounds
     done_all, in_flight_total, landed_anyway, restart_times, kill_points = [], 0, 0, [], []
@@ -173,8 +176,8 @@ def test_kill_9_in_the_middle_of_sign_ups_resets_and_sign_ins_loses_nothing_answ
         in_flight = sum(run.busy)
         kill_app(stack)
         done_at_kill = len(run.done)
-        for thread in threads:
-            thread.join(30)
+        for thread in threads:  # each has at most one request left, answered 502 by nginx now frontdoor is gone
+            thread.join(60)
         assert not any(thread.is_alive() for thread in threads), "a client hung after the kill"
         assert not run.unexpected, run.unexpected[:5]
         phases["clients until the kill"] += time.monotonic() - mark
