@@ -1,7 +1,8 @@
 """The mail server down for a while: the queue grows, pages answer as usual, and everything is delivered once when it
 is back.
 
-A stack sends through SMTP to this module's own sink (aiosmtpd on a fixed loopback port) with a short retry backoff
+A stack sends through SMTP to this module's own sink (aiosmtpd on a loopback port from conftest.free_port: outside
+the ephemeral range and held by this process, so nothing else takes it while the sink is stopped) with a short retry backoff
 (`mail.retry_base` 0.2s, `mail.send_interval` 0.1s). Each round takes the sink away, in turns by stopping it (the port
 refuses connections) and by making it answer 451 to every message; then causes N mails (sign-ups, which mail a
 confirmation link, and password reminders for confirmed accounts) and checks: the queue holds exactly those N unsent
@@ -76,7 +77,7 @@ def unsent(stack):
 def cli_unsent(stack):
     """The unsent messages as `frontdoor mail list --json` shows them."""
     result = subprocess.run([BIN, "mail", "list", "--json", "--limit", "10000", "--config", str(stack.config_path)],
-                            capture_output=True, text=True, timeout=60, cwd=stack.folder)
+                            capture_output=True, text=True, timeout=300, cwd=stack.folder)
     assert result.returncode == 0, result.stdout + result.stderr
     return [mail for mail in json.loads(result.stdout) if mail["sentAt"] is None]
 
@@ -102,7 +103,7 @@ def test_mail_waits_out_an_smtp_outage_and_is_delivered_once(flaky_mail_stack, s
     queued_total, slowest_page, outage_times, drain_times, max_attempts = 0, 0.0, [], [], 0
     for round_ in range(ROUNDS):
         confirmed = [confirmed_account(stack, sink) for _ in range(REMINDERS)]
-        wait_for(lambda: unsent(stack) == 0, 30, "the queue to be empty before the outage")
+        wait_for(lambda: unsent(stack) == 0, what="the queue to be empty before the outage")
         first_id = stack.query("SELECT COALESCE(MAX(id), 0) + 1 FROM mailQueue")[0][0]
         received_before = len(sink.ids())
         mode = "stopped" if round_ % 2 == 0 else "answering 451"
@@ -130,7 +131,7 @@ def test_mail_waits_out_an_smtp_outage_and_is_delivered_once(flaky_mail_stack, s
 
         # The sender keeps trying and failing; meanwhile pages answer as usual.
         wait_for(lambda: stack.query("SELECT MIN(attempts) FROM mailQueue WHERE id >= ?", first_id)[0][0] >= FAILED_TRIES,
-                 30, f"{FAILED_TRIES} failed tries of every queued mail")
+                 what=f"{FAILED_TRIES} failed tries of every queued mail")
         assert all(error for (error,) in stack.query("SELECT lastError FROM mailQueue WHERE id >= ?", first_id))
         for call, status in ((lambda: Browser(stack).get("/sign_in"), 200),
                              (lambda: Browser(stack).post("/sign_in", {"email": confirmed[0], "password": PASSWORD}), 303)):
@@ -147,7 +148,7 @@ def test_mail_waits_out_an_smtp_outage_and_is_delivered_once(flaky_mail_stack, s
         back = time.monotonic()
         outage_times.append(back - down)
         ids = {message_id for _, _, message_id in queued}
-        wait_for(lambda: ids <= set(sink.ids()) and unsent(stack) == 0, 60, "every queued mail delivered")
+        wait_for(lambda: ids <= set(sink.ids()) and unsent(stack) == 0, what="every queued mail delivered")
         drain_times.append(time.monotonic() - back)
         max_attempts = max(max_attempts, stack.query("SELECT MAX(attempts) FROM mailQueue WHERE id >= ?", first_id)[0][0])
         queued_total += len(expected)
@@ -158,7 +159,7 @@ def test_mail_waits_out_an_smtp_outage_and_is_delivered_once(flaky_mail_stack, s
             assert signs_in(stack, email, PASSWORD)
 
     # Nothing lost, nothing twice: every message the server sent arrived once, and each queued row was sent.
-    wait_for(lambda: unsent(stack) == 0, 30, "the queue to be empty")
+    wait_for(lambda: unsent(stack) == 0, what="the queue to be empty")
     counts = Counter(sink.ids())
     assert [i for i, n in counts.items() if n > 1] == [], "a mail was delivered more than once"
     rows = stack.query("SELECT messageId FROM mailQueue")
