@@ -16,7 +16,7 @@ from urllib.parse import quote_plus
 
 import requests
 
-from conftest import CSRF, Browser, unique_email
+from conftest import CSRF, REQUEST_TIMEOUT, Browser, unique_email
 
 BASE = "/account"
 PASSWORD = "correct horse battery"
@@ -219,14 +219,14 @@ class Material:
         return slot.browser.post("/sign_in", form).status_code
 
     def api_works(self):
-        answer = requests.put(self.stack.base + "/v1/users", data='{"user":{}}', timeout=10,
+        answer = requests.put(self.stack.base + "/v1/users", data='{"user":{}}', timeout=REQUEST_TIMEOUT,
                               headers={"Content-Type": "application/json", "X-User-Email": self.api.email,
                                        "X-User-Token": self.api.token})
         return answer.status_code == 200
 
     def api_sign_in(self):
         self.api.email = unique_email("fuzzapi")
-        answer = requests.post(self.stack.base + "/v1/users", timeout=10, headers={"Content-Type": "application/json"},
+        answer = requests.post(self.stack.base + "/v1/users", timeout=REQUEST_TIMEOUT, headers={"Content-Type": "application/json"},
                                data=json.dumps({"user": {"email": self.api.email, "password": PASSWORD}}))
         assert answer.status_code == 201, (answer.status_code, answer.text)
         self.api.token = answer.json()["user"]["authenticationToken"]
@@ -258,8 +258,9 @@ class Answer:
     seconds: float = 0.0
 
 
-def send(port, wire, timeout=20.0):
-    """Sends `wire` to nginx on its own connection and reads the whole answer; returns its final status."""
+def send(port, wire, timeout=60.0):
+    """Sends `wire` to nginx on its own connection and reads the whole answer; returns its final status. `timeout`
+    bounds each socket operation: a hang is a bad answer, but a slow one on a loaded machine is not."""
     started = time.monotonic()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
