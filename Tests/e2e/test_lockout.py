@@ -1,8 +1,12 @@
 """Lockout and the audit trail through nginx: failed sign-ins lock the account (same message, even with the right
 password), the owner is mailed a reset link, locks expire, a blocked client address, reminders held back meanwhile.
-The stack trusts 127.0.0.1 as a proxy, so each test picks its client address with X-Forwarded-For."""
+The stacks trust 127.0.0.1 as a proxy, so each test picks its client address with X-Forwarded-For.
+
+Locks on lock_stack last an hour, so what a test checks while an account is locked cannot outlive the lock however
+slow the run; the one test that waits for a lock to end has a stack of its own with a two-second lock."""
 import itertools
 import re
+import time
 
 import pytest
 
@@ -13,11 +17,19 @@ FAILED = "Invalid email or password."
 ADDRESSES = (f"10.0.{n // 250}.{n % 250 + 1}" for n in itertools.count())
 
 
+LOCK_SETTINGS = {"confirmation.required": "true", "mail.transport": "outbox", "client.trusted_proxies": "127.0.0.1",
+                 "lockout.address_max_failures": "8", "lockout.address_duration": "1h", "mail.throttle": "0s"}
+
+
 @pytest.fixture(scope="module")
 def lock_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {
-        "confirmation.required": "true", "mail.transport": "outbox", "client.trusted_proxies": "127.0.0.1",
-        "lockout.duration": "3s", "lockout.address_max_failures": "8", "lockout.address_duration": "1h", "mail.throttle": "0s"})
+    yield from _stack(tmp_path_factory, request, {**LOCK_SETTINGS, "lockout.duration": "1h"})
+
+
+@pytest.fixture(scope="module")
+def short_lock_stack(tmp_path_factory, request):
+    """Locks end two seconds after they start: for the test that waits for one to end by itself."""
+    yield from _stack(tmp_path_factory, request, {**LOCK_SETTINGS, "lockout.duration": "2s"})
 
 
 class Client(Browser):
@@ -53,12 +65,19 @@ def audit(stack, account_id, event):
                        account_id, event)
 
 
-def test_five_failures_lock_the_account_until_it_expires(lock_stack):
+def locked_until(stack, account_id):
+    return stack.query("SELECT lockedUntil FROM account WHERE id = ?", account_id)[0][0]
+
+
+def test_five_failures_lock_the_account(lock_stack):
     stack = lock_stack
     email, account_id = new_account(stack)
     attacker = Client(stack)
-    for _ in range(5):
+    for _ in range(4):
         assert sign_in(attacker, email, "wrong password!") == 200
+    started = time.time()
+    assert sign_in(attacker, email, "wrong password!") == 200
+    ended = time.time()
     assert sign_in(attacker, email, "wrong again!!") == 200  # the 6th: same message
     owner = Client(stack)
     assert sign_in(owner, email, PASSWORD) == 200, "the right password fails while the lock lasts"
@@ -66,9 +85,31 @@ def test_five_failures_lock_the_account_until_it_expires(lock_stack):
     assert [row[0] for row in failures][:5] == ["wrong password"] * 5
     assert failures[-1] == ("account locked", owner.address, "lockout-test/1.0")
     assert len(audit(stack, account_id, "lockout")) == 1
-    # The lock mail carries a reset link; the lock ends by itself (lockout.duration 3s) and the right password works.
+    # The fifth failure locked it for lockout.duration (an hour), counted from that failure.
+    assert started + 3600 <= locked_until(stack, account_id) <= ended + 3600
+    # The lock mail carries a reset link.
     assert "/password/edit?token=" in outbox_link(stack, email, "/password/edit?token=")
-    wait_for(lambda: sign_in(Client(stack), email, PASSWORD) == 303, timeout=15, what="the lock to expire")
+
+
+def test_a_lock_ends_by_itself_and_the_right_password_works_again(short_lock_stack):
+    stack = short_lock_stack
+    email, account_id = new_account(stack)
+    attacker = Client(stack)
+    for _ in range(4):
+        assert sign_in(attacker, email, "wrong password!") == 200
+    started = time.time()
+    assert sign_in(attacker, email, "wrong password!") == 200
+    ended = time.time()
+    assert len(audit(stack, account_id, "lockout")) == 1
+    lock_end = locked_until(stack, account_id)
+    assert started + 2 <= lock_end <= ended + 2
+    # The right password is refused until the lock's end and works after it (lockout.duration 2s; the 60 s are only
+    # a safety bound).
+    wait_for(lambda: sign_in(Client(stack), email, PASSWORD) == 303, timeout=60, what="the lock to expire")
+    (signed_in_at,) = stack.query("SELECT createdAt FROM audit WHERE accountId = ? AND event = 'sign_in' ORDER BY id", account_id)
+    assert signed_in_at[0] >= lock_end, "no sign-in got through while the lock lasted"
+    refused = [row[0] for row in audit(stack, account_id, "sign_in_failed")][5:]
+    assert set(refused) <= {"account locked"}, refused
     assert audit(stack, account_id, "sign_in")[-1][0] == ""
 
 
