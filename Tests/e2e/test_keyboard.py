@@ -85,7 +85,9 @@ def test_a_refused_sign_up_focuses_its_first_wrong_field_which_names_its_error(s
     fresh_page(driver, stack, "/sign_up", lang=lang)
     fill(driver, email=unique_email("focus"), password="short", password_confirmation="other")  # the address is fine
     submit(driver)
-    field = focused(driver)
+    # `autofocus` is applied when Chromium next renders the page, which may come after the load event: wait until
+    # the focus has left the body, then check where it went.
+    field = page_wait(driver).until(lambda d: (lambda f: f if f["tag"] != "body" else None)(focused(d)))
     assert field["id"] == "password", f"focused after the refusal: {field}"
     element = driver.switch_to.active_element
     assert element.get_attribute("aria-invalid") == "true"
