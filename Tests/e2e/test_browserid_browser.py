@@ -87,7 +87,10 @@ def test_popup_flow_signs_in_on_another_site(bid_stack, rp, driver):
     driver.find_element(By.ID, "signin").click()
     wait(driver, lambda d: len(d.window_handles) == 2)
     driver.switch_to.window([h for h in driver.window_handles if h != main][0])
-    wait(driver, lambda d: d.find_elements(By.ID, "browserid-continue"))
+    # The dialog learns the site's origin from the opener's answer to its "ready" message, after the page loaded; it
+    # shows the origin and enables Continue then. Cancel before that would close the popup without telling the site.
+    button = wait(driver, lambda d: d.find_elements(By.ID, "browserid-continue") and d.find_element(By.ID, "browserid-continue"))
+    wait(driver, lambda d: button.is_enabled())
     assert rp.origin in text(driver, "rp-origin")
     driver.find_element(By.ID, "browserid-cancel").click()
     driver.switch_to.window(main)
@@ -101,6 +104,7 @@ def test_redirect_flow_returns_with_the_assertion(bid_stack, rp, driver):
     wait(driver, lambda d: text(d, "ready") == "ready")
     driver.find_element(By.ID, "signin-redirect").click()
     wait(driver, lambda d: "/browserid/sign_in?return_to=" in d.current_url)
+    wait(driver, lambda d: d.find_elements(By.ID, "rp-origin"))
     assert rp.origin in text(driver, "rp-origin")
     sign_in_in_dialog(driver, email)
     wait(driver, lambda d: d.current_url.startswith(rp.origin + "/?back=1"))
