@@ -294,7 +294,9 @@ def test_the_switcher_works_in_chromium(stack, chromium):
     wait = page_wait(chromium)
     wait.until(lambda d: d.find_element("css selector", "html").get_attribute("lang") == "en")
     chromium.find_element("css selector", 'footer form.language-switcher button[value="fr"]').click()
-    wait.until(lambda d: d.find_element("css selector", "html").get_attribute("lang") == "fr")
+    # The new page's <html lang> is there before the rest of it: wait for the whole page before reading it.
+    wait.until(lambda d: d.find_element("css selector", "html").get_attribute("lang") == "fr"
+               and d.execute_script("return document.readyState") == "complete")
     assert chromium.current_url == stack.base + "/sign_in"
     assert chromium.find_element("css selector", "main h1").text == "Connexion"
     current = chromium.find_element("css selector", 'button[value="fr"]')
