@@ -1,6 +1,6 @@
 """Helpers shared by the devise-ios API tests: the user JSON and error shapes, accounts made over the API."""
+import itertools
 import re
-import time
 
 from conftest import ISO_MILLIS, Api, token_digest, unique_email
 
@@ -79,8 +79,17 @@ def make_stale(stack, token):
     assert stack.query("SELECT authenticatedAt FROM session WHERE digest = ?", token_digest(token)) == [(0,)]
 
 
+IDS = itertools.count(1)
+
+
 def unique_id(prefix):
-    return f"{prefix}-{time.time_ns()}"
+    """A provider subject no other call in this run gets (a counter: the clock can repeat or go back)."""
+    return f"{prefix}-{next(IDS)}"
+
+
+def unique_number():
+    """A numeric provider user id (Facebook's are digits) no other call in this run gets."""
+    return str(10**15 + next(IDS))
 
 
 def account_ids_of(stack, email):

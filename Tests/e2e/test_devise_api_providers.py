@@ -1,10 +1,8 @@
 """The devise-ios API's provider rows: Google and Facebook tokens checked with native_provider.py standing in."""
-import time
-
 import pytest
 
 from conftest import Api, unique_email
-from devise_api import account_ids_of, check_user, check_error, registered, works, unique_id
+from devise_api import account_ids_of, check_user, check_error, registered, unique_id, unique_number, works
 
 # MARK: - Provider tokens (native_provider.py stands in for Google and Facebook)
 
@@ -66,7 +64,7 @@ def test_google_tokens_that_do_not_check_out_are_refused(provider_stack, native,
 
 def test_a_facebook_token_is_checked_with_debug_token_and_graph_me(provider_stack, native):
     facebook = provider_stack.social["facebook"]
-    email, user_id = unique_email("fb"), str(time.time_ns())
+    email, user_id = unique_email("fb"), unique_number()
     token = native.facebook_token(user_id, facebook["client_id"], email=email, name="Fay Book")
     body = check_user(provider_sign_in(provider_stack, "facebook", token, uid=user_id, email=email), 201, email)
     (debug,) = native.calls("/debug_token")
@@ -80,7 +78,7 @@ def test_a_facebook_token_is_checked_with_debug_token_and_graph_me(provider_stac
 @pytest.mark.parametrize("case", ["other_app", "refused", "expired", "uid_mismatch", "me_differs", "no_email"])
 def test_facebook_tokens_that_do_not_check_out_are_refused(provider_stack, native, case):
     facebook = provider_stack.social["facebook"]
-    email, user_id = unique_email("fbbad"), str(time.time_ns())
+    email, user_id = unique_email("fbbad"), unique_number()
     options = {"email": email, "name": "Nope"}
     app_id = "999999" if case == "other_app" else facebook["client_id"]
     if case == "refused":
