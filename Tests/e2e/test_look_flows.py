@@ -5,7 +5,7 @@ of social sign-in through the tests' OIDC provider. English and French, 360 px a
 Stacks: bid_stack (confirmation on, outbox mail, BrowserID) and social (confirmation off, providers "corp" and
 "github" on the test provider).
 """
-import secrets
+import itertools
 from urllib.parse import urlencode
 
 import pytest
@@ -15,6 +15,9 @@ from selenium.webdriver.common.by import By
 from conftest import Browser, confirmed_user, make_chromium, outbox_link, page_wait, unique_email
 from look import (LANGS, PASSWORD, WIDTHS, check_page, fill, language_cookie, page_lang, prepare, show, sign_up, submit,
                   switch_language)
+
+
+SUBJECTS = itertools.count(10**9 + 1)  # each provider user of this module its own subject (never one drawn twice)
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +132,7 @@ def test_browserid_dialog_signed_in(bid_stack, driver, bid_account, lang):
 
 def person(provider, email=None):
     """The provider's next user: a new subject with `email` (verified), or none."""
-    user = {"sub": str(10**9 + secrets.randbelow(10**9)), "name": "Social Person"}
+    user = {"sub": str(next(SUBJECTS)), "name": "Social Person"}
     if email:
         user.update(email=email, email_verified=True)
     provider.next_user(**user)

@@ -5,7 +5,7 @@ mail, tokens sealed in the database, the internal token endpoint (with refresh),
 Stacks: `social` (confirmation off, outbox mail; providers "corp" = OIDC "Corp SSO" and "github"), `social_mail`
 (confirmation on, mail through SMTP to the sink) and `social_closed` (sign-up closed).
 """
-import secrets
+import itertools
 import time
 
 import pytest
@@ -17,6 +17,7 @@ from conftest import (Browser, account_ids, finish, identities, page_text, socia
 
 PASSWORD = "correct horse battery"
 NAME = "Corp SSO"
+SUBJECTS = itertools.count(10**9 + 1)  # each provider user of this module its own subject (never one drawn twice)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def social_closed(tmp_path_factory, oauth_server):
 
 def person(provider, email=True, verified=True, **extra):
     """The provider's next user: a new subject, with a new address (unless email=False); returns (sub, email)."""
-    sub, address = str(10**9 + secrets.randbelow(10**9)), unique_email("social")
+    sub, address = str(next(SUBJECTS)), unique_email("social")
     user = {"sub": sub, "name": "Social Person", **extra}
     if email:
         user.update(email=address, email_verified=verified)
@@ -113,7 +114,7 @@ def test_chromium_denied_consent_creates_nothing(social, oauth_provider, chromiu
 
 
 def test_github_sign_up_takes_the_primary_verified_address(social, oauth_provider):
-    sub, email = str(10**9 + secrets.randbelow(10**9)), unique_email("octo")
+    sub, email = str(next(SUBJECTS)), unique_email("octo")
     oauth_provider.next_user(sub=sub, name="Octo", login="octo", emails=[
         {"email": unique_email("other"), "primary": False, "verified": False, "visibility": None},
         {"email": email, "primary": True, "verified": True, "visibility": "public"}])

@@ -6,17 +6,20 @@ Uses the `social` stack (providers "corp" = OIDC "Corp SSO" and "github" on the 
 unreachable provider, a stack of its own whose provider is stopped mid-flow or never listened.
 """
 import copy
+import itertools
 import secrets
+import socket
 from urllib.parse import parse_qs, urlencode, urlparse, urlunparse
 
 import pytest
 
-from conftest import (Browser, closed_port_url, finish, identities, page_text, social_stack, social_start,
-                      through_provider, unique_email)
+from conftest import (Browser, finish, identities, page_text, social_stack, social_start, through_provider,
+                      unique_email)
 
 NAME = "Corp SSO"
 STATE_INVALID = "That sign-in attempt has expired or was already used. Please start again."
 FAILED = "We couldn't sign you in with {provider}: it did not answer as expected."
+SUBJECTS = itertools.count(1)
 
 
 def counts(stack):
@@ -25,7 +28,7 @@ def counts(stack):
 
 def new_user(provider, **extra):
     """Makes the provider's next user a fresh one with a verified address; returns (sub, email)."""
-    sub, email = f"sub-{secrets.token_hex(6)}", unique_email("proto")
+    sub, email = f"sub-{next(SUBJECTS)}", unique_email("proto")
     provider.next_user(sub=sub, email=email, email_verified=True, name="Proto User", **extra)
     return sub, email
 
@@ -155,15 +158,21 @@ def test_a_state_from_another_browser_is_refused(social, oauth_provider):
 @pytest.fixture
 def lonely(tmp_path_factory):
     """A stack with "lonely" (OIDC "Lonely SSO") on a provider of its own that a test may stop, and "gone" (OIDC
-    "Gone SSO") whose issuer is a loopback port nothing listens on. Yields (stack, its provider)."""
+    "Gone SSO") whose issuer is a loopback port nothing listens on. Yields (stack, its provider).
+
+    The "gone" port is held by a socket bound to it that never listens, for as long as the stack runs: a connection
+    to it is refused, and no other program can take the port and answer in its place."""
     from oauth_provider import OAuthProvider
     own = OAuthProvider().start()
-    providers = ({"id": "lonely", "name": "Lonely SSO"}, {"id": "gone", "name": "Gone SSO", "issuer": closed_port_url()})
-    try:
-        for stack in social_stack(tmp_path_factory, own, providers=providers):
-            yield stack, own
-    finally:
-        own.stop()
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        gone = f"http://127.0.0.1:{held.getsockname()[1]}"
+        providers = ({"id": "lonely", "name": "Lonely SSO"}, {"id": "gone", "name": "Gone SSO", "issuer": gone})
+        try:
+            for stack in social_stack(tmp_path_factory, own, providers=providers):
+                yield stack, own
+        finally:
+            own.stop()
 
 
 def test_a_provider_that_stops_answering_before_the_token_exchange_signs_no_one_in(lonely):
