@@ -14,6 +14,7 @@ from joserfc.jwk import KeySet
 from oauth_provider import s256_challenge
 
 REDIRECT = "http://127.0.0.1:9/callback"
+TIMEOUT = 30  # seconds: only a bound for a request that never ends, generous for a loaded machine
 
 
 class Client:
@@ -24,7 +25,7 @@ class Client:
         self.id, self.secret = f"client-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
         provider.add_client(self.id, self.secret, [REDIRECT])
         self.auth = auth
-        self.config = requests.get(provider.issuer + "/.well-known/openid-configuration", timeout=5).json()
+        self.config = requests.get(provider.issuer + "/.well-known/openid-configuration", timeout=TIMEOUT).json()
         self.verifier, self.state, self.nonce = secrets.token_urlsafe(48), secrets.token_urlsafe(16), secrets.token_urlsafe(16)
 
     def authorize_url(self, scope="openid email profile", pkce=True, **extra):
@@ -39,9 +40,9 @@ class Client:
         time (the provider refuses a nonce it has seen, as a replay)."""
         self.state, self.nonce = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
         url = self.authorize_url(**kw)
-        page = requests.get(url, allow_redirects=False, timeout=5)
+        page = requests.get(url, allow_redirects=False, timeout=TIMEOUT)
         assert page.status_code == 200 and 'id="approve"' in page.text and 'id="deny"' in page.text
-        back = requests.post(url, data={"decision": decision}, allow_redirects=False, timeout=5)
+        back = requests.post(url, data={"decision": decision}, allow_redirects=False, timeout=TIMEOUT)
         assert back.status_code == 302 and back.headers["Location"].startswith(REDIRECT + "?")
         return {k: v[0] for k, v in parse_qs(urlparse(back.headers["Location"]).query).items()}
 
@@ -51,7 +52,7 @@ class Client:
             auth = (self.id, self.secret)
         else:
             form.update(client_id=self.id, client_secret=self.secret)
-        return requests.post(self.config["token_endpoint"], data=form, auth=auth, timeout=5)
+        return requests.post(self.config["token_endpoint"], data=form, auth=auth, timeout=TIMEOUT)
 
     def redeem(self, code, verifier=None):
         form = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT}
@@ -60,7 +61,7 @@ class Client:
         return self.token(**form)
 
     def id_token_claims(self, id_token):
-        keys = KeySet.import_key_set(requests.get(self.config["jwks_uri"], timeout=5).json())
+        keys = KeySet.import_key_set(requests.get(self.config["jwks_uri"], timeout=TIMEOUT).json())
         return jwt.decode(id_token, keys, algorithms=["RS256"])
 
 
@@ -75,14 +76,14 @@ def test_discovery_and_jwks_describe_the_provider(oauth_provider, client):
     for name in ("authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri"):
         assert config[name].startswith(oauth_provider.issuer + "/")
     assert config["code_challenge_methods_supported"] == ["S256"]
-    keys = requests.get(config["jwks_uri"], timeout=5).json()["keys"]
+    keys = requests.get(config["jwks_uri"], timeout=TIMEOUT).json()["keys"]
     assert [(k["kty"], k["alg"], k["kid"]) for k in keys] == [("RSA", "RS256", "test-key-1")]
     assert "d" not in keys[0], "the JWKS holds the public key only"
 
 
 def test_the_code_flow_gives_tokens_a_signed_id_token_with_the_nonce_and_userinfo(oauth_provider, client):
     oauth_provider.next_user(sub="u-42", email="ann@example.com", email_verified=True, name="Ann")
-    page = requests.get(client.authorize_url(), timeout=5)
+    page = requests.get(client.authorize_url(), timeout=TIMEOUT)
     assert "Ann (ann@example.com)" in page.text, "the consent page names the user"
     back = client.consent()
     assert back["state"] == client.state and back["code"]
@@ -97,9 +98,9 @@ def test_the_code_flow_gives_tokens_a_signed_id_token_with_the_nonce_and_userinf
     assert claims.claims["email"] == "ann@example.com" and claims.claims["email_verified"] is True
 
     info = requests.get(client.config["userinfo_endpoint"], headers={"Authorization": "Bearer " + tokens["access_token"]},
-                        timeout=5)
+                        timeout=TIMEOUT)
     assert info.status_code == 200 and info.json()["email"] == "ann@example.com" and info.json()["name"] == "Ann"
-    assert requests.get(client.config["userinfo_endpoint"], headers={"Authorization": "Bearer nope"}, timeout=5).status_code == 401
+    assert requests.get(client.config["userinfo_endpoint"], headers={"Authorization": "Bearer nope"}, timeout=TIMEOUT).status_code == 401
 
     [code] = oauth_provider.code_list()
     assert code["redeemed"] and code["nonce"] == client.nonce and code["failed_redemptions"] == 0
@@ -115,10 +116,10 @@ def test_refresh_rotates_and_the_old_refresh_token_is_spent(oauth_provider, clie
     assert new["access_token"] != tokens["access_token"] and new["refresh_token"] != tokens["refresh_token"]
     assert client.token(grant_type="refresh_token", refresh_token=tokens["refresh_token"]).json()["error"] == "invalid_grant"
     assert requests.get(oauth_provider.issuer + "/userinfo", headers={"Authorization": "Bearer " + new["access_token"]},
-                        timeout=5).status_code == 200
+                        timeout=TIMEOUT).status_code == 200
     oauth_provider.expire(new["access_token"])
     assert requests.get(oauth_provider.issuer + "/userinfo", headers={"Authorization": "Bearer " + new["access_token"]},
-                        timeout=5).status_code == 401
+                        timeout=TIMEOUT).status_code == 401
 
 
 def test_deny_sends_access_denied_with_the_state(client):
@@ -127,10 +128,10 @@ def test_deny_sends_access_denied_with_the_state(client):
 
 
 def test_pkce_s256_is_enforced(oauth_provider, client):
-    refused = requests.get(client.authorize_url(pkce=False), allow_redirects=False, timeout=5)
+    refused = requests.get(client.authorize_url(pkce=False), allow_redirects=False, timeout=TIMEOUT)
     assert refused.status_code == 400 and "PKCE" in refused.text
     plain = requests.get(client.authorize_url(pkce=False, code_challenge="x" * 43, code_challenge_method="plain"),
-                         allow_redirects=False, timeout=5)
+                         allow_redirects=False, timeout=TIMEOUT)
     assert plain.status_code == 400
     code = client.consent()["code"]
     assert client.redeem(code, verifier=False).json()["error"] == "invalid_request"
@@ -158,7 +159,7 @@ def test_client_secret_post_and_wrong_secrets(oauth_provider):
 
 def test_an_unregistered_redirect_uri_is_refused(client):
     url = client.authorize_url().replace("127.0.0.1%3A9", "127.0.0.1%3A10")
-    assert requests.get(url, allow_redirects=False, timeout=5).status_code == 400
+    assert requests.get(url, allow_redirects=False, timeout=TIMEOUT).status_code == 400
 
 
 @pytest.mark.parametrize("flag", ["bad_signature", "unknown_kid"])
@@ -201,43 +202,43 @@ def test_github_style_endpoints(oauth_provider, client):
     token = client.redeem(client.consent(scope="read:user user:email")["code"]).json()
     assert "id_token" not in token, "no openid scope, no ID token"
     bearer = {"Authorization": "Bearer " + token["access_token"]}
-    user = requests.get(oauth_provider.issuer + "/user", headers=bearer, timeout=5).json()
+    user = requests.get(oauth_provider.issuer + "/user", headers=bearer, timeout=TIMEOUT).json()
     assert user == {"id": 5150, "login": "hubber", "name": "Hub", "email": "gh@example.com"}
-    emails = requests.get(oauth_provider.issuer + "/user/emails", headers=bearer, timeout=5).json()
+    emails = requests.get(oauth_provider.issuer + "/user/emails", headers=bearer, timeout=TIMEOUT).json()
     assert emails == [{"email": "gh@example.com", "primary": True, "verified": True, "visibility": "public"}]
-    assert requests.get(oauth_provider.issuer + "/user", timeout=5).status_code == 401
+    assert requests.get(oauth_provider.issuer + "/user", timeout=TIMEOUT).status_code == 401
 
     oauth_provider.next_user(sub="5151", name="Nobody")
     token = client.redeem(client.consent(scope="read:user user:email")["code"]).json()
     bearer = {"Authorization": "Bearer " + token["access_token"]}
-    assert requests.get(oauth_provider.issuer + "/user", headers=bearer, timeout=5).json()["email"] is None
-    assert requests.get(oauth_provider.issuer + "/user/emails", headers=bearer, timeout=5).json() == []
+    assert requests.get(oauth_provider.issuer + "/user", headers=bearer, timeout=TIMEOUT).json()["email"] is None
+    assert requests.get(oauth_provider.issuer + "/user/emails", headers=bearer, timeout=TIMEOUT).json() == []
 
 
 def test_control_api_over_http(oauth_provider, client):
     base = oauth_provider.issuer + "/_control"
     assert requests.post(base + "/next_user", json={"sub": "http-1", "email": "h@example.com", "email_verified": False},
-                         timeout=5).ok
-    assert requests.post(base + "/consent", json={"mode": "approve"}, timeout=5).ok
-    assert requests.post(base + "/expires_in", json={"seconds": 5}, timeout=5).ok
-    back = requests.get(client.authorize_url(), allow_redirects=False, timeout=5)
+                         timeout=TIMEOUT).ok
+    assert requests.post(base + "/consent", json={"mode": "approve"}, timeout=TIMEOUT).ok
+    assert requests.post(base + "/expires_in", json={"seconds": 5}, timeout=TIMEOUT).ok
+    back = requests.get(client.authorize_url(), allow_redirects=False, timeout=TIMEOUT)
     assert back.status_code == 302, "approved without a consent page"
     code = parse_qs(urlparse(back.headers["Location"]).query)["code"][0]
     tokens = client.redeem(code).json()
     assert tokens["expires_in"] == 5
     assert client.id_token_claims(tokens["id_token"]).claims["email_verified"] is False
-    assert requests.get(base + "/codes", timeout=5).json()[0]["sub"] == "http-1"
-    assert requests.get(base + "/tokens", timeout=5).json()[0]["access_token"] == tokens["access_token"]
-    assert requests.post(base + "/misbehave", json={"flags": ["wrong_aud"]}, timeout=5).ok
+    assert requests.get(base + "/codes", timeout=TIMEOUT).json()[0]["sub"] == "http-1"
+    assert requests.get(base + "/tokens", timeout=TIMEOUT).json()[0]["access_token"] == tokens["access_token"]
+    assert requests.post(base + "/misbehave", json={"flags": ["wrong_aud"]}, timeout=TIMEOUT).ok
     assert oauth_provider.flags == {"wrong_aud"}
-    assert requests.post(base + "/reset", timeout=5).ok
+    assert requests.post(base + "/reset", timeout=TIMEOUT).ok
     assert oauth_provider.code_list() == [] and oauth_provider.flags == set()
 
 
 def test_a_stopped_provider_is_unreachable():
     from oauth_provider import OAuthProvider
     provider = OAuthProvider().start()
-    assert requests.get(provider.issuer + "/jwks", timeout=5).ok
+    assert requests.get(provider.issuer + "/jwks", timeout=TIMEOUT).ok
     provider.stop()
     with pytest.raises(requests.ConnectionError):
-        requests.get(provider.issuer + "/jwks", timeout=5)
+        requests.get(provider.issuer + "/jwks", timeout=TIMEOUT)
