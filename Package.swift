@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // Frontdoor: a self-hosted sign-in front served over FastCGI behind nginx.
 // Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, OAuthClient, FastCGI}; AccountCore → AccountRules.
+// Locking (issue 21) is a leaf every module that needs a lock may import: the one lock type, below all of them.
 // OAuthClient (issue 8) is its own target, beside BrowserID: the OAuth 2.0 / OpenID Connect client side of social sign-in
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
@@ -33,45 +34,47 @@ let package = Package(
         .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "FastCGI", dependencies: ["CFastCGI"]),
+        // The project's one lock (pthread mutex + condition), below every module that needs one; not a product.
+        .target(name: "Locking"),
+        .target(name: "FastCGI", dependencies: ["CFastCGI", "Locking"]),
         .target(name: "AccountRules"),
         .target(name: "AccountCore", dependencies: [
-            "AccountRules", "CArgon2", "CCurl",
+            "AccountRules", "CArgon2", "CCurl", "Locking",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),   // raw sqlite3 for the per-thread session lookup
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BrowserID", dependencies: [
-            "CCurl",
+            "CCurl", "Locking",
             .product(name: "BigInt", package: "BigInt"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "OAuthClient", dependencies: [
-            "CCurl",
+            "CCurl", "Locking",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "BrowserID", "FastCGI", "OAuthClient",
+            "AccountCore", "AccountRules", "BrowserID", "FastCGI", "Locking", "OAuthClient",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "FrontdoorClient", dependencies: ["AccountRules"]),
+        .target(name: "FrontdoorClient", dependencies: ["AccountRules", "Locking"]),
         .executableTarget(name: "frontdoor", dependencies: [
             "WebFront", "AccountCore", "FastCGI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
+        .testTarget(name: "FastCGITests", dependencies: ["FastCGI", "Locking"]),
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
-        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore"]),
+        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "Locking"]),
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID"], exclude: ["Vectors"]),
-        .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient"]),
-        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "OAuthClient"]),
-        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules"]),
+        .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
+        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "Locking", "OAuthClient"]),
+        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking"]),
     ]
 )

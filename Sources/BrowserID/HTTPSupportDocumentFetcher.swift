@@ -4,7 +4,7 @@
 // with the name as Host), now (the clock). Redirects are not followed; the answer must be 200 and application/json.
 import CCurl
 import Foundation
-import Synchronization
+import Locking
 
 /// Support documents over HTTPS, cached.
 public final class HTTPSupportDocumentFetcher: SupportDocumentSource {
@@ -13,7 +13,7 @@ public final class HTTPSupportDocumentFetcher: SupportDocumentSource {
     let cacheLifetime: TimeInterval
     let httpHosts: [String: String]
     let now: @Sendable () -> Date
-    private let cache = Mutex<[String: (document: SupportDocument, until: Date)]>([:])
+    private let cache = Locked<[String: (document: SupportDocument, until: Date)]>([:])
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     public init(timeout: TimeInterval = 8, maxBytes: Int = 65_536, cacheLifetime: TimeInterval = 600,

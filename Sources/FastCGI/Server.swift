@@ -10,6 +10,7 @@
 // FCGX_Init installs its own handler, which is put back to the default right after.
 import CFastCGI
 import Foundation
+import Locking
 
 /// How the server listens and how much it accepts.
 public struct ServerConfiguration: Sendable {
@@ -230,7 +231,7 @@ public final class Server: Sendable {
 
 /// The listening descriptor, shared between `run()` and `shutdown()`.
 private final class Listener: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var fd: Int32?
 
     func set(_ fd: Int32) { lock.withLock { self.fd = fd } }

@@ -6,6 +6,7 @@
 //   FileCredentialsStore      one JSON file, mode 0600, written atomically (Linux, command-line tools)
 //   KeychainCredentialsStore  generic password items in the Keychain (only where Security exists)
 import Foundation
+import Locking
 
 /// One set of credentials: who, the secret that proves it, the server it is for, and anything else worth keeping.
 ///
@@ -55,7 +56,7 @@ extension CredentialsStore {
 
 /// Credentials kept in memory for the life of the object.
 public final class MemoryCredentialsStore: CredentialsStore, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var items: [String: Credentials] = [:]
 
     public init() {}

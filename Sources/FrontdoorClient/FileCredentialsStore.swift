@@ -6,6 +6,7 @@
 // of one, and the secrets are never readable by others, not even for a moment. A lock serialises the calls of one
 // process; two processes sharing a file may lose each other's concurrent writes (the last rename wins).
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -27,7 +28,7 @@ public final class FileCredentialsStore: CredentialsStore, @unchecked Sendable {
     }
 
     public let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
 
     public init(path: String) { self.path = path }
 

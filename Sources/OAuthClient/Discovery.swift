@@ -5,7 +5,7 @@
 // Keys of other types, for encryption only, or RSA under 2048 bits are skipped.
 import Crypto
 import Foundation
-import Synchronization
+import Locking
 import _CryptoExtras
 
 /// The parts of a discovery document the flow uses.
@@ -68,7 +68,7 @@ final class OpenIDMetadata: Sendable {
     let http: any HTTPClient
     let lifetime: TimeInterval
     let now: @Sendable () -> Date
-    private let cache = Mutex<(document: (DiscoveryDocument, Date)?, keys: ([JSONWebKey], Date)?)>((nil, nil))
+    private let cache = Locked<(document: (DiscoveryDocument, Date)?, keys: ([JSONWebKey], Date)?)>((nil, nil))
 
     init(issuer: String, http: any HTTPClient, lifetime: TimeInterval = 3600, now: @escaping @Sendable () -> Date) {
         self.issuer = issuer

@@ -2,6 +2,7 @@
 import AccountRules
 import Foundation
 import GRDB
+import Locking
 import Logging
 import Testing
 @testable import AccountCore
@@ -150,7 +151,7 @@ struct InvitationsTests {
         #expect(first && !second)
         // Whole sign-ups racing on a fresh link: one account, the others refused.
         let fresh = try world.invite("bob@example.com")
-        let lock = NSLock()
+        let lock = Lock()
         nonisolated(unsafe) var wins = 0
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             if case .signedIn? = try? world.signUp("bob@example.com", invite: fresh.token) { lock.withLock { wins += 1 } }

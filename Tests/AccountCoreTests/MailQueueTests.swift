@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Locking
 import Logging
 import Testing
 @testable import AccountCore
@@ -85,7 +86,7 @@ struct MailQueueTests {
         }
         // When both deliver at the same time
         let group = DispatchGroup()
-        final class Total: @unchecked Sendable { let lock = NSLock(); var sent = 0 }
+        final class Total: @unchecked Sendable { let lock = Lock(); var sent = 0 }
         let total = Total()
         for queue in [first, second] {
             group.enter()

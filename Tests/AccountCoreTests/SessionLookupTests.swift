@@ -2,6 +2,7 @@
 import AccountRules
 import Foundation
 import GRDB
+import Locking
 import Logging
 import Testing
 @testable import AccountCore
@@ -38,7 +39,7 @@ struct SessionLookupTests {
         guard case .signedIn(let grant) = try services.registration.signUp(TestFixture.form(email: "Ann@Example.com"), client: ClientInfo()) else {
             Issue.record("sign-up did not sign in"); return
         }
-        let failures = NSLockLite(), counter = Counter()
+        let failures = Lock(), counter = Counter()
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for round in 0..<200 {
                 do {
@@ -46,9 +47,9 @@ struct SessionLookupTests {
                         clock.advance(by: 61)
                         _ = try services.registration.signUp(TestFixture.form(email: "u\(round)@example.com"), client: ClientInfo())
                     }
-                    if try services.sessions.find(token: grant.token.encoded)?.accountId != 1 { failures.locked { counter.value += 1 } }
+                    if try services.sessions.find(token: grant.token.encoded)?.accountId != 1 { failures.withLock { counter.value += 1 } }
                 } catch {
-                    failures.locked { counter.value += 1 }
+                    failures.withLock { counter.value += 1 }
                 }
             }
         }

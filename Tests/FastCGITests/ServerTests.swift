@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 @testable import FastCGI
 
@@ -16,14 +17,14 @@ struct EchoResponder: Responder {
 final class RunningServer: @unchecked Sendable {
     let path = NSTemporaryDirectory() + "fcgi-test-\(UUID().uuidString.prefix(8)).sock"
     let server: Server
-    let done = DispatchSemaphore(value: 0)
+    let done = Locked(false)
 
     init(maxBodyBytes: Int = 65_536, workers: Int = 2) throws {
         server = Server(configuration: ServerConfiguration(socketPath: path, socketMode: 0o600, workers: workers, maxBodyBytes: maxBodyBytes),
                         responder: EchoResponder())
         Thread { [server, done] in
             try? server.run()
-            done.signal()
+            done.change { $0 = true }
         }.start()
         // Wait (bounded) until the socket accepts connections.
         let deadline = Date().addingTimeInterval(10)
@@ -40,7 +41,7 @@ final class RunningServer: @unchecked Sendable {
     /// Shuts the server down and waits until `run()` has returned.
     func stop() -> Bool {
         server.shutdown()
-        let returned = done.wait(timeout: .now() + 10) == .success
+        let returned = done.withLock(waitingUntil: { $0 }, timeout: 10) { _ in true } ?? false
         unlink(path)
         return returned
     }

@@ -1,6 +1,7 @@
 // FakeTransport.swift: an HTTPTransport that answers from a script and records what was sent.
 import Foundation
 import FrontdoorClient
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,7 +20,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         var json: [String: Any]?
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var steps: [Step]
     private var recorded: [Sent] = []
 

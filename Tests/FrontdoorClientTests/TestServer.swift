@@ -8,6 +8,7 @@
 // GET <base>/sign_in answers 200. Both processes are stopped when the test process exits, and the folder removed.
 // Without /usr/sbin/nginx the integration suites are disabled with that reason.
 import Foundation
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -180,7 +181,7 @@ struct HarnessError: Error, CustomStringConvertible {
 /// The processes to stop and the folders to remove when the test process exits.
 final class Cleanup: @unchecked Sendable {
     static let shared = Cleanup()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var processes: [(pid: pid_t, signal: Int32)] = []
     private var folders: [String] = []
 

@@ -1,8 +1,7 @@
 // CurlHTTPClientTests.swift: the libcurl client against a one-request loopback server, and the URLs it refuses.
-import Dispatch
 import Foundation
+import Locking
 import OAuthClient
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +10,8 @@ import Glibc
 /// A TCP listener on 127.0.0.1 that takes one request, answers `answer` and closes.
 private final class OneShotServer: Sendable {
     let port: UInt16
-    private let received = Mutex<[UInt8]>([])
-    private let finished = DispatchSemaphore(value: 0)
+    private let received = Locked<[UInt8]>([])
+    private let finished = Locked(false)
 
     /// Listens (or only binds, when `listening` is false: connections are then refused).
     init(answer: String, listening: Bool = true) throws {
@@ -29,9 +28,9 @@ private final class OneShotServer: Sendable {
         }
         guard bound, !listening || listen(fd, 1) == 0 else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
         port = UInt16(bigEndian: address.sin_port)
-        guard listening else { Thread.detachNewThread { [finished] in _ = finished.wait(timeout: .now() + 10); close(fd) }; return }
+        guard listening else { Thread.detachNewThread { [finished] in _ = finished.withLock(waitingUntil: { $0 }, timeout: 10) { _ in }; close(fd) }; return }
         Thread.detachNewThread { [self] in
-            defer { close(fd); finished.signal() }
+            defer { close(fd); finished.change { $0 = true } }
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else { return }
             defer { close(connection) }
@@ -52,12 +51,12 @@ private final class OneShotServer: Sendable {
 
     /// The request as received, once the server is done.
     func request() -> String {
-        finished.wait()
+        _ = finished.withLock(waitingUntil: { $0 }) { _ in }
         return String(decoding: received.withLock { $0 }, as: UTF8.self)
     }
 
     /// Stops a server that only binds.
-    func stop() { finished.signal() }
+    func stop() { finished.change { $0 = true } }
 
     /// Whether `bytes` hold the headers and as many body bytes as Content-Length says.
     private static func isComplete(_ bytes: [UInt8]) -> Bool {

@@ -3,13 +3,13 @@
 // settable clock.
 import Crypto
 import Foundation
+import Locking
 import OAuthClient
-import Synchronization
 import _CryptoExtras
 
 /// An HTTPClient that answers from a table and records what it was asked.
 final class FakeHTTP: HTTPClient {
-    private let state = Mutex<(answers: [String: [Result<HTTPResponse, OAuthError>]], requests: [HTTPRequest])>(([:], []))
+    private let state = Locked<(answers: [String: [Result<HTTPResponse, OAuthError>]], requests: [HTTPRequest])>(([:], []))
 
     /// Answers `url` with `response` from now on.
     func on(_ url: String, _ response: HTTPResponse) { state.withLock { $0.answers[url] = [.success(response)] } }
@@ -65,7 +65,7 @@ enum TestKeys {
 
 /// A clock tests move.
 final class TestClock: Sendable {
-    private let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let time = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { time.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
     var function: @Sendable () -> Date { { self.now } }

@@ -7,20 +7,21 @@ import BrowserID
 import FastCGI
 import Foundation
 import GRDB
+import Locking
 import Testing
 @testable import WebFront
 
 struct ConcurrentRequestsTests {
     /// Runs `body(index)` on `count` threads started together; returns when all have finished.
     private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let latch = Latch()
+        let finished = Locked(0)
         for index in 0..<count {
             Thread {
                 body(index)
-                latch.countDown()
+                finished.change { $0 += 1 }
             }.start()
         }
-        latch.wait(for: count)
+        _ = finished.withLock(waitingUntil: { $0 == count }) { _ in }
     }
 
     @Test func fourWorkersSignUpSignInCertifyAndPassTheGateAtOnce() throws {
@@ -30,7 +31,7 @@ struct ConcurrentRequestsTests {
         let test = try makeApp(browserID: true, database: database) { $0.confirmation.required = false }
         let userKey = try RSASigningKey.generate().publicKey
         let app = test.app, rounds = 3
-        let statuses = NSLockedStatuses()
+        let statuses = Locked<[[String: Int]]>([])
         onThreads(4) { worker in
             for round in 0..<rounds {
                 let browser = TestBrowser(app), email = "worker\(worker)-\(round)@example.com"
@@ -49,33 +50,14 @@ struct ConcurrentRequestsTests {
                 seen["gate signed out"] = browser.get("/account/auth/check").status
                 seen["sign_in"] = browser.post("/account/sign_in", ["email": email, "password": "correct horse"]).status
                 seen["gate again"] = browser.get("/account/auth/check").status
-                statuses.add(seen)
+                statuses.withLock { $0.append(seen) }
             }
         }
         let expected = ["sign_in page": 200, "sign_up": 303, "home": 200, "gate": 200, "certify": 200, "support document": 200,
                         "sign_out": 303, "gate signed out": 401, "sign_in": 303, "gate again": 200]
-        #expect(statuses.all.count == 4 * rounds)
-        for seen in statuses.all { #expect(seen == expected) }
+        let all = statuses.withLock { $0 }
+        #expect(all.count == 4 * rounds)
+        for seen in all { #expect(seen == expected) }
         #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") } == 4 * rounds)
-    }
-}
-
-/// What the threads saw, collected under a lock.
-private final class NSLockedStatuses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [[String: Int]] = []
-    func add(_ statuses: [String: Int]) { lock.lock(); seen.append(statuses); lock.unlock() }
-    var all: [[String: Int]] { lock.lock(); defer { lock.unlock() }; return seen }
-}
-
-/// Counts finished threads; `wait(for:)` returns once that many have counted down.
-private final class Latch: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var finished = 0
-    func countDown() { condition.lock(); finished += 1; condition.signal(); condition.unlock() }
-    func wait(for count: Int) {
-        condition.lock()
-        while finished < count { condition.wait() }
-        condition.unlock()
     }
 }

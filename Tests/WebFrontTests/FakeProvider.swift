@@ -3,12 +3,13 @@
 import AccountCore
 import FastCGI
 import Foundation
+import Locking
 import OAuthClient
 @testable import WebFront
 
 /// Answers the token, user and emails endpoints at https://gh.test like GitHub does; counts what it was asked.
 final class FakeGitHub: HTTPClient, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state: (user: [String: Any], emails: [[String: Any]], tokenStatus: Int, issued: Int, requests: [HTTPRequest]) =
         (["id": 42, "login": "octo", "name": "Octo Cat"], [["email": "octo@example.com", "primary": true, "verified": true]], 200, 0, [])
 

@@ -3,13 +3,14 @@
 import AccountCore
 import FastCGI
 import Foundation
+import Locking
 import OAuthClient
 import Testing
 @testable import WebFront
 
 /// Google's tokeninfo at https://google.test/tokeninfo: knows the access tokens in `tokens` (token → answer).
 final class FakeGoogle: HTTPClient, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var known: [String: [String: Any]] = [:]
     private var asked = 0
 

@@ -1,5 +1,6 @@
 // Clock.swift: the injected source of "now", real or fixed for tests.
 import Foundation
+import Locking
 
 /// Where AccountCore reads the time; injected so expiry can be tested.
 public protocol Clock: Sendable {
@@ -15,7 +16,7 @@ public struct SystemClock: Clock {
 
 /// A clock that stands still until moved: for tests.
 public final class FixedClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var current: Date
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }

@@ -1,4 +1,5 @@
 // RandomSource.swift: the injected source of random bytes, the system's or a seeded one for tests.
+import Locking
 
 /// Where AccountCore gets random bytes for tokens and salts.
 public protocol RandomSource: Sendable {
@@ -17,13 +18,13 @@ public struct SystemRandomSource: RandomSource {
 
 /// Repeatable bytes from a seed (SplitMix64): for tests only, never for real tokens.
 public final class SeededRandomSource: RandomSource, @unchecked Sendable {
-    private let lock = NSLockLite()
+    private let lock = Lock()
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
 
     public func bytes(_ count: Int) -> [UInt8] {
-        lock.locked {
+        lock.withLock {
             (0..<count).map { _ in
                 state &+= 0x9E37_79B9_7F4A_7C15
                 var z = state

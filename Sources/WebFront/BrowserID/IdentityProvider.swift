@@ -6,7 +6,7 @@
 import AccountCore
 import BrowserID
 import Foundation
-import Synchronization
+import Locking
 
 /// Signs certificates for verified addresses and publishes the keys that check them.
 public final class IdentityProvider: Sendable {
@@ -18,9 +18,9 @@ public final class IdentityProvider: Sendable {
     public let provisioningPath: String
     let certificateLifetime: TimeInterval
     let ephemeralLifetime: TimeInterval
-    private let loaded = Mutex<(id: Int64, key: RSASigningKey)?>(nil)
+    private let loaded = Locked<(id: Int64, key: RSASigningKey)?>(nil)
     /// Published keys parsed once per key id (a stored key never changes; parsing its decimal modulus is costly).
-    private let parsed = Mutex<[Int64: PublicKey]>([:])
+    private let parsed = Locked<[Int64: PublicKey]>([:])
 
     public init(issuer: String, keys: SigningKeys, authenticationPath: String, provisioningPath: String,
                 certificateLifetime: TimeInterval = 86400, ephemeralLifetime: TimeInterval = 3600) {

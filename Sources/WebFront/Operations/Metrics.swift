@@ -4,6 +4,7 @@
 // One lock per answered request, held for a few dictionary updates. Counters start at zero with the process,
 // as Prometheus expects; figures that must survive restarts (sign-ins, lockouts, mail) come from the database.
 import Foundation
+import Locking
 
 /// What `GET <base>/metrics` reports about requests; shared by every worker thread.
 public final class Metrics: @unchecked Sendable {
@@ -19,7 +20,7 @@ public final class Metrics: @unchecked Sendable {
         var count = 0
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var series: [String: Series] = [:]
 
     public init() {}
@@ -27,19 +28,17 @@ public final class Metrics: @unchecked Sendable {
     /// Counts one answered request: its route (the route table's key, or "unmatched"), status and duration.
     public func observe(route: String, status: Int, seconds: Double) {
         let bucket = Self.buckets.firstIndex { seconds <= $0 } ?? Self.buckets.count
-        lock.lock()
-        defer { lock.unlock() }
-        series[route, default: Series()].byStatus[status, default: 0] += 1
-        series[route]!.bucketCounts[bucket] += 1
-        series[route]!.sum += seconds
-        series[route]!.count += 1
+        lock.withLock {
+            series[route, default: Series()].byStatus[status, default: 0] += 1
+            series[route]!.bucketCounts[bucket] += 1
+            series[route]!.sum += seconds
+            series[route]!.count += 1
+        }
     }
 
     /// A copy of every route's figures.
     func snapshot() -> [String: Series] {
-        lock.lock()
-        defer { lock.unlock() }
-        return series
+        lock.withLock { series }
     }
 
     /// The request families in Prometheus text format (requests by route and status, latency histograms by route,

@@ -7,13 +7,14 @@
 // else in the request. Templates and configuration never change while the process runs, so nothing goes stale;
 // the keys are a few constants, so the cache cannot grow.
 import Foundation
+import Locking
 
 /// Rendered pages split around the CSRF token's places.
 final class PageCache: @unchecked Sendable {
     /// What stands where the token goes while the page is rendered for the cache (no HTML escaping changes it).
     static let tokenMarker = "\u{1}frontdoor-csrf-token\u{1}"
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pages: [String: [[UInt8]]] = [:]
 
     /// The page under `key` with `token` put in, rendering it with `render(marker)` the first time.
