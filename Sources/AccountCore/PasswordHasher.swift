@@ -4,8 +4,8 @@
 //   argon2_memory_kib   memory per hash in KiB (default 19456 = 19 MiB, OWASP's minimum for argon2id)
 //   argon2_iterations   passes over memory (default 2)
 //   argon2_parallelism  lanes (default 1)
-import CArgon2
 import Foundation
+import Locking
 
 /// Hashes and verifies passwords with argon2id (on a `HashingPool`); unknown accounts are verified against a
 /// dummy hash so that they take as long as a wrong password.
@@ -44,33 +44,21 @@ public final class PasswordHasher: Sendable {
         self.parameters = parameters
         self.random = random
         self.dummy = DummyHash()
-        self.pool = HashingPool()
+        self.pool = HashingPool { Argon2.installThreadMemory(kib: parameters.memoryKiB) }
     }
 
     /// The encoded argon2id hash of `password` with a fresh 16-byte salt.
     public func hash(_ password: String) throws -> String {
         let salt = random.bytes(16)
         let pw = Array(password.utf8)
-        let hashLength = 32
-        let length = argon2_encodedlen(parameters.iterations, parameters.memoryKiB, parameters.parallelism,
-                                       UInt32(salt.count), UInt32(hashLength), Argon2_id)
         let parameters = parameters
-        let (rc, encoded) = pool.run { () -> (Int32, [CChar]) in
-            var encoded = [CChar](repeating: 0, count: length)
-            let rc = argon2id_hash_encoded(parameters.iterations, parameters.memoryKiB, parameters.parallelism,
-                                           pw, pw.count, salt, salt.count, hashLength, &encoded, length)
-            return (rc, encoded)
-        }
-        guard rc == ARGON2_OK.rawValue else {
-            throw HashingError(description: "argon2: " + String(cString: argon2_error_message(rc)))
-        }
-        return encoded.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return try pool.run { Argon2.hash(pw, salt: salt, parameters: parameters) }.get()
     }
 
     /// True when `password` matches the encoded hash; false for a wrong password or an unreadable hash.
     public func verify(_ password: String, against encoded: String) -> Bool {
         let pw = Array(password.utf8)
-        return pool.run { argon2id_verify(encoded, pw, pw.count) == ARGON2_OK.rawValue }
+        return pool.run { Argon2.verify(pw, against: encoded) }
     }
 
     /// Spends the time of one verification and returns false: for sign-ins to unknown accounts.
@@ -88,15 +76,15 @@ public final class PasswordHasher: Sendable {
 
 /// The dummy hash, made on first use so that start-up (and CGI requests) don't pay for it.
 private final class DummyHash: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var encoded: String?
 
     func value(_ make: () -> String) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        if let encoded { return encoded }
-        let made = make()
-        encoded = made
-        return made
+        lock.withLock {
+            if let encoded { return encoded }
+            let made = make()
+            encoded = made
+            return made
+        }
     }
 }

@@ -1,5 +1,6 @@
 // HashingPoolTests.swift: work runs on the pool's low-priority threads, several at once, and returns its result.
 import Foundation
+import Locking
 import Testing
 @testable import AccountCore
 
@@ -14,27 +15,27 @@ struct HashingPoolTests {
 
     @Test func jobsFromManyCallersRunInParallelUpToTheThreadCount() {
         let pool = HashingPool(threads: 2)
-        let counts = Concurrency()
+        let running = Locked((now: 0, peak: 0))
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             pool.run {
-                counts.enter()
+                running.change { $0.now += 1; $0.peak = max($0.peak, $0.now) }
                 // Wait (a condition, not a guess at timing) until a second job runs alongside; a pool with one
                 // thread never gets there, and the peak stays 1 after the deadline.
-                let deadline = Date() + 10
-                while counts.peak < 2 && Date() < deadline { usleep(1_000) }
-                counts.leave()
+                _ = running.withLock(waitingUntil: { $0.peak >= 2 }, timeout: 10) { _ in }
+                running.change { $0.now -= 1 }
             }
         }
-        #expect(counts.peak == 2)
+        #expect(running.withLock { $0.peak } == 2)
     }
-}
 
-/// How many jobs run at once, and the most at any moment.
-private final class Concurrency: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = 0
-    private var highest = 0
-    var peak: Int { lock.withLock { highest } }
-    func enter() { lock.withLock { running += 1; highest = max(highest, running) } }
-    func leave() { lock.withLock { running -= 1 } }
+    @Test func everyThreadIsSetUpBeforeTheFirstJobRuns() {
+        // Given a pool whose threads each record their set-up
+        let setUp = Locked<Set<UInt>>([])
+        let pool = HashingPool(threads: 3) { setUp.change { $0.insert(UInt(pthread_self())) } }
+        // When the first job runs, every thread has already been set up (PasswordHasher's argon2 memory is all
+        // resident from the first hash on, not whenever a thread happens to take its first job)
+        let (seenByFirstJob, runner) = pool.run { (setUp.withLock { $0 }, UInt(pthread_self())) }
+        #expect(seenByFirstJob.count == 3)
+        #expect(seenByFirstJob.contains(runner))
+    }
 }
