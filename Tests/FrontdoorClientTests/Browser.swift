@@ -4,6 +4,7 @@
 // redirects are not followed. The outbox holds each mail as an RFC 5322 .eml file written by frontdoor's sender.
 import Foundation
 import FrontdoorClient
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +16,7 @@ final class Browser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         var text: String
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cookies: [String: String] = [:]
     private lazy var session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
@@ -69,26 +70,27 @@ final class Browser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 struct Outbox {
     let folder: String
 
-    /// The first link containing `marker` in a mail to `address`, waiting for the sender to write it.
+    /// The link containing `marker` in the one mail to `address` that has one, waiting for the sender to write it.
+    /// Two such mails fail the test: the outbox's file names are random, so which is newer cannot be told.
     func link(to address: String, containing marker: String) async throws -> URL {
         var found: URL?
         try await waitUntil("a mail to \(address) with \(marker)", seconds: 15) {
-            found = scan(address, marker)
+            let links = scan(address, marker)
+            guard links.count <= 1 else { throw HarnessError("\(links.count) mails to \(address) with \(marker): \(links)") }
+            found = links.first
             return found != nil
         }
         return found!
     }
 
-    private func scan(_ address: String, _ marker: String) -> URL? {
+    private func scan(_ address: String, _ marker: String) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for name in names.sorted().reversed() where name.hasSuffix(".eml") {
+        return names.filter { $0.hasSuffix(".eml") }.compactMap { name in
             guard let text = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8),
-                  text.range(of: address, options: .caseInsensitive) != nil else { continue }
-            for word in text.split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
-            where word.hasPrefix("http") && word.contains(marker) {
-                return URL(string: word.replacingOccurrences(of: "&amp;", with: "&"))
-            }
+                  text.range(of: address, options: .caseInsensitive) != nil else { return nil }
+            let word = text.split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+                .first { $0.hasPrefix("http") && $0.contains(marker) }
+            return word.flatMap { URL(string: $0.replacingOccurrences(of: "&amp;", with: "&")) }
         }
-        return nil
     }
 }

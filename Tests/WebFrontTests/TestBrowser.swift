@@ -3,6 +3,7 @@ import AccountCore
 import AccountRules
 import FastCGI
 import Foundation
+import GRDB
 import Logging
 import OAuthClient
 @testable import WebFront
@@ -14,14 +15,14 @@ struct TestApp {
     let clock: FixedClock
     let outbox: String
 
-    /// Delivers queued mail and returns the outbox's messages, oldest first.
+    /// Delivers queued mail and returns the outbox's messages, oldest first: in the queue's order (a file's
+    /// modification time is too coarse to order mails written in one delivery run).
     func deliveredMail() throws -> [String] {
         try services.mail.deliverDue()
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: outbox)) ?? []
-        return try files.map { URL(fileURLWithPath: outbox).appendingPathComponent($0) }
-            .sorted { (try $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast)
-                    < (try $1.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast) }
-            .map { try String(contentsOf: $0, encoding: .utf8) }
+        let ids = try services.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT messageId FROM mailQueue WHERE sentAt IS NOT NULL ORDER BY id")
+        }
+        return try ids.map { try String(contentsOfFile: outbox + "/\($0).eml", encoding: .utf8) }
     }
 
     /// The first link in the newest mail that contains `marker`.
