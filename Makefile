@@ -1,6 +1,6 @@
 # Frontdoor: `make run` serves http://127.0.0.1:8080/account/; `make test` runs every test.
 # Both first install what is missing (scripts/install-deps: Debian packages; .venv for the e2e tests).
-.PHONY: run test deps build build-release unit e2e bench clean tsan fuzz-smoke fuzz http-fuzz faults soak
+.PHONY: run test deps build build-release unit e2e bench clean tsan tsan-repeat fuzz-smoke fuzz http-fuzz faults soak
 
 PORT ?= 8080
 PYTEST_ARGS ?=
@@ -34,6 +34,16 @@ test: unit e2e tsan fuzz-smoke
 tsan: deps
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+# Issue 21: the concurrent-requests suite under the thread sanitizer TSAN_REPEAT times in a row; the first failed
+# run stops it and prints its output.
+TSAN_REPEAT ?= 50
+tsan-repeat: deps
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	@for i in $$(seq $(TSAN_REPEAT)); do \
+	  swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter ConcurrentRequestsTests \
+	    > .build-tsan/repeat.log 2>&1 || { cat .build-tsan/repeat.log; echo "tsan-repeat: run $$i of $(TSAN_REPEAT) failed"; exit 1; }; \
+	done; echo "tsan-repeat: $(TSAN_REPEAT) of $(TSAN_REPEAT) runs passed, 0 sanitizer reports"
 
 # libFuzzer targets (fuzz/): `fuzz-smoke` replays the corpora and runs each target briefly; `fuzz` is the long run.
 fuzz-smoke: deps
