@@ -8,23 +8,34 @@ signed-in home and settings pages (200), and `POST /account/sign_in` with the ri
 cookie + token (303), on one connection per core since each costs an argon2id hash. frontdoor runs with its default
 workers (64), as in production; lockout is off since every request comes from 127.0.0.1.
 
-Measure: frontdoor's VmRSS, open fds and threads are read from /proc every second. Warm-up is the first 20 % of the
-run, at least 5 s, and on until RSS has stayed within 1 % for 10 s (warm_up_end; at most half the run); growth = the highest sample
-after the warm-up against the last sample of the warm-up, with the trend after it reported too. The fds
-asserted on leave out the FastCGI connections in flight (unix sockets other than the listening one): nginx opens one
-per request (no fastcgi_keep_conn), so their number at a sample is load, between 0 and ~20 here, not a leak; the raw
-count is reported too. Everything else frontdoor holds (SQLite connections: the writer, GRDB's readers, one per
-worker for the session lookup; the log; epoll) is opened in the first seconds of load. So is the hashing memory:
-each of the argon2 pool's threads (one per core) keeps its 19 MiB block from its first hash on, which is why the
-sign-ins use one connection per core: every pool thread hashes from the start.
+Measure: frontdoor's VmRSS, open fds, threads and the sessions in the database are read every second. The warm-up
+ends at a stated condition (warm_up_end): the first sample at least WARM_UP (20 % of the run, at least 5 s) into the
+load, at least SETTLE (10 s) after a sign-in of the load was answered (its session is in the database), whose last
+SETTLE seconds of RSS lie within SETTLE_BAND (1 %); at the latest at half the run, so a leak that never settles is
+still measured. Growth = the highest sample after the warm-up against the last sample of the warm-up, with the
+trend after it reported too. The hashing memory is resident before the warm-up even starts: prepare() signs up and
+in (two hashes) before the load, and the argon2 pool gives every one of its threads (one per core) its 19 MiB block
+before the first hash runs (HashingPool's setUp), so no block becomes resident later by chance of which thread
+takes which hash.
+
+The fds asserted on leave out the FastCGI connections in flight (unix sockets other than the listening one): nginx
+opens one per request (no fastcgi_keep_conn), so their number at a sample is load, not a leak. They count the
+database's files at their bound rather than as many as are open at the sample: the writer, up to GRDB_READERS readers
+(opened as reads happen to overlap) and one session-lookup connection per worker (opened by its first signed-in
+request), each with its -wal, and the process's one -shm. How many of those are open by the warm-up's end depends on
+scheduling; that they never exceed the bound is asserted instead. So the growth asserted is that of everything else
+(log, std streams, listening socket, epoll), against what frontdoor holds with its pools full. The raw counts are
+reported too.
 """
 import datetime
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import threading
 import time
+from collections import namedtuple
 from urllib.parse import urlencode
 
 import pytest
@@ -40,6 +51,7 @@ SETTLE_BAND = 0.01
 INTERVAL = 1.0          # seconds between two samples of RSS and fds
 GROWTH_LIMIT = 0.10
 HASHERS = os.cpu_count() or 1  # frontdoor hashes on one thread per core, each keeping its argon2 block
+GRDB_READERS = 8        # the database pool's most readers (AppDatabase.makeConfiguration, maximumReaderCount)
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +103,14 @@ def kinds(values):
     ]
 
 
+def effective_workers(stack):
+    """fastcgi.workers as frontdoor reads its config (`config check`), for the bound on database connections."""
+    result = subprocess.run([BIN, "config", "check", "--config", str(stack.config_path)], capture_output=True, text=True,
+                            timeout=300, cwd=stack.folder)
+    assert result.returncode == 0, result.stderr
+    return int(re.search(r"^\s*workers: (\d+)$", result.stdout, re.M).group(1))
+
+
 def listening_sockets():
     """Inodes of the listening unix sockets (flag __SO_ACCEPTCON in /proc/net/unix)."""
     with open("/proc/net/unix") as table:
@@ -98,14 +118,18 @@ def listening_sockets():
     return {row[6] for row in rows if len(row) >= 7 and int(row[3], 16) & 0x10000}
 
 
-class Sampler(threading.Thread):
-    """Every INTERVAL seconds: the process's VmRSS (KiB), its open fds, and of them the FastCGI connections in flight
-    (unix sockets other than the listening one; nginx opens one per request, no fastcgi_keep_conn, and each worker
-    holds at most one), and its threads: samples = [(t, rss_kib, fds, fds_in_flight, threads)]."""
+# One sample: seconds since the sampler started, VmRSS (KiB), open fds, of them the FastCGI connections in flight
+# and the database's files (main file, -wal, -shm), connections to the main file, threads, sessions in the database.
+Sample = namedtuple("Sample", "t rss fds in_flight db_fds db_connections threads sessions")
 
-    def __init__(self, pid):
+
+class Sampler(threading.Thread):
+    """Every INTERVAL seconds, a Sample of the process `pid` of `stack` (samples); an error other than the process
+    being gone is kept in `error` for the test to report."""
+
+    def __init__(self, stack, pid):
         super().__init__(daemon=True)
-        self.pid, self.samples, self.stopping = pid, [], threading.Event()
+        self.stack, self.pid, self.samples, self.stopping, self.error = stack, pid, [], threading.Event(), None
         self.started = time.monotonic()
 
     def sample(self):
@@ -121,7 +145,11 @@ class Sampler(threading.Thread):
                 pass
         listening = listening_sockets()
         in_flight = [t for t in targets if t.startswith("socket:[") and t[8:-1] not in listening]
-        self.samples.append((time.monotonic() - self.started, rss, len(targets), len(in_flight), threads))
+        database = str(self.stack.db)
+        db_files = [t for t in targets if t in (database, database + "-wal", database + "-shm")]
+        sessions = self.stack.count("session")
+        self.samples.append(Sample(time.monotonic() - self.started, rss, len(targets), len(in_flight), len(db_files),
+                                   db_files.count(database), threads, sessions))
 
     def run(self):
         while True:
@@ -129,23 +157,28 @@ class Sampler(threading.Thread):
                 self.sample()
             except (OSError, AttributeError):  # the process is gone: the test's liveness check says so
                 return
+            except sqlite3.Error as error:
+                self.error = error
+                return
             if self.stopping.wait(INTERVAL):
                 return
 
 
-def warm_up_end(samples):
-    """The time the warm-up ends: the first sample at or after WARM_UP whose last SETTLE seconds of RSS lie within
-    SETTLE_BAND, and at the latest half the run. Why not a fixed time: the argon2 pool's threads each keep a 19 MiB
-    block, but when glibc's malloc lets a thread's block stay resident varies from run to run (seen from 1 to 10 s
-    into the load on this 2-core machine), a bounded step that must not be read as growth. A leak still shows: a
-    fast one never settles, so the warm-up stops at half the run and the rest is measured; a slow one settles and
-    climbs afterwards."""
+def warm_up_end(samples, sessions_before):
+    """The time the warm-up ends: the first sample t with t >= WARM_UP, a sign-in of the load answered (a session
+    more than `sessions_before` in the database) at or before t - SETTLE, and RSS within SETTLE_BAND over [t - SETTLE,
+    t]; at the latest half the run. Why a condition and not a fixed time: the first seconds of load fill bounded
+    caches (a SQLite page cache per worker and per pool reader, malloc arenas), a step that must not be read as
+    growth. A leak still shows: a fast one never settles, so the warm-up stops at half the run and the rest is
+    measured; a slow one settles and climbs afterwards."""
     latest = max(WARM_UP, SECONDS / 2)
-    for t in (sample[0] for sample in samples):
+    signed_in = [s.t for s in samples if s.sessions > sessions_before]
+    for sample in samples:
+        t = sample.t
         if t > latest:
             break
-        window = [s[1] for s in samples if t - SETTLE <= s[0] <= t]
-        if t >= WARM_UP and samples[0][0] <= t - SETTLE and max(window) <= min(window) * (1 + SETTLE_BAND):
+        window = [s.rss for s in samples if t - SETTLE <= s.t <= t]
+        if t >= WARM_UP and signed_in and signed_in[0] <= t - SETTLE and max(window) <= min(window) * (1 + SETTLE_BAND):
             return t
     return latest
 
@@ -153,8 +186,8 @@ def warm_up_end(samples):
 def growth(samples, value, end):
     """(value at the warm-up's end, at the end, highest after the warm-up, growth of that highest vs the warm-up's
     end) of value(sample)."""
-    warm = [value(s) for s in samples if s[0] <= end]
-    rest = [value(s) for s in samples if s[0] > end] or warm[-1:]  # none: frontdoor died (asserted first)
+    warm = [value(s) for s in samples if s.t <= end]
+    rest = [value(s) for s in samples if s.t > end] or warm[-1:]  # none: frontdoor died (asserted first)
     return warm[-1], rest[-1], max(rest), (max(rest) - warm[-1]) / warm[-1]
 
 
@@ -162,7 +195,7 @@ def slopes(samples, value, end):
     """Least-squares slopes of value(sample) per minute over the first and the second half of the samples after the
     warm-up: a steady climb shows here even while the highest sample is within the limit, and a climb that slows
     down (caches filling) can be told from one that does not (a leak)."""
-    rest = [(s[0], value(s)) for s in samples if s[0] > end]
+    rest = [(s.t, value(s)) for s in samples if s.t > end]
 
     def slope(points):
         if len(points) < 2:
@@ -188,8 +221,13 @@ def test_soak(soak_stack):
     work = stack.folder / "soak"
     work.mkdir()
     plan = kinds(values)
+    workers = effective_workers(stack)
+    # Every connection to the database: a session lookup per worker, GRDB's writer and readers; each holds the file
+    # and its -wal, and the process one -shm.
+    db_connection_bound = workers + 1 + GRDB_READERS
+    db_fd_bound = 2 * db_connection_bound + 1
 
-    sampler = Sampler(pid)
+    sampler = Sampler(stack, pid)
     sampler.start()
     runs, reports = [], []
     try:
@@ -217,11 +255,13 @@ def test_soak(soak_stack):
     database_after = database_bytes(stack)
 
     samples = sampler.samples
-    warm_up = warm_up_end(samples)
-    rss = growth(samples, lambda s: s[1], warm_up)
-    fds = growth(samples, lambda s: s[2], warm_up)
-    fds_net = growth(samples, lambda s: s[2] - s[3], warm_up)
-    threads = growth(samples, lambda s: s[4], warm_up)
+    warm_up = warm_up_end(samples, sessions_before)
+    rss = growth(samples, lambda s: s.rss, warm_up)
+    fds = growth(samples, lambda s: s.fds, warm_up)
+    fds_net = growth(samples, lambda s: s.fds - s.in_flight - s.db_fds + db_fd_bound, warm_up)
+    db_connections = growth(samples, lambda s: s.db_connections, warm_up)
+    db_fds_max = max(s.db_fds for s in samples)
+    threads = growth(samples, lambda s: s.threads, warm_up)
     nginx_errors = [line for line in (stack.folder / "nginx/error.log").read_text().splitlines()
                     if re.search(r"\[(error|crit|alert|emerg)\]", line)]
     app_log = [line for line in (stack.folder / "frontdoor.log").read_text().splitlines() if line.strip()]
@@ -239,7 +279,8 @@ def test_soak(soak_stack):
         f"### Soak: {SECONDS} s, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
         "",
         f"`{BIN}` (default workers) behind nginx, one `wrk -t1` per kind (bench/soak.lua) all at once; "
-        f"warm-up {warm_up:.0f} s (at least {WARM_UP:.0f} s, until RSS settled); {len(samples)} samples of RSS and fds, "
+        f"warm-up {warm_up:.0f} s (at least {WARM_UP:.0f} s, until {SETTLE:.0f} s after a sign-in of the load RSS "
+        f"stayed within {SETTLE_BAND:.0%}); {len(samples)} samples of RSS and fds, "
         f"one per {INTERVAL:.0f} s; {os.cpu_count()} cores.",
         "",
         "| kind | connections | requests | req/s | p50 ms | p99 ms | max ms | errors |",
@@ -256,9 +297,12 @@ def test_soak(soak_stack):
         "| frontdoor | warm-up end | end | max after warm-up | growth (max vs warm-up end) |",
         "|---|---:|---:|---:|---:|",
         f"| RSS MiB | {mib(rss[0])} | {mib(rss[1])} | {mib(rss[2])} | {rss[3]:+.1%} "
-        "(trend {:+,.0f} then {:+,.0f} KiB/min) |".format(*slopes(samples, lambda s: s[1], warm_up)),
+        "(trend {:+,.0f} then {:+,.0f} KiB/min) |".format(*slopes(samples, lambda s: s.rss, warm_up)),
         f"| open fds | {fds[0]} | {fds[1]} | {fds[2]} | {fds[3]:+.1%} |",
-        f"| open fds without FastCGI connections in flight | {fds_net[0]} | {fds_net[1]} | {fds_net[2]} | {fds_net[3]:+.1%} |",
+        f"| open fds without FastCGI connections in flight, database files counted at their bound ({db_fd_bound}) | "
+        f"{fds_net[0]} | {fds_net[1]} | {fds_net[2]} | {fds_net[3]:+.1%} |",
+        f"| database connections (bound {db_connection_bound}: {workers} workers + writer + {GRDB_READERS} readers) | "
+        f"{db_connections[0]} | {db_connections[1]} | {db_connections[2]} | {db_connections[3]:+.1%} |",
         f"| threads | {threads[0]} | {threads[1]} | {threads[2]} | {threads[3]:+.1%} |",
         "",
         f"Sessions made during the soak: {sessions_made:,} (sign-ins answered 303: {signed_in:,}); "
@@ -272,6 +316,7 @@ def test_soak(soak_stack):
     (ROOT / "bench/results").mkdir(exist_ok=True)
     (ROOT / "bench/results/soak.md").write_text(figures)
 
+    assert sampler.error is None, f"sampling failed: {sampler.error!r}"
     assert alive, "frontdoor died or was restarted during the soak"
     assert total_errors == 0, f"{total_errors} errors: {[(n, r) for n, _, r in reports if errors(r)]}"
     assert all(r["requests"] > 0 for _, _, r in reports), "a kind of request got no answer at all"
@@ -280,3 +325,5 @@ def test_soak(soak_stack):
     assert not app_errors, "\n".join(app_errors[:10])
     assert rss[3] < GROWTH_LIMIT, f"RSS grew {rss[3]:.1%} after the warm-up: {samples}"
     assert fds_net[3] < GROWTH_LIMIT, f"open fds grew {fds_net[3]:.1%} after the warm-up: {samples}"
+    assert max(s.db_connections for s in samples) <= db_connection_bound, f"more database connections than the pools hold: {samples}"
+    assert db_fds_max <= db_fd_bound, f"more database files open than its connections hold: {samples}"
