@@ -116,8 +116,12 @@ def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
     port = free_port()
     # The dev config asks for confirmed addresses: curl-session.sh follows the link from the .eml in var/outbox.
     env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
-    script = subprocess.Popen([str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    # SIGINT at its default, as in a terminal: pytest may itself have been started with SIGINT ignored (a background
+    # job of a script, nohup, some CI runners), and a shell started with a signal ignored cannot trap it, so run-dev's
+    # Ctrl-C trap would never run.
+    script = subprocess.Popen(["env", "--default-signal=INT", str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              start_new_session=True)
     output = []
     try:
         reader = threading.Thread(target=lambda: output.extend(iter(script.stdout.readline, "")), daemon=True)
@@ -130,7 +134,11 @@ def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
         assert session.returncode == 0, session.stdout + session.stderr + "".join(output)
         assert (tmp_path / "var/frontdoor.sqlite").exists() and not (tmp_path / "run/nginx/error.log").read_text().count("[emerg]")
         os.killpg(script.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
-        assert script.wait(timeout=60) == 0, "".join(output)
+        try:
+            status = script.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            status = "still running 60 s after Ctrl-C"
+        assert status == 0, f"run-dev: {status}\n" + "".join(output)
         # run-dev printed "stopped" before it exited; the reader thread may not have read it yet: wait until it has
         # (or reached the end of the output).
         wait_for(lambda: "stopped" in "".join(output) or not reader.is_alive(), what="run-dev's output")
