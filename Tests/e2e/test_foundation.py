@@ -255,9 +255,14 @@ def test_sigterm_ends_the_server_even_when_its_parent_blocked_it(tmp_path):
     """A parent that starts frontdoor with SIGTERM blocked (the mask survives exec; Foundation's Process does this)
     must still be able to stop it with SIGTERM."""
     stack = Stack(tmp_path, {"confirmation.required": "false"})
-    app = subprocess.Popen([BIN, "serve", "--config", str(stack.config_path), "--socket", str(stack.socket), "--workers", "2"],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
-                           preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}))
+    # The child inherits this thread's signal mask: block SIGTERM here around the start rather than in a preexec_fn,
+    # which may deadlock in a process with other threads (the suite's servers run on threads).
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        app = subprocess.Popen([BIN, "serve", "--config", str(stack.config_path), "--socket", str(stack.socket), "--workers", "2"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     try:
         wait_for(lambda: stack.socket.exists() or app.poll() is not None, what="the frontdoor socket")
         assert app.poll() is None
