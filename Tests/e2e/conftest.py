@@ -3,6 +3,7 @@
 Every stack takes free loopback ports (free_port: outside the kernel's ephemeral range, never 8080 or 5432) and its
 own temp folder.
 """
+import errno
 import fcntl
 import os
 import re
@@ -60,13 +61,21 @@ def port_candidates():
 
 
 def bindable(port):
-    """True when nothing is bound to 127.0.0.1:`port`, nor left in TIME_WAIT there (no SO_REUSEADDR)."""
-    with socket.socket() as probe:
+    """True when nothing is bound to 127.0.0.1:`port` nor to [::1]:`port` (where a browser's "localhost" may go first),
+    nor left in TIME_WAIT there (no SO_REUSEADDR)."""
+    for family, address in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
         try:
-            probe.bind(("127.0.0.1", port))
-            return True
-        except OSError:
-            return False
+            probe = socket.socket(family)
+        except OSError:  # no IPv6 here: nothing can listen on ::1 either
+            continue
+        with probe:
+            try:
+                probe.bind((address, port))
+            except OSError as error:
+                if family == socket.AF_INET6 and error.errno == errno.EADDRNOTAVAIL:  # IPv6 without ::1
+                    continue
+                return False
+    return True
 
 
 def free_port():
