@@ -404,12 +404,20 @@ def bid_stack(tmp_path_factory, request, test_idp):
 
 def outbox_newest_first(stack):
     """The outbox's .eml files, the most recently queued first. The outbox writes each message (atomically) as
-    <messageId>.eml, so the order is that of the queue's ids, not of the files' mtimes (two mails written within one
-    tick of the kernel's coarse file clock share an mtime)."""
+    <messageId>.eml, so the order is that of the queue's ids in `stack.db`, not of the files' mtimes (two mails
+    written within one tick of the kernel's coarse file clock share an mtime). A stand-in stack without a `db` (one
+    mail per address) gets them by mtime, then name."""
     if not stack.outbox.exists():
         return []
-    queued = {message_id: row_id for row_id, message_id in stack.query("SELECT id, messageId FROM mailQueue")}
-    return sorted(stack.outbox.glob("*.eml"), key=lambda path: (queued.get(path.stem, -1), path.name), reverse=True)
+    queued = {}
+    db = getattr(stack, "db", None)
+    if db is not None and Path(db).exists():
+        with closing(sqlite3.connect(db, timeout=60)) as connection:
+            queued = dict(connection.execute("SELECT messageId, id FROM mailQueue").fetchall())
+
+    def order(path):
+        return (queued.get(path.stem, -1), 0 if queued else path.stat().st_mtime_ns, path.name)
+    return sorted(stack.outbox.glob("*.eml"), key=order, reverse=True)
 
 
 def outbox_link(stack, to, marker):
