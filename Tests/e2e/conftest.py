@@ -143,13 +143,18 @@ class MailSink:
             self.controller = None
 
     def wait_for_mail(self, to, containing="", timeout=60.0):
-        def found():
-            with self.lock:
-                for m in reversed(self.messages):
-                    if any(r.lower() == to.lower() for r in m["to"]) and containing in m["data"]:
-                        return m
+        """The newest message to `to` containing `containing`, waiting (on the sink's condition, notified by each
+        delivery) until one arrives; fails the test after `timeout` seconds."""
+        def found():  # called with self.lock held
+            for m in reversed(self.messages):
+                if any(r.lower() == to.lower() for r in m["to"]) and containing in m["data"]:
+                    return m
             return None
-        return wait_for(found, timeout, f"mail to {to} containing {containing!r}")
+        with self.lock:
+            mail = self.lock.wait_for(found, timeout)
+        if not mail:
+            raise AssertionError(f"timed out waiting for mail to {to} containing {containing!r}")
+        return mail
 
     def link(self, to, marker):
         mail = self.wait_for_mail(to, marker)
