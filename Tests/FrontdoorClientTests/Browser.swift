@@ -74,7 +74,7 @@ struct Outbox {
     /// Two such mails fail the test: the outbox's file names are random, so which is newer cannot be told.
     func link(to address: String, containing marker: String) async throws -> URL {
         var found: URL?
-        try await waitUntil("a mail to \(address) with \(marker)", seconds: 15) {
+        try await waitUntil("a mail to \(address) with \(marker)") {
             let links = scan(address, marker)
             guard links.count <= 1 else { throw HarnessError("\(links.count) mails to \(address) with \(marker): \(links)") }
             found = links.first

@@ -122,25 +122,51 @@ actor TestServer {
         return process
     }
 
-    /// A port nobody listens on now: bind port 0 on loopback and read what the system picked.
+    /// Ports handed out so far by `freePort` in this process.
+    private static let handedOut = Locked(0)
+
+    /// A loopback port nobody listens on now, never the same twice, kept as Tests/e2e/conftest.py's free_port keeps
+    /// its own: below the kernel's ephemeral range (20000 up to it), so no outgoing connection can take one before
+    /// nginx binds it (bind(0) picks from that range, and could give two stacks the same port); held for the rest of
+    /// the process by an flock'ed file in the same folder as the e2e suite's (so two test processes, Swift or Python,
+    /// never share one); the first is drawn from the pid.
     private static func freePort() throws -> Int {
+        let first = 20_000
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let end = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        guard end > first + 100 else { throw HarnessError("the ephemeral port range starts at \(end): no test ports below it") }
+        let folder = NSTemporaryDirectory() + "frontdoor-e2e-ports-\(getuid())"
+        mkdir(folder, 0o700)
+        return try handedOut.withLock { next in
+            for _ in first..<end {
+                let port = first + (Int(getpid()) &* 7919 &+ next) % (end - first)
+                next += 1
+                guard port != 8080 else { continue }
+                let lock = open(folder + "/\(port)", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+                guard lock >= 0 else { continue }
+                guard flock(lock, LOCK_EX | LOCK_NB) == 0, canBind(port) else { close(lock); continue }
+                return port   // `lock` stays open: the port is this process's until it ends
+            }
+            throw HarnessError("no free port in \(first)–\(end - 1)")
+        }
+    }
+
+    /// Whether `port` can be bound on 127.0.0.1 now.
+    private static func canBind(_ port: Int) -> Bool {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { throw HarnessError("socket() failed") }
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw HarnessError("bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Dotted keys as a two-level YAML document (`mail.outbox` → `mail:` / `  outbox: "…"`).
