@@ -491,11 +491,6 @@ def oauth_provider(oauth_server):
     oauth_server.reset()
 
 
-def closed_port_url():
-    """An http URL on a loopback port nothing listens on: an unreachable provider."""
-    return f"http://127.0.0.1:{free_port()}"
-
-
 def social_provider_yaml(provider, entries, key_file):
     """The `social:` section for `entries` (dicts: id, client_id, client_secret, kind "oidc" or "github", and any
     option to write as is, overriding the defaults; an option set to None is left out). By default an "oidc" entry's

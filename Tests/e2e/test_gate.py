@@ -246,8 +246,10 @@ def test_the_readme_snippet_protects_a_page_in_the_make_run_server(tmp_path, ups
     (tmp_path / "run/nginx/server.d").mkdir(parents=True)
     (tmp_path / "run/nginx/server.d/app.conf").write_text(readme_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{upstream}"))
     env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
-    script = subprocess.Popen([str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    # SIGINT at its default (see test_modes): started with SIGINT ignored, run-dev's trap would never stop its nginx.
+    script = subprocess.Popen(["env", "--default-signal=INT", str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}"
 
@@ -270,9 +272,11 @@ def test_the_readme_snippet_protects_a_page_in_the_make_run_server(tmp_path, ups
     finally:
         os.killpg(script.pid, signal.SIGINT)
         try:
-            script.wait(timeout=15)
+            script.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(script.pid, signal.SIGKILL)
+            script.wait()
+    assert script.returncode == 0, "run-dev stops on Ctrl-C (its trap stops nginx too)"
 
 
 def browser_answers(browser):
