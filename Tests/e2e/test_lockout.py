@@ -69,15 +69,21 @@ def locked_until(stack, account_id):
     return stack.query("SELECT lockedUntil FROM account WHERE id = ?", account_id)[0][0]
 
 
-def test_five_failures_lock_the_account(lock_stack):
-    stack = lock_stack
+def lock_out(stack):
+    """A new account and five wrong passwords for it from one client; returns (email, account id, that client, the
+    wall-clock times between which the fifth failure was answered)."""
     email, account_id = new_account(stack)
     attacker = Client(stack)
     for _ in range(4):
         assert sign_in(attacker, email, "wrong password!") == 200
     started = time.time()
     assert sign_in(attacker, email, "wrong password!") == 200
-    ended = time.time()
+    return email, account_id, attacker, started, time.time()
+
+
+def test_five_failures_lock_the_account(lock_stack):
+    stack = lock_stack
+    email, account_id, attacker, started, ended = lock_out(stack)
     assert sign_in(attacker, email, "wrong again!!") == 200  # the 6th: same message
     owner = Client(stack)
     assert sign_in(owner, email, PASSWORD) == 200, "the right password fails while the lock lasts"
@@ -93,13 +99,7 @@ def test_five_failures_lock_the_account(lock_stack):
 
 def test_a_lock_ends_by_itself_and_the_right_password_works_again(short_lock_stack):
     stack = short_lock_stack
-    email, account_id = new_account(stack)
-    attacker = Client(stack)
-    for _ in range(4):
-        assert sign_in(attacker, email, "wrong password!") == 200
-    started = time.time()
-    assert sign_in(attacker, email, "wrong password!") == 200
-    ended = time.time()
+    email, account_id, _, started, ended = lock_out(stack)
     assert len(audit(stack, account_id, "lockout")) == 1
     lock_end = locked_until(stack, account_id)
     assert started + 2 <= lock_end <= ended + 2
