@@ -54,19 +54,20 @@ public final class RequestContext {
         ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: clientAddress, language: language)
     }
 
-    /// The client's address: REMOTE_ADDR, or, when that is a trusted proxy (`client.trusted_proxies`), the nearest
-    /// address in X-Forwarded-For that is not one (read from the right, since the left end is whatever the client sent).
+    /// The client's address: REMOTE_ADDR, or, when that is a trusted proxy (`client.trusted_proxies`, addresses and
+    /// CIDR ranges), the nearest address in X-Forwarded-For that is not one (read from the right, since the left end is
+    /// whatever the client sent). An address literal comes in canonical form (`::ffff:1.2.3.4` is `1.2.3.4`).
     public var clientAddress: String {
-        let remote = request.remoteAddress ?? ""
+        let remote = IPAddress.canonical(request.remoteAddress ?? "")
         let trusted = site.configuration.client.trustedProxyList
         guard trusted.contains(remote), let forwarded = request.header("X-Forwarded-For") else { return remote }
-        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let hops = forwarded.split(separator: ",").map { IPAddress.canonical($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
         return hops.reversed().first { !trusted.contains($0) } ?? hops.first ?? remote
     }
 
     /// Whether an operator's backend asks: a request nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an
     /// `internal` location), or one from `allowed` (metrics, provider tokens).
-    func isInternalCaller(allowed: Set<String>) -> Bool {
+    func isInternalCaller(allowed: AddressList) -> Bool {
         request.params["FRONTDOOR_INTERNAL"] == "1" || allowed.contains(clientAddress)
     }
 

@@ -128,8 +128,21 @@ struct ConfigReaderTests {
         #expect(config.core.signUp == SignUpPolicy(mode: .invite, inviteLifetime: 2 * 86400))
         #expect(config.core.lockout == LockoutPolicy(maxFailures: 3, addressWindow: 300))
         #expect(config.redirect.allowedHostList == ["app.example.com", ".example.org"])
-        #expect(config.client.trustedProxyList == ["10.0.0.1"] && config.metrics.allowedAddressList == ["10.1.1.1"])
-        #expect(AppConfiguration().core.lockout == .default && AppConfiguration().metrics.allowedAddressList == ["127.0.0.1", "::1"])
+        #expect(config.client.trustedProxyList.ranges.map(\.description) == ["10.0.0.1"])
+        #expect(config.metrics.allowedAddressList.ranges.map(\.description) == ["10.1.1.1"])
+        #expect(AppConfiguration().core.lockout == .default)
+        #expect(AppConfiguration().metrics.allowedAddressList.ranges.map(\.description) == ["127.0.0.1", "::1"])
+    }
+
+    @Test(arguments: ["client.trusted_proxies", "metrics.allowed_addresses", "social.token_allowed_addresses"])
+    func addressListsTakeRangesAndRefuseWhatIsNoAddress(key: String) throws {
+        let ranges = try read([key: "10.0.0.0/8, 2001:db8::/32, ::1"])
+        let list = [ranges.client.trustedProxyList, ranges.metrics.allowedAddressList, ranges.social.tokenAllowedAddressList]
+        #expect(list.contains { $0.contains("10.1.2.3") && $0.contains("::ffff:10.1.2.3") && $0.contains("2001:db8:5::1") })
+        for bad in ["10.0.0.0/33", "10.1.0.0/8", "app.example.com", "10.0.0.1, nonsense"] {
+            let error = #expect(throws: ConfigError.self, "\(bad)") { try read([key: bad]) }
+            #expect(error?.description.hasPrefix(key + ": ") == true && error?.description.contains("CIDR range") == true)
+        }
     }
 
     @Test func theRenderedConfigReadsBackToTheSameValues() throws {

@@ -83,5 +83,14 @@ struct GateTests {
         #expect(address(trusted, remote: "127.0.0.1", forwarded: nil) == "127.0.0.1")
         let plain = try makeApp()
         #expect(address(plain, remote: "127.0.0.1", forwarded: "203.0.113.9") == "127.0.0.1")
+
+        // Ranges, and every spelling of an address, are one address (issue 22).
+        let ranges = try makeApp { $0.client.trustedProxies = "10.0.0.0/8, 2001:db8:1::/48" }
+        #expect(address(ranges, remote: "10.200.3.4", forwarded: "203.0.113.9") == "203.0.113.9")
+        #expect(address(ranges, remote: "::ffff:10.200.3.4", forwarded: "203.0.113.9") == "203.0.113.9", "IPv4-mapped is IPv4")
+        #expect(address(ranges, remote: "2001:DB8:1:ff::7", forwarded: "203.0.113.9, ::ffff:10.9.9.9") == "203.0.113.9")
+        #expect(address(ranges, remote: "11.0.0.1", forwarded: "203.0.113.9") == "11.0.0.1")
+        #expect(address(ranges, remote: "::ffff:198.51.100.4", forwarded: nil) == "198.51.100.4", "reported in canonical form")
+        #expect(address(ranges, remote: "10.0.0.1", forwarded: "2001:DB8:0:0::9") == "2001:db8::9")
     }
 }

@@ -57,3 +57,9 @@ def test_metrics_parse_and_count_what_happens(metrics_stack):
 def test_metrics_are_refused_to_other_addresses(tmp_path_factory, request):
     for stack in _stack(tmp_path_factory, request, {"metrics.allowed_addresses": "192.0.2.1"}):
         assert Browser(stack).get("/metrics").status_code == 404
+
+
+def test_metrics_allow_a_cidr_range_of_addresses(tmp_path_factory, request):
+    """nginx connects from 127.0.0.1, which lies in 127.0.0.0/8 (issue 22: ranges, not exact strings)."""
+    for stack in _stack(tmp_path_factory, request, {"metrics.allowed_addresses": "2001:db8::/32, 127.0.0.0/8"}):
+        assert Browser(stack).get("/metrics").status_code == 200

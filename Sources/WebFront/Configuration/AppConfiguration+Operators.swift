@@ -33,34 +33,23 @@ extension AppConfiguration {
 
     /// Config section `client`: who the client is when nginx sits behind another proxy.
     public struct Client: Sendable, Equatable {
-        /// Addresses whose `X-Forwarded-For` is believed (`trusted_proxies`, comma-separated); empty: REMOTE_ADDR is the client.
+        /// Addresses and CIDR ranges whose `X-Forwarded-For` is believed (`trusted_proxies`, comma-separated); empty:
+        /// REMOTE_ADDR is the client.
         public var trustedProxies = ""
 
-        /// `trusted_proxies` as a set.
-        public var trustedProxyList: Set<String> {
-            AppConfiguration.addressSet(trustedProxies)
-        }
+        /// `trusted_proxies` parsed.
+        public var trustedProxyList: AddressList { AddressList(lenient: trustedProxies) }
     }
 
     /// Config section `metrics`: `GET <base>/metrics` in Prometheus text format.
     public struct Metrics: Sendable, Equatable {
         /// Serve metrics at all (`enabled`, default true).
         public var enabled = true
-        /// Client addresses that may read them (`allowed_addresses`, comma-separated, default loopback); requests nginx
-        /// marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too.
+        /// Client addresses and CIDR ranges that may read them (`allowed_addresses`, comma-separated, default loopback);
+        /// requests nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too.
         public var allowedAddresses = "127.0.0.1, ::1"
 
-        /// `allowed_addresses` as a set.
-        public var allowedAddressList: Set<String> {
-            AppConfiguration.addressSet(allowedAddresses)
-        }
-    }
-}
-
-extension AppConfiguration {
-    /// A comma-separated list of client addresses (`client.trusted_proxies`, `metrics.allowed_addresses`,
-    /// `social.token_allowed_addresses`) as a set, blanks dropped.
-    static func addressSet(_ text: String) -> Set<String> {
-        Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        /// `allowed_addresses` parsed.
+        public var allowedAddressList: AddressList { AddressList(lenient: allowedAddresses) }
     }
 }

@@ -22,6 +22,7 @@
 //         native_client_ids: "id-ios, id-and"   google/facebook only: the native apps' client (app) ids whose tokens
 //                                                  are accepted besides client_id; a list or a comma-separated string
 // Errors name the provider and the option: `social.providers.corp.issuer: …`.
+import AccountCore
 import Foundation
 import OAuthClient
 import Yams
@@ -31,7 +32,8 @@ extension AppConfiguration {
     public struct Social: Sendable, Equatable {
         /// The AES-GCM key file for stored provider tokens (`token_key_file`).
         public var tokenKeyFile = "var/social-tokens.key"
-        /// Client addresses that may read provider tokens (`token_allowed_addresses`, comma-separated, default loopback);
+        /// Client addresses and CIDR ranges that may read provider tokens (`token_allowed_addresses`, comma-separated,
+        /// default loopback);
         /// requests nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` may too.
         public var tokenAllowedAddresses = "127.0.0.1, ::1"
         /// Timeout of each call to a provider (`http_timeout`, default 10s).
@@ -39,10 +41,8 @@ extension AppConfiguration {
         /// The providers, in the order declared (`providers`).
         public var providers: [ProviderConfiguration] = []
 
-        /// `token_allowed_addresses` as a set.
-        public var tokenAllowedAddressList: Set<String> {
-            AppConfiguration.addressSet(tokenAllowedAddresses)
-        }
+        /// `token_allowed_addresses` parsed.
+        public var tokenAllowedAddressList: AddressList { AddressList(lenient: tokenAllowedAddresses) }
 
         /// The configured provider with `id`.
         public func provider(_ id: String) -> ProviderConfiguration? { providers.first { $0.id == id } }

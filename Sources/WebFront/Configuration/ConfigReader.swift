@@ -27,7 +27,7 @@
 //   lockout.max_failures 5   lockout.window "10m"   lockout.duration "15m"
 //   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
 //   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
-//   client.trusted_proxies ""  (addresses whose X-Forwarded-For is believed)
+//   client.trusted_proxies ""  (addresses and CIDR ranges whose X-Forwarded-For is believed)
 //   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"
 //   profile.fields               [] (file only: a list of declared profile fields; see AppConfiguration+Profile.swift)
 //   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
@@ -37,6 +37,7 @@
 //   languages.available "en, fr, de"   languages.default "en"   logo_url ""
 //   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
 // Durations: plain seconds or a number with s, m, h or d.
+import AccountCore
 import Foundation
 import OAuthClient
 import Yams
@@ -177,6 +178,12 @@ public enum ConfigReader {
                     "redirect.allowed_hosts must list host names such as app.example.com or .example.com")
         try require(c.logoURL.isEmpty || c.logoURL.hasPrefix("/") || c.logoURL.hasPrefix("https://") || c.logoURL.hasPrefix("http://"),
                     "logo_url must be a path such as /static/logo.svg or an http(s) URL")
+        for (key, list) in [("client.trusted_proxies", c.client.trustedProxies), ("metrics.allowed_addresses", c.metrics.allowedAddresses),
+                            ("social.token_allowed_addresses", c.social.tokenAllowedAddresses)] {
+            do { _ = try AddressList(parsing: list) } catch let error as InvalidAddress {
+                throw ConfigError("\(key): \"\(error.entry)\" is neither an address nor a CIDR range such as 10.0.0.0/8 or 2001:db8::/32")
+            }
+        }
         try MessagesConfig.validate(c.languages, profileFields: c.profileFields.map(\.name))
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
     }

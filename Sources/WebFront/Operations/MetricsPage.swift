@@ -2,7 +2,7 @@
 //
 // Options (config section `metrics`):
 //   enabled             serve them at all (default true)
-//   allowed_addresses   client addresses that may read them (default 127.0.0.1, ::1); a request nginx marks with
+//   allowed_addresses   client addresses and CIDR ranges that may read them (default 127.0.0.1, ::1); a request nginx marks with
 //                       `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too
 // Anyone else gets the ordinary 404, so the page does not announce itself.
 import AccountCore

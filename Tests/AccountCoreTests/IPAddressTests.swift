@@ -1,0 +1,55 @@
+// IPAddressTests.swift: addresses parsed as numbers, CIDR ranges, and configured lists (issue 22).
+import AccountCore
+import Testing
+
+struct IPAddressTests {
+    @Test(arguments: [
+        ("1.2.3.4", "1.2.3.4"), ("::ffff:1.2.3.4", "1.2.3.4"), ("::FFFF:0102:0304", "1.2.3.4"),
+        ("2001:DB8:0:0:0:0:0:1", "2001:db8::1"), ("::1", "::1"), ("fe80::1", "fe80::1"), ("::", "::"),
+        ("64:ff9b::1.2.3.4", "64:ff9b::102:304"),
+    ])
+    func everySpellingOfAnAddressIsOneAddress(text: String, canonical: String) throws {
+        let address = try #require(IPAddress(text))
+        #expect(address.description == canonical)
+        #expect(IPAddress(canonical) == address)
+    }
+
+    @Test(arguments: ["", "1.2.3", "1.2.3.4.5", "01.2.3.4", "256.1.1.1", "1.2.3.4:80", "[::1]", "fe80::1%eth0", "::1/128",
+                      "localhost", "1.2.3.4 ", "gggg::1"])
+    func whatIsNoAddressLiteralIsRefused(text: String) {
+        #expect(IPAddress(text) == nil)
+        #expect(IPAddress.canonical(text) == text, "left as it was")
+    }
+
+    @Test func rangesHoldTheirAddressesAndNoOthers() throws {
+        let private10 = try #require(AddressRange("10.0.0.0/8"))
+        #expect(private10.contains(IPAddress("10.255.0.1")!) && private10.contains(IPAddress("::ffff:10.0.0.1")!))
+        #expect(!private10.contains(IPAddress("11.0.0.0")!) && !private10.contains(IPAddress("::a00:1")!), "IPv4-compatible is IPv6")
+        let net64 = try #require(AddressRange("2001:db8:1:2::/64"))
+        #expect(net64.contains(IPAddress("2001:db8:1:2:ffff::9")!) && !net64.contains(IPAddress("2001:db8:1:3::1")!))
+        let odd = try #require(AddressRange("172.16.0.0/12"))
+        #expect(odd.contains(IPAddress("172.31.255.255")!) && !odd.contains(IPAddress("172.32.0.0")!))
+        let one = try #require(AddressRange("::1"))
+        #expect(one.prefixLength == 128 && one.contains(IPAddress("0:0::1")!) && !one.contains(IPAddress("::2")!))
+        let everything = try #require(AddressRange("0.0.0.0/0"))
+        #expect(everything.contains(IPAddress("203.0.113.1")!) && !everything.contains(IPAddress("2001:db8::1")!))
+        let mapped = try #require(AddressRange("::ffff:192.168.0.0/112"))
+        #expect(mapped.description == "192.168.0.0/16" && mapped.contains(IPAddress("192.168.7.7")!))
+    }
+
+    @Test(arguments: ["10.0.0.0/33", "::/129", "10.1.0.0/8", "2001:db8::1/32", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/+8",
+                      "10.0.0.0/8/8", "10.0.0.0/08x", "::ffff:0.0.0.0/95", "example.com/8", "/8"])
+    func malformedRangesAreRefused(text: String) {
+        #expect(AddressRange(text) == nil)
+    }
+
+    @Test func aListParsesEveryEntryOrNamesTheFirstBadOne() throws {
+        let list = try AddressList(parsing: " 127.0.0.1, ::1 ,, 10.0.0.0/8 ")
+        #expect(list.ranges.map(\.description) == ["127.0.0.1", "::1", "10.0.0.0/8"])
+        #expect(list.contains("::ffff:127.0.0.1") && list.contains("10.2.3.4") && list.contains("0::1"))
+        #expect(!list.contains("127.0.0.2") && !list.contains("not an address") && !list.contains(""))
+        #expect(throws: InvalidAddress(entry: "app.example.com")) { try AddressList(parsing: "10.0.0.1, app.example.com, nope") }
+        #expect(try AddressList(parsing: "").ranges.isEmpty)
+        #expect(AddressList(lenient: "10.0.0.1, nope").ranges.map(\.description) == ["10.0.0.1"])
+    }
+}
