@@ -82,9 +82,10 @@ public struct AuditLog: Sendable {
     /// Records `event` inside the caller's transaction.
     func record(_ event: AuditEvent, accountId: Int64?, email: String?, client: ClientInfo, detail: String = "", in db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO audit (createdAt, event, accountId, email, remoteAddress, userAgent, detail) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO audit (createdAt, event, accountId, email, remoteAddress, addressGroup, userAgent, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [clock.now().timeIntervalSince1970, event.rawValue, accountId, email,
-                                     client.remoteAddress, client.userAgent, String(detail.prefix(500))])
+                                     client.remoteAddress, client.addressGroup, client.userAgent, String(detail.prefix(500))])
     }
 
     /// Records `event` in a transaction of its own (for actions that change nothing else, such as sign-out).

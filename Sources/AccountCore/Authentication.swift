@@ -42,7 +42,7 @@ public struct Authentication: Sendable {
                 JOIN account a ON a.id = e.accountId
                 WHERE e.normalizedAddress = ?
                 """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String, verified: $0[2] as Bool, primary: $0[3] as Bool) }
-            return (found, try lockout.isBlocked(remoteAddress: client.remoteAddress, in: db))
+            return (found, try lockout.isBlocked(client, in: db))
         }
         let typed = String(email.prefix(320))
         if addressBlocked {

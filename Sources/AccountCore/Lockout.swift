@@ -3,7 +3,8 @@
 // Options (LockoutPolicy, config section `lockout`):
 //   max_failures           failures of one account within `window` that lock it (default 5; 0: never)
 //   window, duration       10 min, 15 min
-//   address_max_failures   failures from one client address within `address_window` that block it (default 50; 0: never)
+//   address_max_failures   failures from one client address within `address_window` that block it (default 50; 0: never);
+//                          an IPv6 client counts by its network (`ClientInfo.addressGroup`, `client.ipv6_prefix`: /64)
 //   address_window, address_duration   10 min, 15 min
 // A locked account or blocked address gets the same answer as a wrong password, even with the right one.
 // Locks expire by themselves; the owner is mailed a reset link, and a password reset lifts the lock.
@@ -30,17 +31,17 @@ public struct Lockout: Sendable {
         return until.map { $0 > clock.now().timeIntervalSince1970 } ?? false
     }
 
-    /// True while `remoteAddress` is blocked.
-    func isBlocked(remoteAddress: String, in db: Database) throws -> Bool {
-        guard !remoteAddress.isEmpty else { return false }
+    /// True while `client`'s address (its `addressGroup`: an IPv6 client's whole /64) is blocked.
+    func isBlocked(_ client: ClientInfo, in db: Database) throws -> Bool {
+        guard !client.addressGroup.isEmpty else { return false }
         let until = try Double.fetchOne(db.cachedStatement(sql: "SELECT blockedUntil FROM addressBlock WHERE remoteAddress = ?"),
-                                        arguments: [remoteAddress])
+                                        arguments: [client.addressGroup])
         return until.map { $0 > clock.now().timeIntervalSince1970 } ?? false
     }
 
     /// Whether mail on behalf of this account may go out now (not for a locked account or a blocked address).
     func allowsMail(accountId: Int64, client: ClientInfo, in db: Database) throws -> Bool {
-        try !isLocked(accountId: accountId, in: db) && !isBlocked(remoteAddress: client.remoteAddress, in: db)
+        try !isLocked(accountId: accountId, in: db) && !isBlocked(client, in: db)
     }
 
     /// Records a failed password check (counted towards locks unless `counts` is false) and throws the one sign-in
@@ -62,22 +63,22 @@ public struct Lockout: Sendable {
     func recordFailure(accountId: Int64?, email: String, client: ClientInfo, reason: String, in db: Database) throws {
         let now = clock.now().timeIntervalSince1970
         try db.execute(sql: "INSERT INTO signInFailure (accountId, remoteAddress, createdAt) VALUES (?, ?, ?)",
-                       arguments: [accountId, client.remoteAddress, now])
+                       arguments: [accountId, client.addressGroup, now])
         try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
         if let accountId, policy.maxFailures > 0, try !isLocked(accountId: accountId, in: db) {
             let failures = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signInFailure WHERE accountId = ? AND createdAt > ?",
                                             arguments: [accountId, now - policy.window]) ?? 0
             if failures >= policy.maxFailures { try lock(accountId: accountId, until: now + policy.duration, client: client, in: db) }
         }
-        if policy.addressMaxFailures > 0, !client.remoteAddress.isEmpty, try !isBlocked(remoteAddress: client.remoteAddress, in: db) {
+        if policy.addressMaxFailures > 0, !client.addressGroup.isEmpty, try !isBlocked(client, in: db) {
             let failures = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signInFailure WHERE remoteAddress = ? AND createdAt > ?",
-                                            arguments: [client.remoteAddress, now - policy.addressWindow]) ?? 0
+                                            arguments: [client.addressGroup, now - policy.addressWindow]) ?? 0
             if failures >= policy.addressMaxFailures {
                 try db.execute(sql: "INSERT OR REPLACE INTO addressBlock (remoteAddress, blockedUntil) VALUES (?, ?)",
-                               arguments: [client.remoteAddress, now + policy.addressDuration])
+                               arguments: [client.addressGroup, now + policy.addressDuration])
                 try audit.record(.addressBlocked, accountId: nil, email: nil, client: client,
-                                 detail: "\(failures) failures in \(Int(policy.addressWindow))s", in: db)
-                logger.notice("client address blocked", metadata: ["address": "\(client.remoteAddress)"])
+                                 detail: "\(failures) failures from \(client.addressGroup) in \(Int(policy.addressWindow))s", in: db)
+                logger.notice("client address blocked", metadata: ["address": "\(client.addressGroup)"])
             }
         }
         try purge(before: now - max(policy.window, policy.addressWindow), in: db)

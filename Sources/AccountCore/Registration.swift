@@ -105,14 +105,15 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    /// False when `client`'s address created `signup_limit.max_per_address` accounts within the window (counted from
-    /// the audit log's sign-ups, inside the write, so two sign-ups at once cannot both pass the last place).
+    /// False when `client`'s address (its `addressGroup`: an IPv6 client's whole /64) created
+    /// `signup_limit.max_per_address` accounts within the window (counted from the audit log's sign-ups, inside the
+    /// write, so two sign-ups at once cannot both pass the last place).
     private func allowsAnotherAccount(from client: ClientInfo, in db: Database) throws -> Bool {
         let policy = invitations.policy
         guard policy.maxPerAddress > 0 else { return true }
         let since = clock.now().timeIntervalSince1970 - policy.window
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit WHERE event = 'sign_up' AND createdAt > ? AND remoteAddress = ?",
-                                     arguments: [since, client.remoteAddress]) ?? 0
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit WHERE event = 'sign_up' AND createdAt > ? AND addressGroup = ?",
+                                     arguments: [since, client.addressGroup]) ?? 0
         return count < policy.maxPerAddress
     }
 

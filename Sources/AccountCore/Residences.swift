@@ -84,7 +84,7 @@ public struct Residences: Sendable {
             let holder = try EmailAddress.holding(address, in: db)?.accountId
             try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: db)
             let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: db) }
-                else { try !lockout.isBlocked(remoteAddress: client.remoteAddress, in: db) }
+                else { try !lockout.isBlocked(client, in: db) }
             guard allowed else { return false }
             try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address,
                              fallback: client.language, in: db)

@@ -15,12 +15,19 @@ import GRDB
 public struct ClientInfo: Sendable, Equatable {
     public var userAgent: String
     public var remoteAddress: String
+    /// What per-address limits (lockout by address, the sign-up limit) count: the address itself for IPv4, its
+    /// network of `ipv6Prefix` bits for IPv6 (`2001:db8:1:2::/64`), since one client holds a whole /64.
+    public var addressGroup: String
     /// The language the request was answered in; an account created by it keeps it as its preference.
     public var language: String?
 
-    public init(userAgent: String = "", remoteAddress: String = "", language: String? = nil) {
+    /// How many leading bits of an IPv6 client address per-address limits count by (`client.ipv6_prefix`).
+    public static let defaultIPv6Prefix = 64
+
+    public init(userAgent: String = "", remoteAddress: String = "", language: String? = nil, ipv6Prefix: Int = Self.defaultIPv6Prefix) {
         self.userAgent = String(userAgent.prefix(512))
         self.remoteAddress = String(remoteAddress.prefix(64))
+        self.addressGroup = IPAddress.group(of: self.remoteAddress, ipv6Prefix: ipv6Prefix)
         self.language = language.map { String($0.prefix(35)) }
     }
 }

@@ -107,7 +107,7 @@ extension SocialSignIn {
                       let hash = try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE id = ?", arguments: [target]) else { return nil }
                 return (pending, target, hash)
             }
-            return (found, try lockout.isBlocked(remoteAddress: client.remoteAddress, in: db))
+            return (found, try lockout.isBlocked(client, in: db))
         }
         guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
         let typed = pending.identity.email ?? ""

@@ -51,7 +51,8 @@ public final class RequestContext {
 
     /// User agent and address, recorded with sessions, audit rows and failed sign-ins.
     public var client: ClientInfo {
-        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: clientAddress, language: language)
+        ClientInfo(userAgent: request.header("User-Agent") ?? "", remoteAddress: clientAddress, language: language,
+                   ipv6Prefix: site.configuration.client.ipv6Prefix)
     }
 
     /// The client's address: REMOTE_ADDR, or, when that is a trusted proxy (`client.trusted_proxies`, addresses and

@@ -43,6 +43,15 @@ struct IPAddressTests {
         #expect(AddressRange(text) == nil)
     }
 
+    @Test func perAddressLimitsCountAnIPv6ClientByItsNetwork() {
+        #expect(IPAddress.group(of: "2001:DB8:1:2:3:4:5:6", ipv6Prefix: 64) == "2001:db8:1:2::/64")
+        #expect(IPAddress.group(of: "2001:db8:1:2:3:4:5:6", ipv6Prefix: 48) == "2001:db8:1::/48")
+        #expect(IPAddress.group(of: "2001:db8:1:2:3:4:5:6", ipv6Prefix: 128) == "2001:db8:1:2:3:4:5:6")
+        #expect(IPAddress.group(of: "::ffff:203.0.113.9", ipv6Prefix: 64) == "203.0.113.9", "IPv4 counts alone")
+        #expect(IPAddress.group(of: "local", ipv6Prefix: 64) == "local" && IPAddress.group(of: "", ipv6Prefix: 64) == "")
+        #expect(ClientInfo(remoteAddress: "2001:db8::1").addressGroup == "2001:db8::/64")
+    }
+
     @Test func aListParsesEveryEntryOrNamesTheFirstBadOne() throws {
         let list = try AddressList(parsing: " 127.0.0.1, ::1 ,, 10.0.0.0/8 ")
         #expect(list.ranges.map(\.description) == ["127.0.0.1", "::1", "10.0.0.0/8"])

@@ -67,6 +67,25 @@ struct LockoutTests {
         #expect(try fixture.signIn(client: attacker).session.accountId == 1)
     }
 
+    /// One IPv6 client holds a whole /64 (issue 22): rotating through it does not reset the count, and the block
+    /// covers the network; the next /64 is another client. `ipv6Prefix: 128` counts each address alone.
+    @Test func anIPv6ClientCountsByItsSlash64() throws {
+        let fixture = try TestFixture(lockout: LockoutPolicy(addressMaxFailures: 3, addressDuration: 300))
+        try fixture.signUp()
+        for n in 1...3 { failSignIn(fixture, "nobody\(n)@example.com", client: ClientInfo(remoteAddress: "2001:db8:1:2::\(n)")) }
+        #expect(throws: AccountError.invalidCredentials, "another address of the /64") {
+            try fixture.signIn(client: ClientInfo(remoteAddress: "2001:db8:1:2:ffff:ffff:ffff:ffff"))
+        }
+        #expect(try fixture.signIn(client: ClientInfo(remoteAddress: "2001:db8:1:3::1")).session.accountId == 1, "the next /64")
+        let block = try #require(try fixture.services.audit.list(AuditFilter(event: .addressBlocked)).first)
+        #expect(block.remoteAddress == "2001:db8:1:2::3" && block.detail.contains("2001:db8:1:2::/64"))
+
+        let alone = try TestFixture(lockout: LockoutPolicy(addressMaxFailures: 3, addressDuration: 300))
+        try alone.signUp()
+        for n in 1...3 { failSignIn(alone, "nobody\(n)@example.com", client: ClientInfo(remoteAddress: "2001:db8:1:2::\(n)", ipv6Prefix: 128)) }
+        #expect(try alone.signIn(client: ClientInfo(remoteAddress: "2001:db8:1:2::4", ipv6Prefix: 128)).session.accountId == 1)
+    }
+
     @Test func zeroLimitsNeverLock() throws {
         let fixture = try TestFixture(lockout: LockoutPolicy(maxFailures: 0, addressMaxFailures: 0))
         try fixture.signUp()

@@ -41,6 +41,18 @@ struct RegistrationTests {
         #expect(try fixture.count("account") == 4)
     }
 
+    /// Rotating through one's own IPv6 /64 does not reset the sign-up limit (issue 22).
+    @Test func anIPv6ClientsWholeSlash64SharesTheSignUpLimit() throws {
+        let fixture = try TestFixture(signUp: SignUpPolicy(maxPerAddress: 2, window: 3600))
+        _ = try fixture.signUp("a1@example.com", client: ClientInfo(remoteAddress: "2001:db8:7:7::1"))
+        _ = try fixture.signUp("a2@example.com", client: ClientInfo(remoteAddress: "2001:db8:7:7::2"))
+        #expect(throws: AccountError.refused("sign_up_rate_limited")) {
+            try fixture.signUp("a3@example.com", client: ClientInfo(remoteAddress: "2001:db8:7:7:abcd::3"))
+        }
+        _ = try fixture.signUp("b1@example.com", client: ClientInfo(remoteAddress: "2001:db8:7:8::1"))
+        #expect(try fixture.count("account") == 3)
+    }
+
     @Test func thePasswordIsStoredOnlyAsAnArgon2idHash() throws {
         let fixture = try TestFixture()
         try fixture.signUp(password: "correct horse")

@@ -155,6 +155,19 @@ def test_failures_from_one_address_block_it_for_every_account(lock_stack):
     assert stack.query("SELECT COUNT(*) FROM mailQueue WHERE recipientKey = ? AND kind = 'password_reset'", email.lower())[0][0] == 1
 
 
+def test_ipv6_clients_in_one_slash_64_share_an_address_block(lock_stack):
+    """Issue 22: one client holds a whole /64, so a scanner rotating through its own addresses is blocked as one
+    client (any spelling, any address of the network), and the next /64 is another client."""
+    stack = lock_stack
+    email, _ = new_account(stack)
+    for n in range(8):  # lockout.address_max_failures, each from another address of 2001:db8:64:1::/64
+        assert sign_in(Client(stack, f"2001:db8:64:1::{n + 1:x}"), unique_email("nobody"), "password123") == 200
+    assert sign_in(Client(stack, "2001:DB8:64:1:ffff:0:0:1"), email, PASSWORD) == 200, "the whole /64 is blocked"
+    blocked = stack.query("SELECT remoteAddress, detail FROM audit WHERE event = 'address_blocked' AND remoteAddress LIKE '2001:db8:64:1:%'")
+    assert blocked == [("2001:db8:64:1::8", "8 failures from 2001:db8:64:1::/64 in 600s")]
+    assert sign_in(Client(stack, "2001:db8:64:2::1"), email, PASSWORD) == 303, "the next /64 is another client"
+
+
 def test_the_audit_trail_records_who_did_what_from_where(lock_stack):
     stack = lock_stack
     client = Client(stack)

@@ -232,6 +232,12 @@ extension AppDatabase {
             // The account's language (issue 10): pages and mail use it before the browser's. NULL: follow the browser.
             try db.alter(table: "account") { t in t.add(column: "language", .text) }
         }
+        migrator.registerMigration("v10-address-group") { db in
+            // What the sign-up limit counts by (issue 22): an IPv6 client's /64, not each of its addresses. Rows before
+            // this step count by their own address.
+            try db.alter(table: "audit") { t in t.add(column: "addressGroup", .text).notNull().defaults(to: "") }
+            try db.execute(sql: "UPDATE audit SET addressGroup = remoteAddress")
+        }
         return migrator
     }
 }

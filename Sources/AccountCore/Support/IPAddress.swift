@@ -58,6 +58,14 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         IPAddress(address)?.description ?? address
     }
 
+    /// What per-address limits count `address` by: an IPv4 address alone, an IPv6 address by its first `ipv6Prefix`
+    /// bits ("2001:db8:1:2::/64"; 128: alone); text that is no address, as it is.
+    public static func group(of address: String, ipv6Prefix: Int) -> String {
+        guard let parsed = IPAddress(address) else { return address }
+        guard !parsed.isIPv4, ipv6Prefix < 128 else { return parsed.description }
+        return "\(parsed.masked(to: max(0, ipv6Prefix)))/\(max(0, ipv6Prefix))"
+    }
+
     /// The first `length` bits, the rest zero.
     func masked(to length: Int) -> IPAddress {
         var bytes = bytes

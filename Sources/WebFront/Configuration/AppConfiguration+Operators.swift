@@ -37,6 +37,10 @@ extension AppConfiguration {
         /// REMOTE_ADDR is the client.
         public var trustedProxies = ""
 
+        /// Leading bits of an IPv6 client address that lockout by address and the sign-up limit count by
+        /// (`ipv6_prefix`, default 64: one client holds a whole /64; 128: each address alone).
+        public var ipv6Prefix = ClientInfo.defaultIPv6Prefix
+
         /// `trusted_proxies` parsed.
         public var trustedProxyList: AddressList { AddressList(lenient: trustedProxies) }
     }

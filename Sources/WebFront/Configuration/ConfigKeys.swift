@@ -117,6 +117,7 @@ enum ConfigKeys {
         duration("lockout.address_duration", \.lockout.addressDuration),
         text("redirect.allowed_hosts", \.redirect.allowedHosts),
         text("client.trusted_proxies", \.client.trustedProxies),
+        integer("client.ipv6_prefix", \.client.ipv6Prefix),
         flag("metrics.enabled", \.metrics.enabled),
         text("metrics.allowed_addresses", \.metrics.allowedAddresses),
         text("social.token_key_file", \.social.tokenKeyFile),

@@ -27,7 +27,7 @@
 //   lockout.max_failures 5   lockout.window "10m"   lockout.duration "15m"
 //   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
 //   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
-//   client.trusted_proxies ""  (addresses and CIDR ranges whose X-Forwarded-For is believed)
+//   client.trusted_proxies ""  (addresses and CIDR ranges whose X-Forwarded-For is believed)   client.ipv6_prefix 64
 //   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"
 //   profile.fields               [] (file only: a list of declared profile fields; see AppConfiguration+Profile.swift)
 //   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
@@ -178,6 +178,7 @@ public enum ConfigReader {
                     "redirect.allowed_hosts must list host names such as app.example.com or .example.com")
         try require(c.logoURL.isEmpty || c.logoURL.hasPrefix("/") || c.logoURL.hasPrefix("https://") || c.logoURL.hasPrefix("http://"),
                     "logo_url must be a path such as /static/logo.svg or an http(s) URL")
+        try require((32...128).contains(c.client.ipv6Prefix), "client.ipv6_prefix must be between 32 and 128 (64: a client's /64)")
         for (key, list) in [("client.trusted_proxies", c.client.trustedProxies), ("metrics.allowed_addresses", c.metrics.allowedAddresses),
                             ("social.token_allowed_addresses", c.social.tokenAllowedAddresses)] {
             do { _ = try AddressList(parsing: list) } catch let error as InvalidAddress {
