@@ -19,10 +19,7 @@ struct BackupCommand: ParsableCommand {
             if !force, FileManager.default.fileExists(atPath: path) {
                 throw CommandFailure("frontdoor: \(BackupError.exists(path))")
             }
-            guard FileManager.default.fileExists(atPath: configuration.database.path) else {
-                throw CommandFailure("frontdoor: no database at \(configuration.database.path)")
-            }
-            let database = try Bootstrap.openDatabase(configuration)
+            let database = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)   // copies what is there
             let size = try worded { try database.backup(to: path, force: force) }
             print("backed up \(configuration.database.path) to \(path) (\(size) bytes)")
         }

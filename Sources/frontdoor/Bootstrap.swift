@@ -18,10 +18,11 @@ enum Bootstrap {
         return Logger(label: "frontdoor")
     }
 
-    /// Opens the database (migrating it) and assembles the web front.
-    static func makeApp(_ configuration: AppConfiguration) throws -> Frontdoor {
+    /// Opens the database and assembles the web front. Only `serve` (`migrating`) may create or migrate the database;
+    /// every other command needs it there and up to date.
+    static func makeApp(_ configuration: AppConfiguration, migrating: Bool = false) throws -> Frontdoor {
         let logger = makeLogger(configuration)
-        let database = try openDatabase(configuration)
+        let database = try openDatabase(configuration, migrating: migrating)
         // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form. Field
         // names in validation messages are worded at display, in the page's language (MessageCatalog.displayName).
         let profileFields = configuration.declaredProfileFields
@@ -72,10 +73,17 @@ enum Bootstrap {
         return CommonPasswords(adding: text.split(whereSeparator: \.isNewline).map(String.init))
     }
 
-    /// The SQLite database at `database.path`, migrated.
-    static func openDatabase(_ configuration: AppConfiguration) throws -> AppDatabase {
-        do { return try AppDatabase.open(path: configuration.database.path, maxSizeMB: configuration.database.maxSizeMB) } catch {
-            throw CommandFailure("frontdoor: cannot open database \(configuration.database.path): \(error)")
+    /// The SQLite database at `database.path`: created or migrated when `migrating` (`migrate`, `serve`), else only
+    /// opened when it is there and (with `requireCurrent`) up to date; one line naming the file otherwise.
+    static func openDatabase(_ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool = true) throws -> AppDatabase {
+        let path = configuration.database.path, maxSize = configuration.database.maxSizeMB
+        do {
+            return try migrating ? AppDatabase.open(path: path, maxSizeMB: maxSize)
+                : AppDatabase.openExisting(path: path, maxSizeMB: maxSize, requireCurrent: requireCurrent)
+        } catch let error as DatabaseNotReady {
+            throw CommandFailure("frontdoor: \(error)")
+        } catch {
+            throw CommandFailure("frontdoor: cannot open database \(path): \(error)")
         }
     }
 }

@@ -10,7 +10,7 @@ struct Migrate: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let configuration = try options.load()
-            let database = try Bootstrap.openDatabase(configuration)
+            let database = try Bootstrap.openDatabase(configuration, migrating: true)
             let applied = try database.appliedMigrations()
             print("database \(configuration.database.path) is at \(applied.last ?? "no migration") (\(applied.count) applied)")
         }

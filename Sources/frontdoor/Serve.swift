@@ -37,7 +37,7 @@ struct Serve: ParsableCommand {
             if cgi && environment["REQUEST_METHOD"] == nil {
                 throw CommandFailure("frontdoor: no socket to serve on: give --socket PATH, start it under spawn-fcgi or systemd, or run it as CGI from a web server")
             }
-            let app = try Bootstrap.makeApp(configuration)
+            let app = try Bootstrap.makeApp(configuration, migrating: true)
             let server = Server(configuration: ServerConfiguration(
                 socketPath: socketPath, socketMode: configuration.fastcgi.socketMode,
                 workers: configuration.fastcgi.workers, maxBodyBytes: configuration.fastcgi.maxBodyBytes), responder: app)

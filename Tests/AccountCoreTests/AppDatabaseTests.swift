@@ -87,6 +87,25 @@ struct AppDatabaseTests {
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 
+    /// Every command but `migrate` and `serve` (issue 22): a missing file is not made, an old one is not migrated.
+    @Test func openExistingCreatesNothingAndRefusesAnOutOfDateFile() throws {
+        let folder = NSTemporaryDirectory() + "frontdoor-db-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/frontdoor.sqlite"
+        #expect(throws: DatabaseNotReady.missing(path)) { try AppDatabase.openExisting(path: path) }
+        #expect(!FileManager.default.fileExists(atPath: folder), "not even the folder")
+
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try AppDatabase.migrator.migrate(DatabaseQueue(path: path), upTo: "v8-native")
+        #expect(throws: DatabaseNotReady.outOfDate(path, pending: ["v9-language", "v10-address-group"])) {
+            try AppDatabase.openExisting(path: path)
+        }
+        let old = try AppDatabase.openExisting(path: path, requireCurrent: false)
+        #expect(try old.appliedMigrations().last == "v8-native", "opened as it is, for a backup")
+        #expect(try AppDatabase.open(path: path).appliedMigrations().count == 10)
+        #expect(try AppDatabase.openExisting(path: path).appliedMigrations().count == 10)
+    }
+
     @Test func purgingExpiredAndIdleSessionsUsesIndexesNotAScan() throws {
         let database = try AppDatabase.inMemory()
         let plans = try database.writer.read { db in

@@ -1,4 +1,6 @@
-// AppDatabase.swift: owns the SQLite connection pool; opening it runs the migrations.
+// AppDatabase.swift: owns the SQLite connection pool; `open` creates and migrates (for `migrate` and `serve`),
+// `openExisting` only opens a file that is there and up to date (every other command: issue 22, a command run from the
+// wrong folder must not make a new, empty database and then succeed against it).
 import Foundation
 import GRDB
 
@@ -22,6 +24,25 @@ public final class AppDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
+    /// Wraps an already migrated `writer` (checked by `openExisting`).
+    private init(migrated writer: any DatabaseWriter, filePath: String) {
+        self.writer = writer
+        self.sessionLookup = SessionLookup(path: filePath)
+    }
+
+    /// Opens the SQLite file at `path` only when it exists and (unless `requireCurrent` is false: `backup` copies
+    /// whatever is there) has every migration: creates nothing, migrates nothing. Throws `DatabaseNotReady` (naming
+    /// the file, made absolute) otherwise.
+    public static func openExisting(path: String, maxSizeMB: Int = 0, requireCurrent: Bool = true) throws -> AppDatabase {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { throw DatabaseNotReady.missing(absolute) }
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB))
+        let applied = try pool.read { db in try migrator.appliedMigrations(db) }
+        let pending = migrator.migrations.filter { !applied.contains($0) }
+        guard pending.isEmpty || !requireCurrent else { throw DatabaseNotReady.outOfDate(absolute, pending: pending) }
+        return AppDatabase(migrated: pool, filePath: path)
+    }
+
     /// Opens (creating if needed) the SQLite file at `path` in WAL mode, creating its folder.
     /// A new file is made readable by its owner only (mode 0600): it holds private keys; SQLite gives its
     /// -wal and -shm files the same mode. With `maxSizeMB` > 0 every connection caps the file at that size
@@ -31,6 +52,11 @@ public final class AppDatabase: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let created = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)   // fails harmlessly when it exists
         if created >= 0 { close(created) }
+        return try AppDatabase(DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB)), filePath: path)
+    }
+
+    /// A file's connection settings: the shared ones, and with `maxSizeMB` > 0 the size cap on every connection.
+    static func makeConfiguration(maxSizeMB: Int) -> Configuration {
         var configuration = makeConfiguration()
         if maxSizeMB > 0 {
             configuration.prepareDatabase { db in
@@ -38,7 +64,7 @@ public final class AppDatabase: Sendable {
                 try db.execute(sql: "PRAGMA max_page_count = \(maxSizeMB * (1 << 20) / max(pageSize, 512))")
             }
         }
-        return try AppDatabase(DatabasePool(path: path, configuration: configuration), filePath: path)
+        return configuration
     }
 
     /// A private in-memory database: for tests.
@@ -69,6 +95,21 @@ public final class AppDatabase: Sendable {
             let value = random.bytes(32)
             try db.execute(sql: "INSERT INTO serverSecret (name, value) VALUES (?, ?)", arguments: [name, Data(value)])
             return value
+        }
+    }
+}
+
+/// Why `AppDatabase.openExisting` refused: the file is not there, or it lacks migrations (a newer binary).
+public enum DatabaseNotReady: Error, Equatable, CustomStringConvertible {
+    case missing(String)
+    case outOfDate(String, pending: [String])
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            return "no database at \(path) (check database.path and the folder you run from; `frontdoor migrate` creates it)"
+        case .outOfDate(let path, let pending):
+            return "database \(path) needs `frontdoor migrate` first (pending: \(pending.joined(separator: ", ")))"
         }
     }
 }
