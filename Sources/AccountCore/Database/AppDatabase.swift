@@ -81,6 +81,17 @@ public final class AppDatabase: Sendable {
         return config
     }
 
+    /// The names of the migrations this binary has that the database has not applied yet.
+    public func pendingMigrations() throws -> [String] {
+        let applied = try appliedMigrations()
+        return Self.migrator.migrations.filter { !applied.contains($0) }
+    }
+
+    /// Applies the pending migrations (a database opened by `openExisting(requireCurrent: false)`).
+    public func migrate() throws {
+        try Self.migrator.migrate(writer)
+    }
+
     /// The names of the migrations applied so far.
     public func appliedMigrations() throws -> [String] {
         try writer.read { db in try Self.migrator.appliedMigrations(db) }

@@ -1,0 +1,72 @@
+"""`frontdoor migrate` and the database's version (issue 22): `--status` lists what is pending and changes nothing,
+every other command refuses an out-of-date database, `backup` copies it as it is, and `migrate` copies it before
+applying anything unless told not to."""
+import os
+import sqlite3
+import stat
+import subprocess
+from contextlib import closing
+
+from conftest import BIN, ROOT
+
+LATEST = "v10-address-group"
+
+
+def frontdoor(folder, *args):
+    return subprocess.run([BIN, *args, "--config", str(folder / "frontdoor.yml")], capture_output=True, text=True,
+                          timeout=60, cwd=folder, input="")
+
+
+def make_old_database(folder):
+    """A database as the binary before the latest step left it: the step's row and column taken out again."""
+    (folder / "frontdoor.yml").write_text(f'database:\n  path: "{folder / "frontdoor.sqlite"}"\nmail:\n  transport: outbox\n'
+                                          f'templates:\n  path: "{ROOT / "templates"}"\n'
+                                          f'social:\n  token_key_file: "{folder / "social.key"}"\n')
+    made = frontdoor(folder, "migrate")
+    assert made.returncode == 0 and made.stdout.startswith(f"created {folder / 'frontdoor.sqlite'} at {LATEST}"), made
+    with closing(sqlite3.connect(folder / "frontdoor.sqlite")) as db:
+        db.execute("DELETE FROM grdb_migrations WHERE identifier = ?", (LATEST,))
+        db.execute("ALTER TABLE audit DROP COLUMN addressGroup")
+        db.commit()
+
+
+def audit_columns(path):
+    with closing(sqlite3.connect(path)) as db:
+        return [row[1] for row in db.execute("PRAGMA table_info(audit)")]
+
+
+def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_copied_and_applied_it(tmp_path):
+    make_old_database(tmp_path)
+    database = tmp_path / "frontdoor.sqlite"
+    status = frontdoor(tmp_path, "migrate", "--status")
+    assert status.returncode == 0 and status.stdout.splitlines() == [
+        f"database {database} is at v9-language (9 applied)", f"pending: {LATEST}"]
+    assert "addressGroup" not in audit_columns(database), "--status changes nothing"
+
+    refused = frontdoor(tmp_path, "user", "list")
+    assert refused.returncode == 1 and refused.stderr == \
+        f"frontdoor: database {database} needs `frontdoor migrate` first (pending: {LATEST})\n"
+
+    copy = tmp_path / "copy.sqlite"
+    assert frontdoor(tmp_path, "backup", str(copy)).returncode == 0
+    assert "addressGroup" not in audit_columns(copy), "backup copies what is there, unmigrated"
+
+    migrated = frontdoor(tmp_path, "migrate")
+    lines = migrated.stdout.splitlines()
+    assert migrated.returncode == 0 and len(lines) == 3, migrated
+    assert lines[0].startswith(f"backed up {database} to {database}.before-{LATEST}-") and lines[0].endswith(" bytes)")
+    assert lines[1:] == [f"applied {LATEST}", f"database {database} is at {LATEST} (10 applied)"]
+    before = next(tmp_path.glob(f"frontdoor.sqlite.before-{LATEST}-*.sqlite"))
+    assert stat.S_IMODE(os.stat(before).st_mode) == 0o600 and "addressGroup" not in audit_columns(before)
+    assert "addressGroup" in audit_columns(database)
+    assert frontdoor(tmp_path, "user", "list").returncode == 0
+    again = frontdoor(tmp_path, "migrate")
+    assert again.stdout == f"database {database} is at {LATEST} (10 applied)\n", "nothing pending: no copy, no step"
+    assert len(list(tmp_path.glob("frontdoor.sqlite.before-*"))) == 1
+
+
+def test_no_backup_applies_without_a_copy(tmp_path):
+    make_old_database(tmp_path)
+    migrated = frontdoor(tmp_path, "migrate", "--no-backup")
+    assert migrated.returncode == 0 and migrated.stdout.splitlines()[0] == f"applied {LATEST}", migrated
+    assert list(tmp_path.glob("frontdoor.sqlite.before-*")) == []
