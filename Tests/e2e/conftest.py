@@ -187,6 +187,8 @@ class Stack:
             "signup_limit.max_per_address": "0",
             "log.level": "info",
         }
+        if "social:" not in extra_yaml:   # social stacks write the key file in their social section
+            values["social.token_key_file"] = str(folder / "social-tokens.key")   # never the checkout's var/
         values.update(config)
         # extra_yaml: config text appended as is, for what render_yaml cannot express (lists such as profile.fields).
         self.config_path.write_text(render_yaml(values) + extra_yaml)

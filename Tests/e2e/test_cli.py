@@ -205,8 +205,8 @@ def test_backup_while_serving(cli_stack, tmp_path):
     add_user(cli_stack, email)
     signs_in(cli_stack, email)
     target = tmp_path / "copy.sqlite"
-    out = ok(cli_stack, "backup", str(target))
-    assert out.startswith(f"backed up {cli_stack.db} to {target} (") and out.strip().endswith(" bytes)")
+    out = ok(cli_stack, "backup", str(target)).splitlines()[0]
+    assert out.startswith(f"backed up {cli_stack.db} to {target} (") and out.endswith(" bytes)")
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
     with sqlite3.connect(target) as copy:
         addresses = {row[0] for row in copy.execute("SELECT address FROM emailAddress")}
@@ -220,8 +220,37 @@ def test_backup_while_serving(cli_stack, tmp_path):
     assert ok(cli_stack, "backup", str(target), "--force").startswith("backed up ")
     with sqlite3.connect(target) as copy:
         assert copy.execute("SELECT COUNT(*) FROM account").fetchone()[0] == cli_stack.count("account")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite", "copy.sqlite.social-tokens.key"]
     assert "Usage" in fails(cli_stack, "backup", code=64)
+
+
+def test_backup_keeps_the_token_key_beside_the_copy_and_both_restore(cli_stack, tmp_path):
+    """Issue 22: without social.token_key_file the stored provider tokens are unreadable, so the backup keeps it
+    (mode 0600) next to the database copy; restoring both files gives a working database."""
+    email = unique_email("restored")
+    add_user(cli_stack, email)
+    key = cli_stack.folder / "social-tokens.key"
+    target = tmp_path / "copy.sqlite"
+    out = ok(cli_stack, "backup", str(target)).splitlines()
+    assert out[1] == f"copied social.token_key_file {key} to {target}.social-tokens.key"
+    key_copy = tmp_path / "copy.sqlite.social-tokens.key"
+    assert key_copy.read_bytes() == key.read_bytes() and stat.S_IMODE(os.stat(key_copy).st_mode) == 0o600
+    key_copy.write_bytes(b"stale")
+    assert fails(cli_stack, "backup", str(target)) == f"frontdoor: {target} exists; give --force to replace it"
+    ok(cli_stack, "backup", str(target), "--force")
+    assert key_copy.read_bytes() == key.read_bytes(), "--force replaces the key copy too"
+
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    (restored / "frontdoor.sqlite").write_bytes(target.read_bytes())
+    (restored / "social-tokens.key").write_bytes(key_copy.read_bytes())
+    os.chmod(restored / "social-tokens.key", 0o600)   # as README's restore says (install -m 600); frontdoor refuses more
+    config = restored / "frontdoor.yml"
+    config.write_text(cli_stack.config_path.read_text().replace(str(cli_stack.folder), str(restored)))
+    listed = subprocess.run([BIN, "user", "list", "--search", email, "--json", "--config", str(config)], capture_output=True,
+                            text=True, timeout=60)
+    assert listed.returncode == 0 and [entry["email"] for entry in json.loads(listed.stdout)] == [email], listed.stderr
+    assert (restored / "social-tokens.key").read_bytes() == key.read_bytes(), "the restored key is the one in use, not a new one"
 
 
 def test_mail_list_keys_show_and_config_check_for_scripts(cli_stack):
