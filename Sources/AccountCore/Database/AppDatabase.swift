@@ -24,8 +24,8 @@ public final class AppDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
-    /// Wraps an already migrated `writer` (checked by `openExisting`).
-    private init(migrated writer: any DatabaseWriter, filePath: String) {
+    /// Wraps `writer` as it is, migrating nothing (`openExisting` checks what is pending).
+    private init(unmigrated writer: any DatabaseWriter, filePath: String) {
         self.writer = writer
         self.sessionLookup = SessionLookup(path: filePath)
     }
@@ -36,11 +36,11 @@ public final class AppDatabase: Sendable {
     public static func openExisting(path: String, maxSizeMB: Int = 0, requireCurrent: Bool = true) throws -> AppDatabase {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseNotReady.missing(absolute) }
-        let pool = try DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB))
-        let applied = try pool.read { db in try migrator.appliedMigrations(db) }
-        let pending = migrator.migrations.filter { !applied.contains($0) }
+        let database = AppDatabase(unmigrated: try DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB)),
+                                   filePath: path)
+        let pending = try database.pendingMigrations()
         guard pending.isEmpty || !requireCurrent else { throw DatabaseNotReady.outOfDate(absolute, pending: pending) }
-        return AppDatabase(migrated: pool, filePath: path)
+        return database
     }
 
     /// Opens (creating if needed) the SQLite file at `path` in WAL mode, creating its folder.

@@ -21,14 +21,16 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a literal address (no port, no brackets, no zone); nil for anything else.
     public init?(_ text: String) {
+        guard let bytes = Self.literalBytes(text) else { return nil }
+        self.init(bytes: bytes)
+    }
+
+    /// inet_pton's bytes of a literal, before IPv4-mapped addresses are folded: 4 for IPv4, 16 for IPv6.
+    static func literalBytes(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            self.init(bytes: withUnsafeBytes(of: &v4) { Array($0) })
-            return
-        }
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        self.init(bytes: withUnsafeBytes(of: &v6) { Array($0) })
+        return inet_pton(AF_INET6, text, &v6) == 1 ? withUnsafeBytes(of: &v6) { Array($0) } : nil
     }
 
     /// 4 or 16 bytes; 16 bytes of an IPv4-mapped address become its 4.
@@ -85,15 +87,7 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
     /// Parses "address" or "address/prefix"; nil when either part is not valid or bits past the prefix are set.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        var bytes: [UInt8]
-        if parts[0].contains(":") {
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET6, parts[0], &v6) == 1 else { return nil }
-            bytes = withUnsafeBytes(of: &v6) { Array($0) }
-        } else {
-            guard let address = IPAddress(parts[0]) else { return nil }
-            bytes = address.bytes
-        }
+        guard var bytes = IPAddress.literalBytes(parts[0]) else { return nil }   // unfolded: the prefix counts 128 bits
         var length = bytes.count * 8
         if parts.count == 2 {
             guard !parts[1].isEmpty, parts[1].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isNumber), parts[1].count <= 3,
