@@ -10,6 +10,7 @@
 // (the JSON API's X-User-Token, found by `APITokens.find`, only together with one of the account's addresses).
 import Foundation
 import GRDB
+import IPAddresses
 
 /// Who is asking: recorded with a session so its owner can recognise it later.
 public struct ClientInfo: Sendable, Equatable {

@@ -3,6 +3,7 @@ import AccountCore
 import AccountRules
 import FastCGI
 import Foundation
+import IPAddresses
 
 /// Per-request state, owned by one worker thread for the length of one request.
 public final class RequestContext {

@@ -1,8 +1,9 @@
+@testable import AccountCore
 import AccountRules
 import Foundation
 import GRDB
+import IPAddresses
 import Testing
-@testable import AccountCore
 
 struct EmailAddressesTests {
     let client = ClientInfo(userAgent: "test", remoteAddress: "192.0.2.1")

@@ -1,8 +1,9 @@
+@testable import AccountCore
 import AccountRules
 import Foundation
 import GRDB
+import IPAddresses
 import Testing
-@testable import AccountCore
 
 /// Email residences: register → the mailed link approves → the device collects an API token once (Residences.swift).
 struct ResidencesTests {

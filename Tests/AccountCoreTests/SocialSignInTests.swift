@@ -1,7 +1,8 @@
+@testable import AccountCore
 import Foundation
 import GRDB
+import IPAddresses
 import Testing
-@testable import AccountCore
 
 /// The behaviour table, purpose sign_in (SocialSignIn.swift).
 struct SocialSignInTests {

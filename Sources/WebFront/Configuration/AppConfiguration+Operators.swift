@@ -1,6 +1,7 @@
 // AppConfiguration+Operators.swift: the operator's sections: lockout, sign-up mode, redirect hosts, client address, metrics.
 import AccountCore
 import Foundation
+import IPAddresses
 
 extension AppConfiguration {
     /// Config section `lockout` (see AccountCore's `Lockout`).

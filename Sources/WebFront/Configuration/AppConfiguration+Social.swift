@@ -24,6 +24,7 @@
 // Errors name the provider and the option: `social.providers.corp.issuer: …`.
 import AccountCore
 import Foundation
+import IPAddresses
 import OAuthClient
 import Yams
 

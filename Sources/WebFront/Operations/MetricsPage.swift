@@ -8,6 +8,7 @@
 import AccountCore
 import FastCGI
 import Foundation
+import IPAddresses
 
 struct MetricsPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {

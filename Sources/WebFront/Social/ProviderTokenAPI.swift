@@ -11,6 +11,7 @@
 import AccountCore
 import FastCGI
 import Foundation
+import IPAddresses
 import OAuthClient
 
 struct ProviderTokenAPI: Sendable {

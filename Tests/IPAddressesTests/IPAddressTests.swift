@@ -1,5 +1,6 @@
 // IPAddressTests.swift: addresses parsed as numbers, CIDR ranges, and configured lists (issue 22).
 import AccountCore
+import IPAddresses
 import Testing
 
 struct IPAddressTests {

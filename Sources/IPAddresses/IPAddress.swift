@@ -5,7 +5,6 @@
 //
 // Options: none. A range's address bits past its prefix must be zero ("10.1.0.0/8" is refused as a likely typo), and
 // a range written in IPv4-mapped form ("::ffff:10.0.0.0/104") is the IPv4 range it maps.
-import AccountRules
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -34,7 +33,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 4 or 16 bytes; 16 bytes of an IPv4-mapped address become its 4.
-    init(bytes: [UInt8]) {
+    public init(bytes: [UInt8]) {
         precondition(bytes.count == 4 || bytes.count == 16, "an IP address has 4 or 16 bytes")
         self.bytes = bytes.count == 16 && Self.isMapped(bytes) ? Array(bytes[12...]) : bytes
     }
@@ -122,7 +121,7 @@ public struct AddressList: Hashable, Sendable {
     /// Parses `text`; throws naming the first entry that is neither an address nor a CIDR range.
     public init(parsing text: String) throws {
         var ranges: [AddressRange] = []
-        for entry in text.split(separator: ",").map({ String($0).trimmingWhitespace() }) where !entry.isEmpty {
+        for entry in text.split(separator: ",").map({ trimmed($0) }) where !entry.isEmpty {
             guard let range = AddressRange(entry) else { throw InvalidAddress(entry: entry) }
             ranges.append(range)
         }
@@ -131,7 +130,7 @@ public struct AddressList: Hashable, Sendable {
 
     /// The entries that parse, the others dropped (config validation has refused them already).
     public init(lenient text: String) {
-        ranges = text.split(separator: ",").compactMap { AddressRange(String($0).trimmingWhitespace()) }
+        ranges = text.split(separator: ",").compactMap { AddressRange(trimmed($0)) }
     }
 
     /// Whether `address` (a literal, any form) lies in one of the ranges; text that is no address never does.
@@ -139,6 +138,11 @@ public struct AddressList: Hashable, Sendable {
         guard let parsed = IPAddress(address) else { return false }
         return ranges.contains { $0.contains(parsed) }
     }
+}
+
+/// `text` without the spaces and tabs around it.
+private func trimmed(_ text: Substring) -> String {
+    String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
 }
 
 /// An entry of an address list that is neither an address nor a CIDR range.
