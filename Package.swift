@@ -34,19 +34,25 @@ let package = Package(
         .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto (the one libcurl links): DSA and sub-2048-bit RSA signature checks for the
+        // BrowserID legacy algorithms, which swift-crypto does not offer (issue 22).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The project's one lock (pthread mutex + condition), below every module that needs one; not a product.
         .target(name: "Locking"),
+        // Addresses as numbers (inet_pton), CIDR ranges and the special-purpose rule (issue 22): a leaf, because
+        // AccountCore (per-address limits), BrowserID (which hosts /verify may fetch from) and WebFront all need them.
+        .target(name: "IPAddresses"),
         .target(name: "FastCGI", dependencies: ["CFastCGI", "Locking"]),
         .target(name: "AccountRules"),
         .target(name: "AccountCore", dependencies: [
-            "AccountRules", "CArgon2", "CCurl", "Locking",
+            "AccountRules", "CArgon2", "CCurl", "IPAddresses", "Locking",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),   // raw sqlite3 for the per-thread session lookup
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BrowserID", dependencies: [
-            "CCurl", "Locking",
+            "CCurl", "COpenSSL", "IPAddresses", "Locking",
             .product(name: "BigInt", package: "BigInt"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -57,7 +63,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "BrowserID", "FastCGI", "Locking", "OAuthClient",
+            "AccountCore", "AccountRules", "BrowserID", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -71,10 +77,11 @@ let package = Package(
         ]),
         .testTarget(name: "FastCGITests", dependencies: ["FastCGI", "Locking"]),
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
-        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "Locking"]),
-        .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID"], exclude: ["Vectors"]),
+        .testTarget(name: "IPAddressesTests", dependencies: ["IPAddresses", "AccountCore"]),
+        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "IPAddresses", "Locking"]),
+        .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID", "IPAddresses", "Locking"], exclude: ["Vectors"]),
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
-        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "Locking", "OAuthClient"]),
+        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient"]),
         .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking"]),
     ]
 )

@@ -1,9 +1,15 @@
-// HTTPSupportDocumentFetcher.swift: fetches other identity providers' `/.well-known/browserid` with libcurl.
-// Options: timeout (default 8 s, Persona's), maxBytes (default 64 KiB), cacheLifetime (default 10 min; only good
-// documents are kept, at most 1000), httpHosts (tests only: issuer name → loopback address fetched over plain http
-// with the name as Host), now (the clock). Redirects are not followed; the answer must be 200 and application/json.
+// HTTPSupportDocumentFetcher.swift: fetches other identity providers' `/.well-known/browserid` with libcurl, safely
+// for a fetch any outsider can trigger through `/verify` (issue 22). FetchRules decide the URL and the checked
+// addresses first; libcurl is pinned to them (CURLOPT_RESOLVE) and its socket callback refuses any other address, no
+// proxy from the environment is used, redirects are not followed, and the answer must be 200 and application/json
+// within the size and time limits. Every failure gives the relying party one reason ("the support document could not
+// be fetched"); what went wrong goes to `log` only, and the failure is remembered for `failureLifetime`.
+// Options: timeout (default 8 s, Persona's; also the connect limit), maxBytes (64 KiB), cacheLifetime (10 min; good
+// documents, at most 1000), failureLifetime (1 min; failures, at most 1000), allowedHosts, onlyAllowed, httpHosts
+// (tests only), resolver, log, now (the clock). FetchTarget.swift explains the last four.
 import CCurl
 import Foundation
+import IPAddresses
 import Locking
 
 /// Support documents over HTTPS, cached.
@@ -11,58 +17,87 @@ public final class HTTPSupportDocumentFetcher: SupportDocumentSource {
     let timeout: TimeInterval
     let maxBytes: Int
     let cacheLifetime: TimeInterval
-    let httpHosts: [String: String]
+    let failureLifetime: TimeInterval
+    let rules: FetchRules
+    let log: @Sendable (String) -> Void
     let now: @Sendable () -> Date
     private let cache = Locked<[String: (document: SupportDocument, until: Date)]>([:])
+    private let failures = Locked<[String: Date]>([:])
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
-    public init(timeout: TimeInterval = 8, maxBytes: Int = 65_536, cacheLifetime: TimeInterval = 600,
-                httpHosts: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(timeout: TimeInterval = 8, maxBytes: Int = 65_536, cacheLifetime: TimeInterval = 600, failureLifetime: TimeInterval = 60,
+                allowedHosts: Set<String> = [], onlyAllowed: Bool = false, httpHosts: [String: String] = [:],
+                resolver: any HostResolver = SystemResolver(),
+                log: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Date = { Date() }) {
         self.timeout = timeout
         self.maxBytes = maxBytes
         self.cacheLifetime = cacheLifetime
-        self.httpHosts = httpHosts.filter { Self.isLoopback($0.value) }
+        self.failureLifetime = failureLifetime
+        self.rules = FetchRules(allowedHosts: allowedHosts, onlyAllowed: onlyAllowed, httpHosts: httpHosts, resolver: resolver)
+        self.log = log
         self.now = now
+    }
+
+    /// Whether `text` is an issuer a fetch could be made for: `host`, `host:port`, `[IPv6]` or `[IPv6]:port`.
+    public static func isIssuer(_ text: String) -> Bool {
+        FetchRules.split(text.lowercased()) != nil
     }
 
     public func supportDocument(for issuer: String) throws -> SupportDocument {
         let issuer = issuer.lowercased()
         let time = now()
         if let hit = cache.withLock({ $0[issuer] }), hit.until > time { return hit.document }
-        let document = try fetch(issuer)
-        cache.withLock { entries in
-            if entries.count >= 1000 { entries = entries.filter { $0.value.until > time } }
-            if entries.count < 1000 { entries[issuer] = (document, time.addingTimeInterval(cacheLifetime)) }
+        let failure = BrowserIDError(reason: "can't get public key for \(issuer): the support document could not be fetched")
+        if let until = failures.withLock({ $0[issuer] }), until > time { throw failure }
+        do {
+            let document = try fetch(rules.target(for: issuer))
+            Self.remember((document, time.addingTimeInterval(cacheLifetime)), for: issuer, in: cache, now: time) { $0.until }
+            return document
+        } catch let refusal as FetchRefusal {
+            log("support document for \(issuer) not fetched: \(refusal.detail)")
+            Self.remember(time.addingTimeInterval(failureLifetime), for: issuer, in: failures, now: time) { $0 }
+            throw failure
         }
-        return document
     }
 
-    private func fetch(_ issuer: String) throws -> SupportDocument {
-        func failure(_ why: String) -> BrowserIDError {
-            BrowserIDError(reason: "can't get public key for \(issuer): \(issuer) is not a browserid primary - \(why)")
+    /// Keeps `value` for `key`, at most 1000 entries (expired ones are dropped first; when all are live, none is added).
+    private static func remember<Value>(_ value: Value, for key: String, in store: Locked<[String: Value]>, now: Date,
+                                        expiry: (Value) -> Date) {
+        store.withLock { entries in
+            if entries.count >= 1000 { entries = entries.filter { expiry($0.value) > now } }
+            if entries.count < 1000 { entries[key] = value }
         }
-        guard !issuer.isEmpty, issuer.count <= 255, issuer.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) }) else {
-            throw BrowserIDError(reason: "can't get public key for \(issuer): malformed issuer")
-        }
+    }
+
+    private func fetch(_ target: FetchTarget) throws -> SupportDocument {
         _ = Self.globalInit
-        guard let curl = curl_easy_init() else { throw failure("cannot start a request") }
+        guard let curl = curl_easy_init() else { throw FetchRefusal(detail: "libcurl did not start") }
         defer { curl_easy_cleanup(curl) }
-        var headers: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headers) }
-        if let address = httpHosts[issuer] {
-            fd_curl_setopt_string(curl, CURLOPT_URL, "http://\(address)/.well-known/browserid")
-            headers = curl_slist_append(nil, "Host: \(issuer)")
-            fd_curl_setopt_slist(curl, CURLOPT_HTTPHEADER, headers)
-        } else {
-            fd_curl_setopt_string(curl, CURLOPT_URL, "https://\(issuer)/.well-known/browserid")
-            fd_curl_setopt_long(curl, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTPS))
-        }
+        let pins = curl_slist_append(nil, target.pin)
+        defer { curl_slist_free_all(pins) }
+        fd_curl_setopt_string(curl, CURLOPT_URL, target.url)
+        fd_curl_setopt_slist(curl, CURLOPT_RESOLVE, pins)
+        fd_curl_setopt_long(curl, CURLOPT_PROTOCOLS, Int(target.scheme == "https" ? CURLPROTO_HTTPS : CURLPROTO_HTTP))
+        fd_curl_setopt_string(curl, CURLOPT_PROXY, "")
         fd_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         fd_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         fd_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
         fd_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
+        fd_curl_setopt_long(curl, CURLOPT_MAXFILESIZE, maxBytes)
         fd_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
         fd_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+        let guardian = Unmanaged.passRetained(ConnectGuard(addresses: target.addresses, port: target.port))
+        defer { guardian.release() }
+        fd_curl_setopt_pointer(curl, CURLOPT_OPENSOCKETDATA, guardian.toOpaque())
+        fd_curl_setopt_opensocket(curl) { context, _, address in
+            guard let context, let address else { return CURL_SOCKET_BAD }
+            let guardian = Unmanaged<ConnectGuard>.fromOpaque(context).takeUnretainedValue()
+            let family = address.pointee.family, type = address.pointee.socktype, proto = address.pointee.protocol
+            let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr)!   // the whole address lies there
+            let allowed = guardian.allows(UnsafeRawPointer(address).advanced(by: offset).assumingMemoryBound(to: sockaddr.self))
+            guard allowed else { guardian.refused = true; return CURL_SOCKET_BAD }
+            return socket(family, type, proto)
+        }
         let sink = Unmanaged.passRetained(ResponseSink(limit: maxBytes))
         defer { sink.release() }
         fd_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, sink.toOpaque())
@@ -74,26 +109,36 @@ public final class HTTPSupportDocumentFetcher: SupportDocumentSource {
             return n
         }
         let code = curl_easy_perform(curl)
-        if sink.takeUnretainedValue().tooLarge { throw failure("support document too large") }
-        guard code == CURLE_OK else { throw failure(String(cString: curl_easy_strerror(code))) }
+        if guardian.takeUnretainedValue().refused { throw FetchRefusal(detail: "a connection to an unchecked address was refused") }
+        if sink.takeUnretainedValue().tooLarge || code == CURLE_FILESIZE_EXCEEDED { throw FetchRefusal(detail: "larger than \(maxBytes) bytes") }
+        guard code == CURLE_OK else { throw FetchRefusal(detail: String(cString: curl_easy_strerror(code))) }
         var status = 0
         fd_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
-        if (300..<400).contains(status) { throw BrowserIDError(reason: "can't get public key for \(issuer): \(issuer) is not a browserid primary - redirection not supported for support documents") }
-        guard status == 200 else { throw failure("non-200 response code to /.well-known/browserid") }
+        guard status == 200 else { throw FetchRefusal(detail: "HTTP status \(status)") }
         var type: UnsafeMutablePointer<CChar>?
         fd_curl_getinfo_string(curl, CURLINFO_CONTENT_TYPE, &type)
         guard let type, String(cString: type).lowercased().hasPrefix("application/json") else {
-            throw failure("non \"application/json\" response")
+            throw FetchRefusal(detail: "not application/json")
         }
         do { return try SupportDocument(data: sink.takeUnretainedValue().bytes) } catch let error as BrowserIDError {
-            throw failure(error.reason)
+            throw FetchRefusal(detail: error.reason)
         }
     }
+}
 
-    /// 127.x.x.x, localhost or [::1], with an optional port.
-    static func isLoopback(_ address: String) -> Bool {
-        let host = address.hasPrefix("[::1]") ? "[::1]" : String(address.prefix { $0 != ":" })
-        return host == "localhost" || host == "[::1]" || host.hasPrefix("127.")
+/// What libcurl may connect to: the checked addresses at the target's port.
+final class ConnectGuard {
+    let addresses: [IPAddress]
+    let port: Int
+    var refused = false
+    init(addresses: [IPAddress], port: Int) { self.addresses = addresses; self.port = port }
+
+    func allows(_ address: UnsafePointer<sockaddr>) -> Bool {
+        guard let ip = IPAddress(socketAddress: address), addresses.contains(ip) else { return false }
+        let rawPort: UInt16 = Int32(address.pointee.sa_family) == AF_INET
+            ? address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+            : address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+        return Int(UInt16(bigEndian: rawPort)) == port
     }
 }
 

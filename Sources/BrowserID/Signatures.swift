@@ -1,18 +1,29 @@
-// Signatures.swift: checking JWS signatures with BrowserID keys: RSASSA-PKCS1-v1_5 with SHA-256 (RS64/128/256) and
-// DSA with SHA-1 (DS128) or SHA-256 (DS256). RSA keys of 2048 bits and more go through swift-crypto; smaller
-// ones (RS64, RS128) and DSA through BigInt. Short RSA signatures (jwcrypto drops leading zero bytes) are left-padded.
+// Signatures.swift: checking JWS signatures with BrowserID keys, always through a maintained implementation (issue 22).
+// RS256 (RSA of 2048 bits and more, PKCS#1 v1.5 with SHA-256) goes through swift-crypto. The legacy algorithms,
+// RS128 (RSA of 1024 or 1280 bits), DS128 (DSA with SHA-1) and DS256 (DSA with SHA-256), go through OpenSSL's libcrypto
+// and only count where the verifier's policy accepts them (`browserid.legacy_algorithms`). RS64 (512-bit RSA,
+// factorable in hours) is never checked: its signatures are always invalid. Short RSA signatures (jwcrypto drops
+// leading zero bytes) are left-padded to the modulus size.
 import BigInt
+import COpenSSL
 import Crypto
 import _CryptoExtras
 import Foundation
 
 enum Signatures {
+    /// The algorithms an operator may turn on for an old identity provider; everything else but RS256 is refused.
+    static let legacyAlgorithms: Set<String> = ["RS128", "DS128", "DS256"]
+
     /// Whether `signature` over `message` is valid for `key` under `alg` (which must be the key's own algorithm).
     static func isValid(_ signature: [UInt8], message: [UInt8], key: PublicKey, alg: String) -> Bool {
         guard key.algorithm == alg else { return false }
-        switch key {
-        case let .rsa(n, e): return rsaValid(signature, message: message, n: n, e: e)
-        case let .dsa(y, p, q, g): return dsaValid(signature, message: message, y: y, p: p, q: q, g: g, sha256: alg == "DS256")
+        switch (key, alg) {
+        case let (.rsa(n, e), "RS256"), let (.rsa(n, e), "RS128"):
+            return rsaValid(signature, message: message, n: n, e: e)
+        case let (.dsa(y, p, q, g), "DS128"), let (.dsa(y, p, q, g), "DS256"):
+            return dsaValid(signature, message: message, y: y, p: p, q: q, g: g, sha256: alg == "DS256")
+        default:
+            return false   // RS64, and anything else
         }
     }
 
@@ -20,33 +31,22 @@ enum Signatures {
         let size = (n.bitWidth + 7) / 8
         guard !signature.isEmpty, signature.count <= size else { return false }
         let padded = [UInt8](repeating: 0, count: size - signature.count) + signature
-        if size * 8 >= 2048, let key = try? _RSA.Signing.PublicKey(n: bytes(n), e: bytes(e)) {
+        let modulus = bytes(n), exponent = bytes(e)
+        if n.bitWidth >= 2048 {
+            guard let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent) else { return false }
             return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: padded), for: SHA256.hash(data: message),
                                         padding: .insecurePKCS1v1_5)
         }
-        let s = BigUInt(Data(padded))
-        guard s < n else { return false }
-        let decoded = bytes(s.power(e, modulus: n))
-        let em = [UInt8](repeating: 0, count: size - decoded.count) + decoded
-        let digestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
-        let t = digestInfo + Array(SHA256.hash(data: message))
-        guard size >= t.count + 11 else { return false }
-        let expected = [0x00, 0x01] + [UInt8](repeating: 0xff, count: size - t.count - 3) + [0x00] + t
-        return em == expected
+        return fd_rsa_verify(modulus, modulus.count, exponent, exponent.count, message, message.count, padded, padded.count) == 1
     }
 
     static func dsaValid(_ signature: [UInt8], message: [UInt8], y: BigUInt, p: BigUInt, q: BigUInt, g: BigUInt, sha256: Bool) -> Bool {
-        let qBytes = (q.bitWidth + 7) / 8
-        guard signature.count == 2 * qBytes else { return false }
-        let r = BigUInt(Data(signature[0..<qBytes])), s = BigUInt(Data(signature[qBytes...]))
-        guard r > 0, r < q, s > 0, s < q, let w = s.inverse(q) else { return false }
-        let digest: [UInt8] = sha256 ? Array(SHA256.hash(data: message)) : Array(Insecure.SHA1.hash(data: message))
-        var z = BigUInt(Data(digest))
-        let qBits = q.bitWidth
-        if digest.count * 8 > qBits { z >>= (digest.count * 8 - qBits) }
-        let u1 = (z * w) % q, u2 = (r * w) % q
-        let v = ((g.power(u1, modulus: p) * y.power(u2, modulus: p)) % p) % q
-        return v == r
+        let half = (q.bitWidth + 7) / 8
+        guard signature.count == 2 * half else { return false }
+        let (pb, qb, gb, yb) = (bytes(p), bytes(q), bytes(g), bytes(y))
+        let r = Array(signature[..<half]), s = Array(signature[half...])
+        return fd_dsa_verify(pb, pb.count, qb, qb.count, gb, gb.count, yb, yb.count, sha256 ? 1 : 0,
+                             message, message.count, r, s, half) == 1
     }
 
     /// Big-endian bytes without leading zeros.

@@ -1,7 +1,8 @@
 // Verifier.swift: checks a backed identity assertion the way Persona's verifier did, with its reason strings.
 // Options (VerifierPolicy): trustedSecondaries (issuers that may vouch for any domain: Frontdoor itself and any
-// configured), leeway (slack on expiry and issue times, default 0 as in Persona), maxDelegations (6).
-// Order: shape, expiry, audience, email, issuer policy, then keys and signatures (network last).
+// configured), leeway (slack on expiry and issue times, default 0 as in Persona), maxDelegations (6),
+// legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none: issue 22).
+// Order: shape, expiry, audience, email, issuer policy, accepted algorithms, then keys and signatures (network last).
 // Not done: Persona's "the email domain's own support document wins over a secondary" lookup.
 import Foundation
 
@@ -10,12 +11,19 @@ public struct VerifierPolicy: Sendable {
     public var trustedSecondaries: Set<String>
     public var leeway: TimeInterval
     public var maxDelegations: Int
+    /// The signature algorithms accepted: RS256 and the legacy ones asked for (RS64 can't be asked for).
+    public let acceptedAlgorithms: Set<String>
 
-    public init(trustedSecondaries: Set<String> = [], leeway: TimeInterval = 0, maxDelegations: Int = 6) {
+    public init(trustedSecondaries: Set<String> = [], leeway: TimeInterval = 0, maxDelegations: Int = 6,
+                legacyAlgorithms: Set<String> = []) {
         self.trustedSecondaries = Set(trustedSecondaries.map { $0.lowercased() })
         self.leeway = leeway
         self.maxDelegations = maxDelegations
+        acceptedAlgorithms = legacyAlgorithms.intersection(Signatures.legacyAlgorithms).union(["RS256"])
     }
+
+    /// The algorithms `legacy_algorithms` may name.
+    public static let legacyAlgorithms = Signatures.legacyAlgorithms
 }
 
 /// The verdict on one assertion.
@@ -73,6 +81,9 @@ public struct Verifier: Sendable {
             throw BrowserIDError(reason: "issuer '\(certificate.issuer)' may not speak for emails from '\(domain)'")
         }
 
+        for (what, jws) in [("certificate", certificateJWS), ("assertion", assertionJWS)] where !policy.acceptedAlgorithms.contains(jws.algorithm) {
+            throw BrowserIDError(reason: "\(what) signed with \(jws.algorithm), an algorithm this verifier does not accept")
+        }
         let keys = try resolveKeys(issuer)
         guard keys.contains(where: { certificateJWS.isSigned(by: $0) }) else { throw BrowserIDError(reason: "bad signature in chain") }
         guard assertionJWS.isSigned(by: certificate.publicKey) else { throw BrowserIDError(reason: "invalid signature") }

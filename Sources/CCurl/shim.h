@@ -13,3 +13,6 @@ static inline CURLcode fd_curl_setopt_write(CURL *c, size_t (*f)(char *, size_t,
 }
 static inline CURLcode fd_curl_getinfo_long(CURL *c, CURLINFO i, long *v) { return curl_easy_getinfo(c, i, v); }
 static inline CURLcode fd_curl_getinfo_string(CURL *c, CURLINFO i, char **v) { return curl_easy_getinfo(c, i, v); }
+static inline CURLcode fd_curl_setopt_opensocket(CURL *c, curl_socket_t (*f)(void *, curlsocktype, struct curl_sockaddr *)) {
+    return curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, f);
+}

@@ -42,7 +42,7 @@ enum Bootstrap {
                                        transport: makeTransport(configuration), logger: logger, profileFields: profileFields,
                                        tokenVault: vault)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
-        let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock)
+        let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock, logger: logger)
         do { try browserID.provider.ensureKey() } catch {
             throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
         }

@@ -1,4 +1,5 @@
-// SignaturesTests.swift: RSA signatures with leading zero bytes dropped (as jwcrypto makes them) still verify; keys parse.
+// SignaturesTests.swift: RSA signatures with leading zero bytes dropped (as jwcrypto makes them) still verify; RS64 never
+// verifies, RS128 goes through libcrypto (DSA: VerifierTests' known answers); keys parse.
 import BigInt
 import Foundation
 import Testing
@@ -26,12 +27,31 @@ struct SignaturesTests {
         #expect(!Signatures.isValid(signature, message: Array("hellO".utf8), key: Keys.issuer.publicKey, alg: "RS256"))
     }
 
-    @Test func smallRSAKeysAreCheckedWithBigInt() throws {
-        // A 512-bit modulus (RS64 size): a signature that is not the PKCS#1 encoding is refused on the BigInt path.
-        let n = BigUInt("c6c8f1a8e0b1d9b1b2a7b7b0f7f1c2f7c5d5d0c9a8b6e3a1f5c2d9e8b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2", radix: 16)!
-        let key = PublicKey.rsa(n: n, e: 65537)
-        #expect(key.algorithm == "RS64")
-        #expect(!Signatures.isValid([UInt8](repeating: 1, count: 64), message: Array("abc".utf8), key: key, alg: "RS64"))
+    /// RSA keys made by `openssl genrsa` and signatures by `openssl dgst -sha256 -sign` over `legacyMessage`.
+    static let legacyMessage = Array("frontdoor legacy vector".utf8)
+    static let rs64 = PublicKey.rsa(n: BigUInt("10672276871102891917522840215707511308212325718238739833327317358922453524103003123973461027973819748868736092121773683869539696384184711928533633875642311", radix: 10)!, e: 65537)
+    static let rs64Signature = hex("c15e541bb3928123af6f4226ef868343a04ccbe7860d2db27209fe8ebd4d89a97ea779da64c826b159f801a01aaeb341d07ed16c9360efbd02ea5172586b2c28")
+    static let rs128 = PublicKey.rsa(n: BigUInt("119856315420501819513836658653720054712952992933192966882287658492530202765557608290229216440203326700988453089045676916995053937343496683437835123442445869770713938582945527273479199916770381107781645229014171874789131153125310663721995971203314920539353902767599571381393570652768612064116402496351966556903", radix: 10)!, e: 65537)
+    static let rs128Signature = hex("0bc1d9404b822c258702b8dea492dda6b5a2cee275793aa8fcfbf83a6feea724b9a66fcc5250a4ac9f7d68ba342d5affd6f3ebe4c377d23745754ad949837098e20ce88989da2b0e24cf8f03239ee6cbdea44f729c47783a8985d54fda780ff0590803a95786ef3418f6444fba982a4daa092c7a5060b6896a046451049e72cf")
+
+    @Test func rs64IsNeverCheckedEvenWithAValidSignature() {
+        #expect(Self.rs64.algorithm == "RS64")
+        #expect(!Signatures.isValid(Self.rs64Signature, message: Self.legacyMessage, key: Self.rs64, alg: "RS64"))
+        #expect(!Signatures.legacyAlgorithms.contains("RS64"))
+        #expect(VerifierPolicy(legacyAlgorithms: ["RS64", "RS128"]).acceptedAlgorithms == ["RS256", "RS128"])
+    }
+
+    @Test func rs128IsCheckedByLibcrypto() {
+        #expect(Self.rs128.algorithm == "RS128")
+        #expect(Signatures.isValid(Self.rs128Signature, message: Self.legacyMessage, key: Self.rs128, alg: "RS128"))
+        #expect(!Signatures.isValid(Self.rs128Signature, message: Array("frontdoor legacy vectoR".utf8), key: Self.rs128, alg: "RS128"))
+        var flipped = Self.rs128Signature
+        flipped[40] ^= 1
+        #expect(!Signatures.isValid(flipped, message: Self.legacyMessage, key: Self.rs128, alg: "RS128"))
+    }
+
+    static func hex(_ text: String) -> [UInt8] {
+        stride(from: 0, to: text.count, by: 2).map { UInt8(text.dropFirst($0).prefix(2), radix: 16)! }
     }
 
     @Test func keysRoundTripThroughJSON() throws {

@@ -94,10 +94,29 @@ struct VerifierTests {
         #expect(Audience.mismatch(assertion: assertion, expected: expected) == mismatch)
     }
 
+    /// What an operator sets with `browserid.legacy_algorithms: DS128, DS256` for an old identity provider.
+    let legacy = VerifierPolicy(legacyAlgorithms: ["DS128", "DS256"])
+
+    @Test func legacyAlgorithmsAreRefusedByDefault() throws {
+        let cases = [("idp.example.org", KnownAnswerVectors.ds128IssuerKey, KnownAnswerVectors.ds128Assertion, "certificate signed with DS128"),
+                     ("ds256.example", KnownAnswerVectors.ds256IssuerKey, KnownAnswerVectors.ds256Assertion, "certificate signed with DS128"),
+                     ("openssl.example", KnownAnswerVectors.rs256IssuerKey, KnownAnswerVectors.rs256Assertion, "assertion signed with DS128")]
+        for (issuer, keyText, assertion, refusal) in cases {
+            let documents = StaticDocuments(documents: [issuer: StaticDocuments.support(try PublicKey(jsonText: keyText))])
+            let result = Verifier(source: documents, policy: VerifierPolicy()).verify(assertion: assertion, audience: KnownAnswerVectors.audience,
+                                                                                      now: vectorNow)
+            #expect(reason(result) == refusal + ", an algorithm this verifier does not accept")
+        }
+        let onlyDS256 = Verifier(source: StaticDocuments(documents: ["ds256.example": StaticDocuments.support(try PublicKey(jsonText: KnownAnswerVectors.ds256IssuerKey))]),
+                                 policy: VerifierPolicy(legacyAlgorithms: ["DS256"]))
+        #expect(reason(onlyDS256.verify(assertion: KnownAnswerVectors.ds256Assertion, audience: KnownAnswerVectors.audience, now: vectorNow))
+                == "certificate signed with DS128, an algorithm this verifier does not accept")
+    }
+
     @Test func pyBrowserIDsDS128AssertionVerifies() throws {
         let key = try PublicKey(jsonText: KnownAnswerVectors.ds128IssuerKey)
         #expect(key.algorithm == "DS128")
-        let verifier = Verifier(source: StaticDocuments(documents: ["idp.example.org": StaticDocuments.support(key)]), policy: VerifierPolicy())
+        let verifier = Verifier(source: StaticDocuments(documents: ["idp.example.org": StaticDocuments.support(key)]), policy: legacy)
         #expect(verifier.verify(assertion: KnownAnswerVectors.ds128Assertion, audience: KnownAnswerVectors.audience, now: now)
                 == .okay(email: "alice@idp.example.org", audience: KnownAnswerVectors.audience, expires: KnownAnswerVectors.expires,
                          issuer: "idp.example.org"))
@@ -108,7 +127,7 @@ struct VerifierTests {
 
     @Test func aDS256UserKeyFromAnOpensslGroupVerifies() throws {
         let key = try PublicKey(jsonText: KnownAnswerVectors.ds256IssuerKey)
-        let verifier = Verifier(source: StaticDocuments(documents: ["ds256.example": StaticDocuments.support(key)]), policy: VerifierPolicy())
+        let verifier = Verifier(source: StaticDocuments(documents: ["ds256.example": StaticDocuments.support(key)]), policy: legacy)
         let result = verifier.verify(assertion: KnownAnswerVectors.ds256Assertion, audience: KnownAnswerVectors.audience, now: now)
         #expect(result == .okay(email: "bob@ds256.example", audience: KnownAnswerVectors.audience, expires: KnownAnswerVectors.expires,
                                 issuer: "ds256.example"))
@@ -124,10 +143,10 @@ struct VerifierTests {
     @Test func anOpensslSignedRS256CertificateVerifies() throws {
         let key = try PublicKey(jsonText: KnownAnswerVectors.rs256IssuerKey)
         #expect(key.algorithm == "RS256")
-        let verifier = Verifier(source: StaticDocuments(documents: ["openssl.example": StaticDocuments.support(key)]), policy: VerifierPolicy())
+        let verifier = Verifier(source: StaticDocuments(documents: ["openssl.example": StaticDocuments.support(key)]), policy: legacy)
         #expect(reason(verifier.verify(assertion: KnownAnswerVectors.rs256Assertion, audience: KnownAnswerVectors.audience, now: vectorNow)) == nil)
         let wrongKey = Verifier(source: StaticDocuments(documents: ["openssl.example": StaticDocuments.support(Keys.issuer.publicKey)]),
-                                policy: VerifierPolicy())
+                                policy: legacy)
         #expect(reason(wrongKey.verify(assertion: KnownAnswerVectors.rs256Assertion, audience: KnownAnswerVectors.audience, now: vectorNow))
                 == "bad signature in chain")
     }

@@ -1,6 +1,7 @@
-import Foundation
 import AccountCore
 import AccountRules
+import Foundation
+import IPAddresses
 import OAuthClient
 import Testing
 @testable import WebFront
@@ -179,13 +180,25 @@ struct ConfigReaderTests {
         #expect(try read(["public_url": "https://id.example.com:443"]).effectiveIssuer == "id.example.com")
         #expect(try read(["public_url": "https://id.example.com", "browserid.issuer": "login.example.com"]).effectiveIssuer == "login.example.com")
         let config = try read(["browserid.trusted_issuers": "a.example, b.example:8443",
-                               "browserid.http_hosts": "idp.test=127.0.0.1:5678, other.test=localhost:9"])
+                               "browserid.http_hosts": "idp.test=127.0.0.1:5678, other.test=localhost:9",
+                               "browserid.fetch_allowed_hosts": "IDP.test, other.test, idp.corp.example:8443, [2001:db8::5]",
+                               "browserid.legacy_algorithms": "ds128, RS128"])
         #expect(config.browserID.trustedIssuerList == ["a.example", "b.example:8443"])
         #expect(config.browserID.httpHostMap == ["idp.test": "127.0.0.1:5678", "other.test": "localhost:9"])
-        for bad in [["browserid.http_hosts": "idp.test=10.0.0.1:80"], ["browserid.http_hosts": "idp.test"],
-                    ["browserid.certificate_lifetime": "25h"], ["browserid.verify_leeway": "2m"],
-                    ["browserid.issuer": "evil/path"]] {
-            #expect(throws: ConfigError.self) { try read(bad) }
+        #expect(config.browserID.fetchAllowedHostList == ["idp.test", "other.test", "idp.corp.example:8443", "[2001:db8::5]"])
+        #expect(config.browserID.legacyAlgorithmList == ["DS128", "RS128"])
+        #expect(try read([:]).browserID.legacyAlgorithmList.isEmpty && (try read([:]).browserID.fetchTimeout) == 5)
+        for (bad, message) in [(["browserid.http_hosts": "idp.test=10.0.0.1:80"], "loopback addresses"),
+                               (["browserid.http_hosts": "idp.test"], "loopback addresses"),
+                               (["browserid.http_hosts": "idp.test=127.0.0.1:5678"], "must also be listed in browserid.fetch_allowed_hosts"),
+                               (["browserid.fetch_allowed_hosts": "idp.example/x"], "browserid.fetch_allowed_hosts must list"),
+                               (["browserid.fetch_allowed_hosts": "idp.example:0"], "browserid.fetch_allowed_hosts must list"),
+                               (["browserid.legacy_algorithms": "RS64"], "RS64 (512-bit RSA) is never accepted"),
+                               (["browserid.legacy_algorithms": "DS128, ES256"], "may list RS128, DS128 and DS256"),
+                               (["browserid.fetch_failure_cache": "2h"], "fetch_failure_cache"),
+                               (["browserid.certificate_lifetime": "25h"], "lifetimes"), (["browserid.verify_leeway": "2m"], "verify_leeway"),
+                               (["browserid.issuer": "evil/path"], "browserid.issuer")] {
+            #expect { try read(bad) } throws: { "\($0)".contains(message) }
         }
         #expect(ProviderURL.isLoopback("[::1]:80") && ProviderURL.isLoopback("127.1.2.3"))
         #expect(!ProviderURL.isLoopback("127.0.0.1.evil:80") && !ProviderURL.isLoopback("localhost:http"))

@@ -57,7 +57,7 @@ func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: A
                                    logger: logger, clock: clock, random: random)
     var identity: BrowserIDServices?
     if browserID {
-        identity = BrowserIDServices.make(configuration: configuration, database: services.database, clock: clock)
+        identity = BrowserIDServices.make(configuration: configuration, database: services.database, clock: clock, logger: logger)
         try identity?.provider.ensureKey()
     }
     let site = Site(configuration: configuration, services: services, renderer: renderer,

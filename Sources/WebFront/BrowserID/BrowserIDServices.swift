@@ -1,10 +1,12 @@
 // BrowserIDServices.swift: the identity provider and the verifier, built once from the configuration.
 // Options (config section `browserid`): issuer, certificate lifetimes, trusted_issuers, http_hosts (tests),
-// verify_leeway, fetch_timeout, fetch_cache. Frontdoor always trusts itself as a secondary for the
-// addresses it certifies (it only certifies verified ones).
+// verify_leeway, fetch_timeout, fetch_cache, fetch_failure_cache, fetch_allowed_hosts, fetch_only_allowed_hosts,
+// legacy_algorithms. Frontdoor
+// always trusts itself as a secondary for the addresses it certifies (it only certifies verified ones).
 import AccountCore
 import BrowserID
 import Foundation
+import Logging
 
 /// What the BrowserID pages and `/verify` need.
 public struct BrowserIDServices: Sendable {
@@ -17,16 +19,19 @@ public struct BrowserIDServices: Sendable {
     }
 
     /// Built from the configuration: keys in `database`, other providers' documents over HTTPS (or `http_hosts`).
-    public static func make(configuration: AppConfiguration, database: AppDatabase, clock: any Clock) -> BrowserIDServices {
+    public static func make(configuration: AppConfiguration, database: AppDatabase, clock: any Clock, logger: Logger) -> BrowserIDServices {
         let paths = SitePaths(base: configuration.basePath)
         let bid = configuration.browserID
         let provider = IdentityProvider(
             issuer: configuration.effectiveIssuer, keys: SigningKeys(database: database, purpose: "browserid", clock: clock),
             authenticationPath: paths.path("browserid/authenticate"), provisioningPath: paths.path("browserid/provision"),
             certificateLifetime: bid.certificateLifetime, ephemeralLifetime: bid.ephemeralCertificateLifetime)
-        let fetcher = HTTPSupportDocumentFetcher(timeout: bid.fetchTimeout, cacheLifetime: bid.fetchCache,
-                                                 httpHosts: bid.httpHostMap ?? [:], now: { clock.now() })
-        let policy = VerifierPolicy(trustedSecondaries: Set([provider.issuer] + bid.trustedIssuerList), leeway: bid.verifyLeeway)
+        let fetcher = HTTPSupportDocumentFetcher(
+            timeout: bid.fetchTimeout, cacheLifetime: bid.fetchCache, failureLifetime: bid.fetchFailureCache,
+            allowedHosts: Set(bid.fetchAllowedHostList), onlyAllowed: bid.fetchOnlyAllowedHosts, httpHosts: bid.httpHostMap ?? [:],
+            log: { logger.notice("\($0)") }, now: { clock.now() })
+        let policy = VerifierPolicy(trustedSecondaries: Set([provider.issuer] + bid.trustedIssuerList), leeway: bid.verifyLeeway,
+                                    legacyAlgorithms: Set(bid.legacyAlgorithmList))
         let verifier = Verifier(source: FrontdoorSupportDocuments(provider: provider, others: fetcher), policy: policy)
         return BrowserIDServices(provider: provider, verifier: verifier)
     }

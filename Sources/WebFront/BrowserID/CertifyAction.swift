@@ -1,6 +1,7 @@
 // CertifyAction.swift: POST <base>/browserid/certify: the dialog's key, certified for one of the person's verified addresses.
 // Fields: email, pubkey (BrowserID public-key JSON), ephemeral ("true": "this is not my computer", short
-// lifetime), csrf_token. Accepted keys: RSA of at least 2048 bits, DS128, DS256. Answers JSON; the
+// lifetime), csrf_token. Accepted keys: those the verifier accepts (RS256: RSA of 2048 to 4096 bits; DS128, DS256 and
+// RS128 only when browserid.legacy_algorithms lists them). Answers JSON; the
 // certificate is logged by account id only, never the key or the certificate itself.
 import AccountCore
 import BrowserID
@@ -17,7 +18,8 @@ struct CertifyAction: Sendable {
         guard let email = form["email"], !email.isEmpty, let keyText = form["pubkey"], !keyText.isEmpty else {
             return .json(["error": "missing_fields"], status: 400)
         }
-        guard keyText.utf8.count <= 8192, let key = try? PublicKey(jsonText: keyText), Self.acceptable(key) else {
+        guard keyText.utf8.count <= 8192, let key = try? PublicKey(jsonText: keyText),
+              Self.acceptable(key, accepted: services.verifier.policy.acceptedAlgorithms) else {
             return .json(["error": "bad_key"], status: 400)
         }
         guard let address = try context.site.services.addresses.verified(email, of: session.accountId) else {
@@ -29,9 +31,8 @@ struct CertifyAction: Sendable {
         return .json(["certificate": certificate, "server_time": Int64((now * 1000).rounded())])
     }
 
-    /// Keys worth certifying: RSA ≥ 2048 bits (what WebCrypto makes), or DSA in the DS128/DS256 groups.
-    static func acceptable(_ key: PublicKey) -> Bool {
-        guard let algorithm = key.algorithm else { return false }
-        return key.isRSA ? key.bitLength >= 2048 : (algorithm == "DS128" || algorithm == "DS256")
+    /// Keys worth certifying: those whose signatures the verifier would check (WebCrypto makes RS256 keys).
+    static func acceptable(_ key: PublicKey, accepted: Set<String>) -> Bool {
+        key.algorithm.map(accepted.contains) ?? false
     }
 }

@@ -172,10 +172,22 @@ public struct AppConfiguration: Sendable, Equatable {
         public var httpHosts = ""
         /// Slack allowed on expiry times when verifying (`verify_leeway`, default 0s, at most 60s).
         public var verifyLeeway: TimeInterval = 0
-        /// Time limit for fetching another provider's support document (`fetch_timeout`, default 8s).
-        public var fetchTimeout: TimeInterval = 8
+        /// Time limit for fetching another provider's support document (`fetch_timeout`, default 5s).
+        public var fetchTimeout: TimeInterval = 5
         /// How long a fetched support document is reused (`fetch_cache`, default 10m).
         public var fetchCache: TimeInterval = 600
+        /// How long a failed fetch is not tried again (`fetch_failure_cache`, default 1m).
+        public var fetchFailureCache: TimeInterval = 60
+        /// Issuers whose support document may be fetched from any address and port (`fetch_allowed_hosts`,
+        /// comma-separated `host` or `host:port`): an operator's own private identity provider. Any other issuer is
+        /// fetched only from public addresses, on port 443.
+        public var fetchAllowedHosts = ""
+        /// Whether only those issuers are fetched from (`fetch_only_allowed_hosts`, default false): /verify then
+        /// accepts assertions from Frontdoor itself, trusted_issuers' certificates and the listed providers only.
+        public var fetchOnlyAllowedHosts = false
+        /// Old signature algorithms still accepted from other providers and in certified keys (`legacy_algorithms`,
+        /// comma-separated, any of RS128, DS128, DS256; default none: RS256 only). RS64 is never accepted.
+        public var legacyAlgorithms = ""
         /// Origins allowed to use the redirect flow (`allowed_origins`, comma-separated); empty: any site.
         public var allowedOrigins = ""
 
@@ -186,8 +198,14 @@ public struct AppConfiguration: Sendable, Equatable {
         }
 
         /// `trusted_issuers` as a list.
-        public var trustedIssuerList: [String] {
-            trustedIssuers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        public var trustedIssuerList: [String] { Self.list(trustedIssuers) }
+        /// `fetch_allowed_hosts` as a list.
+        public var fetchAllowedHostList: [String] { Self.list(fetchAllowedHosts).map { $0.lowercased() } }
+        /// `legacy_algorithms` as a list.
+        public var legacyAlgorithmList: [String] { Self.list(legacyAlgorithms).map { $0.uppercased() } }
+
+        private static func list(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
         /// `http_hosts` as name → address; nil when an entry is not `name=address`.

@@ -100,6 +100,10 @@ enum ConfigKeys {
         duration("browserid.verify_leeway", \.browserID.verifyLeeway),
         duration("browserid.fetch_timeout", \.browserID.fetchTimeout),
         duration("browserid.fetch_cache", \.browserID.fetchCache),
+        duration("browserid.fetch_failure_cache", \.browserID.fetchFailureCache),
+        text("browserid.fetch_allowed_hosts", \.browserID.fetchAllowedHosts),
+        flag("browserid.fetch_only_allowed_hosts", \.browserID.fetchOnlyAllowedHosts),
+        text("browserid.legacy_algorithms", \.browserID.legacyAlgorithms),
         text("browserid.allowed_origins", \.browserID.allowedOrigins),
         text("log.level", \.log.level),
         ConfigKey(name: "signup", apply: { c, v in

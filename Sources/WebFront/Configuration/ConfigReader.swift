@@ -38,7 +38,9 @@
 //   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
 // Durations: plain seconds or a number with s, m, h or d.
 import AccountCore
+import BrowserID
 import Foundation
+import IPAddresses
 import OAuthClient
 import Yams
 
@@ -167,6 +169,14 @@ public enum ConfigReader {
                     "browserid.issuer must be a host name, with :port if not the default")
         try require(bid.httpHostMap.map { $0.values.allSatisfy(ProviderURL.isLoopback) } ?? false,
                     "browserid.http_hosts must list name=address pairs with loopback addresses (127.0.0.1:PORT, localhost:PORT, [::1]:PORT)")
+        try require(bid.fetchFailureCache >= 0 && bid.fetchFailureCache <= 3600, "browserid.fetch_failure_cache must be at most 1h")
+        try require(bid.fetchAllowedHostList.allSatisfy(HTTPSupportDocumentFetcher.isIssuer),
+                    "browserid.fetch_allowed_hosts must list host names or addresses, with :port if not 443 (idp.example.com, [2001:db8::1]:8443)")
+        try require(bid.httpHostMap.map { Set($0.keys.map { $0.lowercased() }).isSubset(of: bid.fetchAllowedHostList) } ?? true,
+                    "browserid.http_hosts names must also be listed in browserid.fetch_allowed_hosts")
+        try require(!bid.legacyAlgorithmList.contains("RS64"), "browserid.legacy_algorithms: RS64 (512-bit RSA) is never accepted")
+        try require(bid.legacyAlgorithmList.allSatisfy(VerifierPolicy.legacyAlgorithms.contains),
+                    "browserid.legacy_algorithms may list RS128, DS128 and DS256")
         try require(c.lockout.window > 0 && c.lockout.duration > 0 && c.lockout.addressWindow > 0 && c.lockout.addressDuration > 0,
                     "lockout durations must be positive")
         try require(c.inviteLifetime > 0, "invite.lifetime must be positive")
