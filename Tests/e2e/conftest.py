@@ -1,12 +1,15 @@
 """End-to-end fixtures: a real nginx in front of a real frontdoor process, a SQLite file, an SMTP sink.
 
 Every stack takes free loopback ports (free_port: outside the kernel's ephemeral range, never 8080 or 5432) and its
-own temp folder.
+own temp folder. Its frontdoor runs with netguard.c preloaded: no connection leaves loopback and no name lookup reaches a
+DNS server, and a stack that tried either fails its tests (issue 22).
 """
+import atexit
 import errno
 import fcntl
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -30,6 +33,22 @@ CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 # A bound on one request of a test (a hang fails the test), generous for a loaded 2-core machine where sign-ins queue
 # for argon2; never what a test measures.
 REQUEST_TIMEOUT = 60
+
+
+_netguard_lock = threading.Lock()
+_netguard = []
+
+
+def netguard_library():
+    """Tests/e2e/netguard.c, built once per test process in a temp folder of its own."""
+    with _netguard_lock:
+        if not _netguard:
+            folder = Path(tempfile.mkdtemp(prefix="frontdoor-netguard-"))
+            atexit.register(shutil.rmtree, folder, True)
+            subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(folder / "netguard.so"), str(ROOT / "Tests/e2e/netguard.c"),
+                            "-ldl"], check=True)
+            _netguard.append(folder / "netguard.so")
+        return _netguard[0]
 
 
 NEVER_PORTS = {8080, 5432}
@@ -164,8 +183,10 @@ class MailSink:
 class Stack:
     """frontdoor serve + nginx (from nginx/frontdoor.conf via nginx/render) on free ports in `folder`."""
 
-    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml="", workers=4):
+    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml="", workers=4, names=""):
         self.folder = folder
+        self.netguard_log = folder / "netguard.log"   # what netguard.c saw: lookups, loopback connects, blocked ones
+        (folder / "netguard.hosts").write_text(names)   # the only names frontdoor can look up: "name answer1 answer2 …"
         self.workers = workers  # frontdoor's --workers; None: its own default (fastcgi.workers), as in production
         self.server_files = server_files  # callable(stack) -> {name: nginx text} for PREFIX/server.d, or None
         self.port = free_port()
@@ -186,6 +207,9 @@ class Stack:
             # Every test's browser is 127.0.0.1: the sign-up limit per client address is tested on a stack of its own.
             "signup_limit.max_per_address": "0",
             "log.level": "info",
+            # Frontdoor verifies the test identity provider's assertions (browserid.fetch_allowed_hosts) and fetches
+            # from no other host; the stack of test_verify_fetch.py turns this off to test the address rules.
+            "browserid.fetch_only_allowed_hosts": "true",
         }
         if "social:" not in extra_yaml:   # social stacks write the key file in their social section
             values["social.token_key_file"] = str(folder / "social-tokens.key")   # never the checkout's var/
@@ -217,11 +241,20 @@ class Stack:
         self.close_app_log()
         self.app_log = open(self.folder / "frontdoor.log", "a")
         workers = ["--workers", str(self.workers)] if self.workers else []
+        guarded = {**os.environ, "LD_PRELOAD": str(netguard_library()), "NETGUARD_LOG": str(self.netguard_log),
+                   "NETGUARD_HOSTS": str(self.folder / "netguard.hosts")}
         self.app = subprocess.Popen([BIN, "serve", "--config", str(self.config_path), "--socket", str(self.socket),
                                      "--socket-mode", "0666", *workers],
-                                    stdin=subprocess.DEVNULL, stdout=self.app_log, stderr=subprocess.STDOUT, cwd=self.folder)
+                                    stdin=subprocess.DEVNULL, stdout=self.app_log, stderr=subprocess.STDOUT, cwd=self.folder,
+                                    env=guarded)
         wait_for(lambda: self.socket.exists() or self.app.poll() is not None, what="the frontdoor socket")
         assert self.app.poll() is None, self.logs()
+
+    def network_events(self):
+        """netguard's lines so far ("lookup NAME", "connect ADDRESS PORT", "blocked ADDRESS PORT"); then clears them."""
+        events = self.netguard_log.read_text().splitlines() if self.netguard_log.exists() else []
+        self.netguard_log.write_text("")
+        return events
 
     def answers(self):
         try:
@@ -380,6 +413,9 @@ def running(stack):
     yield stack
     STACKS.remove(stack)
     stack.stop()
+    events = stack.network_events()
+    assert not [event for event in events if not event.startswith("connect ")], \
+        f"frontdoor looked up a name or tried to leave loopback: {events}"
 
 
 @pytest.fixture(scope="module")
@@ -405,8 +441,11 @@ def test_idp():
 
 @pytest.fixture(scope="module")
 def bid_stack(tmp_path_factory, request, test_idp):
-    """Confirmation on, mail to an outbox folder, and the test identity provider reachable over http."""
-    yield from _stack(tmp_path_factory, request, {"mail.transport": "outbox", "browserid.http_hosts": test_idp.http_hosts})
+    """Confirmation on, mail to an outbox folder, and the test identity provider reachable over http (allowed by
+    name: it is on loopback); PyBrowserID's keys are DS128, so the stack accepts DS128 and RS128."""
+    yield from _stack(tmp_path_factory, request, {"mail.transport": "outbox", "browserid.http_hosts": test_idp.http_hosts,
+                                                  "browserid.fetch_allowed_hosts": test_idp.allowed_hosts,
+                                                  "browserid.legacy_algorithms": "DS128, RS128"})
 
 
 def outbox_newest_first(stack):

@@ -2,15 +2,34 @@
 
 idp.test publishes PyBrowserID's deterministic DS128 key for "idp.test" (so browserid.tests.support.make_assertion
 with issuer="idp.test" makes assertions it vouches for); delegating.test hands authority to idp.test;
-disabled.test has switched BrowserID off; moved.test answers with a redirect.
+disabled.test has switched BrowserID off; moved.test answers with a redirect. rs64.test and rs128.test publish
+RSA keys of 512 and 1024 bits (RSA_KEYS: their key pairs, for make_assertion's issuer_keypair).
 """
+import hashlib
 import json
+import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from browserid import jwt
 from browserid.tests.support import get_keypair
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
-HOSTS = ("idp.test", "delegating.test", "disabled.test", "moved.test")
+HOSTS = ("idp.test", "delegating.test", "disabled.test", "moved.test", "rs64.test", "rs128.test")
+
+
+def rsa_keypair(alg, bits):
+    """(public key JSON, PyBrowserID private key signing as `alg`) of a new RSA key of `bits`; openssl makes it
+    (cryptography refuses 512 bits). PyBrowserID's own RS64/RS128 classes expect 1024/1280-bit keys; BrowserID's
+    (and Frontdoor's) RS64 is 512 bits and RS128 1024, so the key class is made for the size."""
+    pem = subprocess.run(["openssl", "genrsa", str(bits)], capture_output=True, check=True, timeout=60).stdout
+    numbers = load_pem_private_key(pem, None).private_numbers()
+    n, e = str(numbers.public_numbers.n), str(numbers.public_numbers.e)
+    key_class = type(alg + "Key", (jwt.RSKey,), {"DIGESTSIZE": bits // 4, "HASHNAME": "sha256", "HASHMOD": hashlib.sha256})
+    return {"algorithm": "RS", "n": n, "e": e}, key_class({"algorithm": "RS", "n": n, "e": e, "d": str(numbers.d)})
+
+
+RSA_KEYS = {"rs64.test": rsa_keypair("RS64", 512), "rs128.test": rsa_keypair("RS128", 1024)}
 
 
 def documents():
@@ -19,6 +38,7 @@ def documents():
         "idp.test": {"public-key": public, "authentication": "/auth", "provisioning": "/provision"},
         "delegating.test": {"authority": "idp.test"},
         "disabled.test": {"disabled": True},
+        **{host: {"public-key": pair[0], "authentication": "/auth", "provisioning": "/provision"} for host, pair in RSA_KEYS.items()},
     }
 
 
@@ -66,3 +86,8 @@ class IdentityProvider:
     def http_hosts(self):
         """The browserid.http_hosts value pointing every test host at this server."""
         return ", ".join(f"{host}=127.0.0.1:{self.port}" for host in HOSTS)
+
+    @property
+    def allowed_hosts(self):
+        """The browserid.fetch_allowed_hosts value naming every test host (they are on loopback)."""
+        return ", ".join(HOSTS)

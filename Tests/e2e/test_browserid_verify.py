@@ -13,6 +13,7 @@ from browserid.supportdoc import SupportDocumentManager
 from browserid.tests.support import get_keypair, make_assertion
 
 from conftest import BIN, confirmed_user
+from idp_server import RSA_KEYS
 
 AUD = "https://rp.example.com"
 TIMEOUT = 30  # seconds: only a bound for a request that never ends, generous for a loaded machine
@@ -159,7 +160,12 @@ def test_verify_speaks_personas_contract(bid_stack):
     (lambda: make_assertion("alice@idp.test", AUD, issuer="idp.test"), "rp.example.com", None),
     (lambda: make_assertion("dan@disabled.test", AUD, issuer="disabled.test"), AUD, "can't get public key for disabled.test"),
     (lambda: make_assertion("eve@moved.test", AUD, issuer="moved.test"), AUD, "can't get public key for moved.test"),
-    (lambda: make_assertion("fay@login.persona.org", AUD), AUD, "can't get public key for login.persona.org"),
+    (lambda: make_assertion("fay@login.persona.org", AUD), AUD,
+     "can't get public key for login.persona.org: the support document could not be fetched"),
+    # Issue 22: RS64 is never accepted, RS128 only because the stack lists it in browserid.legacy_algorithms.
+    (lambda: make_assertion("gus@rs64.test", AUD, issuer="rs64.test", issuer_keypair=RSA_KEYS["rs64.test"]), AUD,
+     "certificate signed with RS64, an algorithm this verifier does not accept"),
+    (lambda: make_assertion("hal@rs128.test", AUD, issuer="rs128.test", issuer_keypair=RSA_KEYS["rs128.test"]), AUD, None),
 ])
 def test_pybrowserid_assertions_for_a_test_identity_provider(bid_stack, test_idp, make, audience, reason):
     body = verify(bid_stack, make(), audience).json()
@@ -169,7 +175,16 @@ def test_pybrowserid_assertions_for_a_test_identity_provider(bid_stack, test_idp
         assert body["status"] == "failure" and body["reason"].startswith(reason), body
 
 
-def test_the_redirect_answer_is_explained(bid_stack, test_idp):
+def test_a_redirect_is_not_followed_and_explained_in_the_log_only(bid_stack, test_idp):
     body = verify(bid_stack, make_assertion("eve@moved.test", AUD, issuer="moved.test")).json()
-    assert "redirection not supported" in body["reason"]
+    assert body["reason"] == "can't get public key for moved.test: the support document could not be fetched"
     assert ("moved.test", "/.well-known/browserid") in test_idp.requests
+    assert "support document for moved.test not fetched: HTTP status 302" in bid_stack.logs()
+
+
+def test_legacy_algorithms_are_refused_where_not_listed(stack):
+    """The plain stack lists no legacy algorithm: PyBrowserID's DS128 certificates are refused before any fetch."""
+    for email, issuer, keypair in [("alice@idp.test", "idp.test", None), ("hal@rs128.test", "rs128.test", RSA_KEYS["rs128.test"])]:
+        body = verify(stack, make_assertion(email, AUD, issuer=issuer, issuer_keypair=keypair)).json()
+        signed = "DS128" if keypair is None else "RS128"
+        assert body == {"status": "failure", "reason": f"certificate signed with {signed}, an algorithm this verifier does not accept"}

@@ -6,14 +6,17 @@ Stacks: `social` (confirmation off, outbox mail; providers "corp" = OIDC "Corp S
 (confirmation on, mail through SMTP to the sink) and `social_closed` (sign-up closed).
 """
 import itertools
+import os
+import shutil
+import subprocess
 import time
 
 import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import (Browser, account_ids, finish, identities, page_text, social_sign_in, social_stack, social_start,
-                      page_wait, through_provider, unique_email, wait_for)
+from conftest import (BIN, Browser, Stack, account_ids, finish, identities, page_text, running, social_provider_yaml,
+                      social_sign_in, social_stack, social_start, page_wait, through_provider, unique_email, wait_for)
 
 PASSWORD = "correct horse battery"
 NAME = "Corp SSO"
@@ -244,6 +247,32 @@ def test_the_internal_endpoint_gives_the_current_token(social, oauth_provider):
     for params in ({"email": email, "provider": "github"}, {"email": unique_email("nobody"), "provider": "corp"}):
         missing = provider_token(social, **params)
         assert missing.status_code == 404 and missing.json() == {"error": "not_found"}
+
+
+def test_a_restored_backup_reads_the_provider_tokens_through_the_key_kept_beside_it(social, oauth_provider, tmp_path):
+    """Issue 22: `frontdoor backup` keeps social.token_key_file next to the copy; a Frontdoor served from the two
+    restored files (as README's restore says) hands out the provider token sealed before the backup."""
+    sub, email = person(oauth_provider)
+    social_sign_in(Browser(social), "corp")
+    token = provider_token(social, email=email, provider="corp").json()["access_token"]
+    copy = tmp_path / "copy.sqlite"
+    backed = subprocess.run([BIN, "backup", str(copy), "--config", str(social.config_path)], capture_output=True, text=True,
+                            timeout=60)
+    assert backed.returncode == 0, backed.stderr
+    folder = tmp_path / "restored"
+    folder.mkdir()
+    shutil.copyfile(copy, folder / "frontdoor.sqlite")
+    shutil.copyfile(tmp_path / "copy.sqlite.social-tokens.key", folder / "social-tokens.key")
+    os.chmod(folder / "social-tokens.key", 0o600)
+    restored = Stack(folder, {"confirmation.required": "false", "mail.transport": "outbox"},
+                     extra_yaml=social_provider_yaml(oauth_provider, list(social.social.values()), folder / "social-tokens.key"))
+    serving = running(restored)
+    next(serving)
+    try:
+        answer = provider_token(restored, email=email, provider="corp")
+        assert answer.status_code == 200 and answer.json()["access_token"] == token
+    finally:
+        next(serving, None)
 
 
 def test_the_internal_endpoint_refreshes_an_expired_token(social, oauth_provider):
