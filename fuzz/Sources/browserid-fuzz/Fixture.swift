@@ -25,7 +25,9 @@ struct Fixture: Sendable {
             "loop.example": .authority("loop2.example"),
             "loop2.example": .authority("loop.example"),
         ]
-        verifier = Verifier(source: TableSource(documents: documents), policy: VerifierPolicy(trustedSecondaries: ["broker.example"]))
+        // Every legacy algorithm on, so mutated DSA and small RSA keys reach libcrypto too (issue 22).
+        verifier = Verifier(source: TableSource(documents: documents),
+                            policy: VerifierPolicy(trustedSecondaries: ["broker.example"], legacyAlgorithms: VerifierPolicy.legacyAlgorithms))
     }
 
     /// Backed assertions the way a browser sends them: a certificate for `email` by example.com, and an assertion for
