@@ -38,6 +38,7 @@ public struct AccountServices: Sendable {
     public let socialLinks: SocialLinks
     public let apiTokens: APITokens
     public let residences: Residences
+    public let retention: Retention
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
@@ -94,6 +95,7 @@ public struct AccountServices: Sendable {
                                     logger: logger)
         residences.lifetime = configuration.residenceLifetime
         self.residences = residences
+        retention = Retention(database: database, policy: configuration.retention, clock: clock)
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
     }

@@ -36,7 +36,7 @@ public struct AccountSummary: Sendable, Equatable {
     /// When the lock ends; nil when not locked now.
     public var lockedUntil: Date?
     public var createdAt: Date
-    /// The newest `sign_in` audit row, if any.
+    /// The last sign-in (`account.lastSignInAt`, kept from the audit trail's `sign_in` rows, so pruning them leaves it).
     public var lastSignIn: Date?
 }
 
@@ -259,7 +259,7 @@ public struct Administration: Sendable {
     private var summarySQL: String {
         """
         SELECT a.id, coalesce(e.address, ''), e.verifiedAt IS NOT NULL, a.lockedUntil, a.createdAt,
-               (SELECT MAX(createdAt) FROM audit WHERE accountId = a.id AND event = 'sign_in')
+               a.lastSignInAt
         FROM account a LEFT JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary
 
         """

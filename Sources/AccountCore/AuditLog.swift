@@ -1,6 +1,8 @@
 // AuditLog.swift: the `audit` table: who did what, when, from where. Written in the same transaction as the change.
 //
-// Options: none. Rows are never updated; the table has no foreign key, so the trail outlives a deleted account.
+// Options: none here; rows older than `retention.audit` are pruned (see Retention). Rows are never updated; the table
+// has no foreign key, so the trail outlives a deleted account. Triggers keep each event's total (`auditCount`) and each
+// account's last sign-in (`account.lastSignInAt`) beside it, so neither is lost with pruned rows.
 // The detail column holds the real reason of a failure (which the person never sees). Never a password or token.
 import Foundation
 import GRDB
@@ -116,12 +118,21 @@ public struct AuditLog: Sendable {
         }
     }
 
-    /// How many rows each event has (for metrics): event name → count.
-    public func counts() throws -> [String: Int] {
+    /// How many times each of `events` was recorded since the trail began (for metrics): event name → total, events
+    /// never recorded left out. Read by key from `auditCount`, which a trigger keeps up on every insert and pruning
+    /// leaves alone, so the totals never fall and a scrape never counts the table.
+    public func counts(of events: [AuditEvent] = AuditEvent.allCases) throws -> [String: Int] {
         try database.writer.read { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT event, COUNT(*) FROM audit GROUP BY event") { counts[row[0]] = row[1] }
+            for row in try Row.fetchAll(db, sql: Self.countsSQL(events.count), arguments: StatementArguments(events.map(\.rawValue))) {
+                counts[row[0]] = row[1]
+            }
             return counts
         }
+    }
+
+    /// The statement `counts(of:)` runs for `count` events.
+    static func countsSQL(_ count: Int) -> String {
+        "SELECT event, total FROM auditCount WHERE event IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
     }
 }

@@ -130,6 +130,24 @@ public struct SignUpPolicy: Sendable, Equatable {
     public static let `default` = SignUpPolicy()
 }
 
+/// How long old rows are kept (config section `retention`); see `Retention`. 0 keeps a table's rows forever.
+public struct RetentionPolicy: Sendable, Equatable {
+    /// Audit rows older than this are deleted (default 365 days).
+    public var audit: TimeInterval
+    /// Delivered mail sent longer ago than this is deleted (default 30 days); unsent mail is never deleted.
+    public var sentMail: TimeInterval
+    /// How often `serve` prunes, after pruning once at start (default 1 h).
+    public var pruneInterval: TimeInterval
+
+    public init(audit: TimeInterval = 365 * 86400, sentMail: TimeInterval = 30 * 86400, pruneInterval: TimeInterval = 3600) {
+        self.audit = audit
+        self.sentMail = sentMail
+        self.pruneInterval = pruneInterval
+    }
+
+    public static let `default` = RetentionPolicy()
+}
+
 /// Everything AccountCore is configured with.
 public struct CoreConfiguration: Sendable, Equatable {
     public var session: SessionPolicy
@@ -141,6 +159,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var residenceLifetime: TimeInterval = 600
     /// The languages an account may prefer (config `languages.available`); empty: any language code.
     public var languages: [String] = []
+    /// How long audit rows and sent mail are kept (config section `retention`).
+    public var retention = RetentionPolicy.default
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

@@ -1,4 +1,4 @@
-// AuditCommand.swift: `frontdoor audit list`: the audit trail, newest first, filtered.
+// AuditCommand.swift: `frontdoor audit list`: the audit trail, newest first, filtered (`audit prune`: AuditCommand+Prune.swift).
 //
 // Options: --account ACCOUNT (an address or id; rows of a deleted account match by id or address), --event NAME
 // (one of AuditEvent's raw values), --address IP, --since WHEN, --until WHEN (ISO 8601, such as 2026-11-23T10:00:00Z,
@@ -8,8 +8,8 @@ import ArgumentParser
 import Foundation
 
 struct AuditCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "audit", abstract: "Read the audit trail.",
-                                                    subcommands: [List.self])
+    static let configuration = CommandConfiguration(commandName: "audit", abstract: "Read and prune the audit trail.",
+                                                    subcommands: [List.self, Prune.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List audit rows, newest first.")

@@ -1,4 +1,5 @@
-// Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request.
+// Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request; the mail sender and the
+// pruner (see Retention) work in the background.
 import AccountCore
 import ArgumentParser
 import FastCGI
@@ -42,11 +43,15 @@ struct Serve: ParsableCommand {
                 socketPath: socketPath, socketMode: configuration.fastcgi.socketMode,
                 workers: configuration.fastcgi.workers, maxBodyBytes: configuration.fastcgi.maxBodyBytes), responder: app)
             let sender = MailSender(queue: app.site.services.mail, interval: configuration.mail.sendInterval, logger: app.site.logger)
+            // Old audit rows and sent mail go in the background: once per process, at start and every retention.prune_interval.
+            let pruner = Pruner(retention: app.site.services.retention, logger: app.site.logger)
             if cgi {
                 try server.serveCGI(environment: environment)
                 sender.deliverOnce()
+                pruner.pruneOnce(maxBatches: 1)   // a process per request: a little of the work each, after answering
             } else {
                 sender.start()
+                pruner.start()
                 app.site.logger.info("serving", metadata: ["socket": "\(socketPath ?? "fd 0")", "workers": "\(configuration.fastcgi.workers)"])
                 try server.run()
             }

@@ -9,7 +9,7 @@ from contextlib import closing
 
 from conftest import BIN, ROOT
 
-LATEST = "v10-address-group"
+LATEST = "v11-retention"
 
 
 def frontdoor(folder, *args):
@@ -18,7 +18,7 @@ def frontdoor(folder, *args):
 
 
 def make_old_database(folder):
-    """A database as the binary before the latest step left it: the step's row and column taken out again."""
+    """A database as the binary before the latest step left it: the step's row, table, triggers and column taken out again."""
     (folder / "frontdoor.yml").write_text(f'database:\n  path: "{folder / "frontdoor.sqlite"}"\nmail:\n  transport: outbox\n'
                                           f'templates:\n  path: "{ROOT / "templates"}"\n'
                                           f'social:\n  token_key_file: "{folder / "social.key"}"\n')
@@ -26,13 +26,14 @@ def make_old_database(folder):
     assert made.returncode == 0 and made.stdout.startswith(f"created {folder / 'frontdoor.sqlite'} at {LATEST}"), made
     with closing(sqlite3.connect(folder / "frontdoor.sqlite")) as db:
         db.execute("DELETE FROM grdb_migrations WHERE identifier = ?", (LATEST,))
-        db.execute("ALTER TABLE audit DROP COLUMN addressGroup")
+        db.executescript("DROP TRIGGER audit_count; DROP TRIGGER audit_lastSignIn; DROP TABLE auditCount; "
+                         "ALTER TABLE account DROP COLUMN lastSignInAt;")
         db.commit()
 
 
-def audit_columns(path):
+def account_columns(path):
     with closing(sqlite3.connect(path)) as db:
-        return [row[1] for row in db.execute("PRAGMA table_info(audit)")]
+        return [row[1] for row in db.execute("PRAGMA table_info(account)")]
 
 
 def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_copied_and_applied_it(tmp_path):
@@ -40,8 +41,8 @@ def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_c
     database = tmp_path / "frontdoor.sqlite"
     status = frontdoor(tmp_path, "migrate", "--status")
     assert status.returncode == 0 and status.stdout.splitlines() == [
-        f"database {database} is at v9-language (9 applied)", f"pending: {LATEST}"]
-    assert "addressGroup" not in audit_columns(database), "--status changes nothing"
+        f"database {database} is at v10-address-group (10 applied)", f"pending: {LATEST}"]
+    assert "lastSignInAt" not in account_columns(database), "--status changes nothing"
 
     refused = frontdoor(tmp_path, "user", "list")
     assert refused.returncode == 1 and refused.stderr == \
@@ -49,19 +50,19 @@ def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_c
 
     copy = tmp_path / "copy.sqlite"
     assert frontdoor(tmp_path, "backup", str(copy)).returncode == 0
-    assert "addressGroup" not in audit_columns(copy), "backup copies what is there, unmigrated"
+    assert "lastSignInAt" not in account_columns(copy), "backup copies what is there, unmigrated"
 
     migrated = frontdoor(tmp_path, "migrate")
     lines = migrated.stdout.splitlines()
     assert migrated.returncode == 0 and len(lines) == 3, migrated
     assert lines[0].startswith(f"backed up {database} to {database}.before-{LATEST}-") and lines[0].endswith(" bytes)")
-    assert lines[1:] == [f"applied {LATEST}", f"database {database} is at {LATEST} (10 applied)"]
+    assert lines[1:] == [f"applied {LATEST}", f"database {database} is at {LATEST} (11 applied)"]
     before = next(tmp_path.glob(f"frontdoor.sqlite.before-{LATEST}-*.sqlite"))
-    assert stat.S_IMODE(os.stat(before).st_mode) == 0o600 and "addressGroup" not in audit_columns(before)
-    assert "addressGroup" in audit_columns(database)
+    assert stat.S_IMODE(os.stat(before).st_mode) == 0o600 and "lastSignInAt" not in account_columns(before)
+    assert "lastSignInAt" in account_columns(database)
     assert frontdoor(tmp_path, "user", "list").returncode == 0
     again = frontdoor(tmp_path, "migrate")
-    assert again.stdout == f"database {database} is at {LATEST} (10 applied)\n", "nothing pending: no copy, no step"
+    assert again.stdout == f"database {database} is at {LATEST} (11 applied)\n", "nothing pending: no copy, no step"
     assert len(list(tmp_path.glob("frontdoor.sqlite.before-*"))) == 1
 
 

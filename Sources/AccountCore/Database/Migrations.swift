@@ -238,6 +238,29 @@ extension AppDatabase {
             try db.alter(table: "audit") { t in t.add(column: "addressGroup", .text).notNull().defaults(to: "") }
             try db.execute(sql: "UPDATE audit SET addressGroup = remoteAddress")
         }
+        migrator.registerMigration("v11-retention") { db in
+            // Old audit rows are pruned (issue 22, Retention), so what was read from all of them is kept beside them,
+            // kept up by triggers on every insert whatever the code path: each event's total, for /metrics (counters
+            // that never fall when rows go, read by key instead of counting the table on every scrape) ...
+            try db.create(table: "auditCount", options: .withoutRowID) { t in
+                t.primaryKey("event", .text)
+                t.column("total", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO auditCount (event, total) SELECT event, COUNT(*) FROM audit GROUP BY event")
+            // ... and each account's last sign-in, for `frontdoor user list`.
+            try db.alter(table: "account") { t in t.add(column: "lastSignInAt", .double) }
+            try db.execute(sql: """
+                UPDATE account SET lastSignInAt = (SELECT MAX(createdAt) FROM audit WHERE accountId = account.id AND event = 'sign_in');
+                CREATE TRIGGER audit_count AFTER INSERT ON audit
+                BEGIN
+                    INSERT INTO auditCount (event, total) VALUES (NEW.event, 1) ON CONFLICT (event) DO UPDATE SET total = total + 1;
+                END;
+                CREATE TRIGGER audit_lastSignIn AFTER INSERT ON audit WHEN NEW.event = 'sign_in' AND NEW.accountId IS NOT NULL
+                BEGIN
+                    UPDATE account SET lastSignInAt = NEW.createdAt WHERE id = NEW.accountId;
+                END;
+                """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,8 @@
 // Options (config section `mail`):
 //   retry_base   first retry delay; doubles per failed attempt up to one hour (default 30s)
 //   throttle     at most one mail of a kind per address in this window (default 1m)
-// A delivery failure never fails the web request: it stays queued with its error and is retried.
+// A delivery failure never fails the web request: it stays queued with its error and is retried. Delivered mail older
+// than `retention.sent_mail` is pruned (see Retention); unsent mail is never.
 import AccountRules
 import Foundation
 import GRDB
@@ -199,10 +200,12 @@ public struct MailQueue: Sendable {
         }
     }
 
-    /// How many messages wait to be sent (for metrics).
+    /// How many messages wait to be sent (for metrics): counted in the `mailQueue_due` index, not the table.
     public func pendingCount() throws -> Int {
-        try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE sentAt IS NULL") ?? 0 }
+        try database.writer.read { db in try Int.fetchOne(db, sql: Self.pendingCountSQL) ?? 0 }
     }
+
+    static let pendingCountSQL = "SELECT COUNT(*) FROM mailQueue WHERE sentAt IS NULL"
 
     /// `Name <a@b.c>` → `a@b.c`.
     static func bareAddress(_ address: String) -> String {

@@ -44,6 +44,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var api = API()
     /// The languages offered and the operator's wording (section `languages`, and `messages`).
     public var languages = Languages()
+    /// How long audit rows and sent mail are kept (section `retention`: `audit`, `sent_mail`, `prune_interval`; 0 keeps
+    /// forever); its defaults are RetentionPolicy's.
+    public var retention = RetentionPolicy.default
 
     public init() {}
 
@@ -265,6 +268,7 @@ public struct AppConfiguration: Sendable, Equatable {
             signUp: SignUpPolicy(mode: signUp, inviteLifetime: inviteLifetime, maxPerAddress: signUpLimit, window: signUpWindow))
         core.residenceLifetime = api.residenceLifetime
         core.languages = languages.availableList
+        core.retention = retention
         return core
     }
 }

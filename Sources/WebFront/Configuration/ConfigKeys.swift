@@ -132,6 +132,9 @@ enum ConfigKeys {
         duration("api.residence_lifetime", \.api.residenceLifetime),
         text("languages.available", \.languages.available),
         text("languages.default", \.languages.defaultLanguage),
+        duration("retention.audit", \.retention.audit),
+        duration("retention.sent_mail", \.retention.sentMail),
+        duration("retention.prune_interval", \.retention.pruneInterval),
     ]
 
     static func parseInteger(_ text: String) throws -> Int {

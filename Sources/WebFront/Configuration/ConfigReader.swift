@@ -35,6 +35,7 @@
 //   social.providers             [] (file only: a list of sign-in providers; see AppConfiguration+Social.swift)
 //   api.enabled true   api.token_lifetime "90d"   api.residence_lifetime "10m"
 //   languages.available "en, fr, de"   languages.default "en"   logo_url ""
+//   retention.audit "365d"   retention.sent_mail "30d" (0: keep forever)   retention.prune_interval "1h"
 //   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
 // Durations: plain seconds or a number with s, m, h or d.
 import AccountCore
@@ -195,6 +196,7 @@ public enum ConfigReader {
                 throw ConfigError("\(key): \"\(error.entry)\" is neither an address nor a CIDR range such as 10.0.0.0/8 or 2001:db8::/32")
             }
         }
+        try validateRetention(c)
         try MessagesConfig.validate(c.languages, profileFields: c.profileFields.map(\.name))
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
     }

@@ -1,0 +1,48 @@
+// Pruner.swift: the background thread of `serve` that prunes old rows (see Retention) at start and then every
+// `retention.prune_interval`.
+//
+// One per process, whatever the number of worker threads; several processes on one database each run their own,
+// harmlessly: a batch deletes what is still there, and the work is shared.
+import Foundation
+import Logging
+
+/// Prunes on its own thread until the process ends.
+public final class Pruner: Sendable {
+    private let retention: Retention
+    private let logger: Logger
+
+    public init(retention: Retention, logger: Logger) {
+        self.retention = retention
+        self.logger = logger
+    }
+
+    /// Starts the pruning thread: a pass now, then one every interval.
+    public func start() {
+        let thread = Thread { [self] in
+            while true {
+                pruneOnce()
+                Thread.sleep(forTimeInterval: retention.interval)
+            }
+        }
+        thread.name = "frontdoor-prune"
+        thread.start()
+    }
+
+    /// One pass (at most `maxBatches` per table); what went is logged, errors are logged, never thrown (the next
+    /// pass tries again). Returns the outcomes, nil when it failed.
+    @discardableResult
+    public func pruneOnce(maxBatches: Int = .max) -> [Retention.Outcome]? {
+        do {
+            let outcomes = try retention.prune(maxBatches: maxBatches)
+            if outcomes.contains(where: { $0.deleted > 0 }) {
+                var metadata: Logger.Metadata = [:]
+                for outcome in outcomes { metadata[outcome.kind.rawValue] = "\(outcome.deleted)" }
+                logger.info("pruned old rows", metadata: metadata)
+            }
+            return outcomes
+        } catch {
+            logger.error("pruning failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}
