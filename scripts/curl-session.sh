@@ -12,6 +12,9 @@ email="curl-$(date +%s%N)@example.com"
 password="correct horse battery"
 
 fail() { echo "curl-session: $*" >&2; exit 1; }
+# The text of a .eml with its quoted-printable undone as far as a link needs: soft line breaks ("=" at a line's end)
+# joined and "=3D" turned back into "=" (other =XX stay as they are).
+mail_text() { sed -e ':a' -e '/=\r$/{N;s/=\r\n//;ba' -e '}' "$1" | sed -e 's/=3D/=/g' -e 's/\r$//'; }
 token() { curl -sS -b "$jar" -c "$jar" "$base/$1" | sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' | head -n 1; }
 # post PATH FIELD=VALUE… → prints "STATUS LOCATION", body in $work/body
 post() {
@@ -42,7 +45,7 @@ if [[ $result == 200* ]] && grep -q "Check your email" "$work/body"; then
   link=""
   for _ in $(seq 1 100); do
     file=$(grep -l "^To: $email" "$outbox"/*.eml 2>/dev/null | head -n 1 || true)
-    [ -n "$file" ] && link=$(grep -o 'http[^ <>"]*/confirm?token=[A-Za-z0-9_-]*' "$file" | head -n 1)
+    [ -n "$file" ] && link=$(mail_text "$file" | grep -o 'http[^ <>"]*/confirm?token=[A-Za-z0-9_-]*' | head -n 1)
     [ -n "$link" ] && break
     sleep 0.1
   done

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Locking
 import Logging
+import MailTestKit
 import Testing
 @testable import AccountCore
 
@@ -51,7 +52,8 @@ struct MailQueueTests {
             try queue.enqueue(.invitation(token: "t"), to: "new@example.com", in: db)
         }
         let texts = try database.writer.read { db in try String.fetchAll(db, sql: "SELECT message FROM mailQueue ORDER BY id") }
-        #expect(texts.map { $0.firstMatch(of: /lang=([a-z]+)/).map { String($0.output.1) } } == ["fr", "de", "default", "default"])
+        let read = try texts.map { try ReadMail($0).readable }
+        #expect(read.map { $0.firstMatch(of: /lang=([a-z]+)/).map { String($0.output.1) } } == ["fr", "de", "default", "default"])
     }
 
     @Test func aFailedDeliveryStaysQueuedAndIsRetriedWithBackoff() throws {

@@ -1,6 +1,7 @@
 import AccountRules
 import Foundation
 import GRDB
+import MailTestKit
 import Testing
 @testable import AccountCore
 
@@ -153,7 +154,7 @@ struct RegistrationTests {
         _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo(language: "de"))
         #expect(try storedLanguages(fixture) == ["de"])
         let message = try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") }
-        #expect(message?.contains("lang=de") == true, "LineComposer writes the language it was asked for")
+        #expect(try message.map { try ReadMail($0).readable }?.contains("lang=de") == true, "LineComposer writes the language it was asked for")
     }
 
     @Test func anInvitedAccountKeepsTheRequestsLanguageToo() throws {

@@ -3,6 +3,7 @@ import AccountRules
 import Foundation
 import GRDB
 import IPAddresses
+import MailTestKit
 import Testing
 
 /// Email residences: register → the mailed link approves → the device collects an API token once (Residences.swift).
@@ -65,7 +66,7 @@ struct ResidencesTests {
         let fixture = try TestFixture()
         _ = try fixture.services.residences.register(email: "ann@example.com", client: device)
         let message = try #require(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") })
-        #expect(message.contains(#"userAgent: "FrontdoorKit/1.0 (iPhone)", remoteAddress: "198.51.100.7""#))
+        #expect(try ReadMail(message).readable.contains(#"userAgent: "FrontdoorKit/1.0 (iPhone)", remoteAddress: "198.51.100.7""#))
     }
 
     @Test func anInvalidAddressIsRefusedWithTheSignUpRulesAndNothingStored() throws {

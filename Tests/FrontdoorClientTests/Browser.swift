@@ -5,6 +5,7 @@
 import Foundation
 import FrontdoorClient
 import Locking
+import MailTestKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -86,7 +87,8 @@ struct Outbox {
     private func scan(_ address: String, _ marker: String) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".eml") }.compactMap { name in
-            guard let text = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8),
+            // Read as a mail client would: the bodies are quoted-printable (a link's "=" is "=3D", long lines are cut).
+            guard let raw = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8), let text = try? ReadMail(raw).readable,
                   text.range(of: address, options: .caseInsensitive) != nil else { return nil }
             let word = text.split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
                 .first { $0.hasPrefix("http") && $0.contains(marker) }

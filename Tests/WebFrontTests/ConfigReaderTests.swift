@@ -146,6 +146,15 @@ struct ConfigReaderTests {
         }
     }
 
+    @Test func mailFromTakesAnyDisplayNameButOnlyAUsableAddress() throws {
+        #expect(try read(["mail.from": "Équipe d’accès « Zoë » <no-reply@example.com>"]).mail.from.hasPrefix("Équipe"))
+        #expect(try read(["mail.from": "no-reply@example.com"]).mail.from == "no-reply@example.com")
+        for bad in ["Frontdoor", "Zoë <>", "Zoë <two words@example.com>", "Zoë <a@b.c, evil@example.com>"] {
+            let error = #expect(throws: ConfigError.self, "\(bad)") { try read(["mail.from": bad]) }
+            #expect(error?.description.hasPrefix("mail.from must be an address") == true)
+        }
+    }
+
     @Test func theRenderedConfigReadsBackToTheSameValues() throws {
         var config = AppConfiguration()
         config.signUp = .closed

@@ -5,6 +5,7 @@ import FastCGI
 import Foundation
 import GRDB
 import Logging
+import MailTestKit
 import OAuthClient
 @testable import WebFront
 
@@ -15,20 +16,20 @@ struct TestApp {
     let clock: FixedClock
     let outbox: String
 
-    /// Delivers queued mail and returns the outbox's messages, oldest first: in the queue's order (a file's
-    /// modification time is too coarse to order mails written in one delivery run).
-    func deliveredMail() throws -> [String] {
+    /// Delivers queued mail and returns the outbox's messages, read (bodies decoded), oldest first: in the queue's order
+    /// (a file's modification time is too coarse to order mails written in one delivery run).
+    func deliveredMail() throws -> [ReadMail] {
         try services.mail.deliverDue()
         let ids = try services.database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT messageId FROM mailQueue WHERE sentAt IS NOT NULL ORDER BY id")
         }
-        return try ids.map { try String(contentsOfFile: outbox + "/\($0).eml", encoding: .utf8) }
+        return try ids.map { try ReadMail(String(contentsOfFile: outbox + "/\($0).eml", encoding: .utf8)) }
     }
 
     /// The first link in the newest mail that contains `marker`.
     func link(containing marker: String) throws -> String? {
         for mail in try deliveredMail().reversed() {
-            if let match = mail.firstMatch(of: /http:\/\/[^\s<>"]+/), String(match.0).contains(marker) { return String(match.0) }
+            if let match = mail.readable.firstMatch(of: /http:\/\/[^\s<>"]+/), String(match.0).contains(marker) { return String(match.0) }
         }
         return nil
     }

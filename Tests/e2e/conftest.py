@@ -5,6 +5,8 @@ own temp folder. Its frontdoor runs with netguard.c preloaded: no connection lea
 DNS server, and a stack that tried either fails its tests (issue 22).
 """
 import atexit
+import email
+import email.policy
 import errno
 import fcntl
 import os
@@ -134,8 +136,26 @@ def wait_for(condition, timeout=60.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def read_mail(raw):
+    """A mail as written (bytes or str) parsed by the standard library: policy.default decodes the encoded words of its
+    headers, and get_content() the quoted-printable of its parts."""
+    return email.message_from_bytes(raw if isinstance(raw, bytes) else raw.encode("utf-8"), policy=email.policy.default)
+
+
+def mail_text(message):
+    """The decoded bodies of every text part of `message` (plain, then HTML): what a test searches for a link or a
+    sentence (the raw text is quoted-printable: a link's "=" is "=3D" there and long lines are cut)."""
+    return "\n".join(part.get_content() for part in message.walk() if part.get_content_maintype() == "text")
+
+
+def mail_fields_and_text(message):
+    """The decoded header fields of `message` ("Subject: …" lines), then its decoded bodies."""
+    return "".join(f"{name}: {value}\n" for name, value in message.items()) + mail_text(message)
+
+
 class MailSink:
-    """A real SMTP server (aiosmtpd) on a loopback port that keeps what it receives."""
+    """A real SMTP server (aiosmtpd) on a loopback port that keeps what it receives: each message as "data" (the text
+    as received), "message" (parsed, see read_mail) and "text" (its decoded fields and bodies, see mail_fields_and_text)."""
 
     def __init__(self):
         self.port = free_port()
@@ -144,9 +164,11 @@ class MailSink:
         self.controller = None
 
     async def handle_DATA(self, server, session, envelope):
+        message = read_mail(envelope.original_content)
         with self.lock:
             self.messages.append({"to": envelope.rcpt_tos, "from": envelope.mail_from,
-                                  "data": envelope.original_content.decode("utf-8", "replace")})
+                                  "data": envelope.original_content.decode("utf-8", "replace"),
+                                  "message": message, "text": mail_fields_and_text(message)})
             self.lock.notify_all()
         return "250 OK"
 
@@ -162,11 +184,11 @@ class MailSink:
             self.controller = None
 
     def wait_for_mail(self, to, containing="", timeout=60.0):
-        """The newest message to `to` containing `containing`, waiting (on the sink's condition, notified by each
-        delivery) until one arrives; fails the test after `timeout` seconds."""
+        """The newest message to `to` whose decoded fields or bodies contain `containing`, waiting (on the sink's condition,
+        notified by each delivery) until one arrives; fails the test after `timeout` seconds."""
         def found():  # called with self.lock held
             for m in reversed(self.messages):
-                if any(r.lower() == to.lower() for r in m["to"]) and containing in m["data"]:
+                if any(r.lower() == to.lower() for r in m["to"]) and containing in m["text"]:
                     return m
             return None
         with self.lock:
@@ -177,7 +199,7 @@ class MailSink:
 
     def link(self, to, marker):
         mail = self.wait_for_mail(to, marker)
-        return re.search(r"https?://[^\s<>\"]+" + re.escape(marker) + r"[^\s<>\"]*", mail["data"]).group(0)
+        return re.search(r"https?://[^\s<>\"]+" + re.escape(marker) + r"[^\s<>\"]*", mail["text"]).group(0)
 
 
 class Stack:
@@ -470,8 +492,9 @@ def outbox_link(stack, to, marker):
     """The link containing `marker` in the newest outbox mail to `to` (waiting for the sender to write it)."""
     def find():
         for path in outbox_newest_first(stack):
-            text = path.read_text()
-            if to in text:
+            raw = path.read_bytes()
+            text = mail_text(read_mail(raw))
+            if to in raw.decode("utf-8", "replace") or to in text:
                 match = re.search(r"http://[^\s<>\"]+" + re.escape(marker) + r"[^\s<>\"]*", text)
                 if match:
                     return match.group(0).replace("&amp;", "&")

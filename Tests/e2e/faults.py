@@ -13,7 +13,7 @@ from contextlib import closing
 
 import requests
 
-from conftest import REQUEST_TIMEOUT, ROOT, Browser, wait_for
+from conftest import REQUEST_TIMEOUT, ROOT, Browser, mail_text, read_mail, wait_for
 
 PASSWORD = "correct horse battery"
 SESSION_COOKIE = "frontdoor_session"
@@ -31,7 +31,7 @@ def mailed_token(stack, address, marker):
     def find():
         for (message,) in stack.query("SELECT message FROM mailQueue WHERE recipientKey = ? ORDER BY id DESC",
                                       address.lower()):
-            match = pattern.search(message)
+            match = pattern.search(mail_text(read_mail(message)))
             if match:
                 return match.group(1)
         return None

@@ -154,7 +154,7 @@ def test_mail_waits_out_an_smtp_outage_and_is_delivered_once(flaky_mail_stack, s
         queued_total += len(expected)
 
         for email in new_addresses:  # the delivered links work
-            token = re.search(r"/confirm\?token=([\w-]+)", sink.wait_for_mail(email, "/confirm?token=")["data"]).group(1)
+            token = re.search(r"/confirm\?token=([\w-]+)", sink.wait_for_mail(email, "/confirm?token=")["text"]).group(1)
             assert Browser(stack).get("/confirm?token=" + token).status_code == 302
             assert signs_in(stack, email, PASSWORD)
 

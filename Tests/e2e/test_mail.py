@@ -3,9 +3,24 @@ import email
 import email.policy
 import re
 
-from conftest import Browser, unique_email
+import pytest
+
+from conftest import Browser, _stack, unique_email
+from test_languages import NBSP, visitor
 
 PASSWORD = "correct horse battery"
+
+
+SITE = "Frontdoor – Zürich"
+SENDER_NAME = "Équipe d’accès Frontdoor, « support »"
+
+
+@pytest.fixture(scope="module")
+def french_mail_stack(tmp_path_factory, request, smtp):
+    """Confirmation on, mail through SMTP to the sink from a display name and a site name that are not ASCII."""
+    yield from _stack(tmp_path_factory, request, {
+        "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}", "site_name": SITE,
+        "mail.from": f"{SENDER_NAME} <no-reply@frontdoor.test>"})
 
 
 def path_of(link, stack):
@@ -112,3 +127,30 @@ def test_the_outbox_transport_writes_a_parseable_eml_with_the_link(stack):
     text = message.get_body(("plain",)).get_content()
     link = re.search(r"http://\S+/account/password/edit\?token=[\w-]+", text).group(0)
     assert "Choose a new password" in Browser(stack).get(path_of(link, stack)).text
+
+
+def test_a_french_mail_from_a_non_ascii_name_is_ascii_with_short_lines_and_decodes_back(french_mail_stack, smtp):
+    # Given a sign-up in French on a site whose name and sender are not ASCII
+    address = unique_email("ascii")
+    browser = visitor(french_mail_stack, "fr")
+    assert browser.post("/sign_up", {"email": address, "password": PASSWORD, "password_confirmation": PASSWORD}).status_code == 200
+    mail = smtp.wait_for_mail(address, "/account/confirm?token=")
+    # Then what went over SMTP is 7-bit ASCII in lines of at most 78 characters
+    raw = mail["data"]
+    assert raw.isascii() and "Content-Transfer-Encoding: quoted-printable" in raw
+    long_lines = [line for line in raw.split("\r\n") if len(line) > 78]
+    assert long_lines == []
+    # And the standard library reads back the sender, the subject and the body as they were written
+    message = mail["message"]
+    (sender,) = message["From"].addresses
+    assert (sender.display_name, sender.addr_spec) == (SENDER_NAME, "no-reply@frontdoor.test")
+    assert message["Subject"] == f"Confirmez votre adresse e-mail pour {SITE}"
+    assert "=?UTF-8?B?" in raw.split("\r\n\r\n")[0], "the subject went out as encoded words"
+    plain = message.get_body(("plain",)).get_content().replace("\r\n", "\n")   # the wire's CRLF line ends
+    link = re.search(r"http://\S+/account/confirm\?token=[\w-]+", plain).group(0)
+    assert plain == (f"Bonjour,\n\nVeuillez confirmer votre adresse e-mail en suivant ce lien{NBSP}:\n\n{link}\n\n"
+                     f"Si vous n’avez pas créé de compte, vous pouvez ignorer ce message.\n\n-- \n{SITE}\n")
+    markup = message.get_body(("html",)).get_content()
+    assert '<html lang="fr">' in markup and f"<title>{SITE}</title>" in markup and link in markup
+    # And the decoded link works
+    assert browser.get(path_of(link, french_mail_stack)).status_code == 302

@@ -80,7 +80,7 @@ def test_add_confirm_sign_in_make_primary_then_remove_the_old_address(mail_stack
     assert mail_stack.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE normalizedAddress = ?", second.lower()) == [(1,)]
     # The primary address hears that another address can now sign in (and receive reset links)
     added = smtp.wait_for_mail(first, "An address was added to your")
-    assert second in added["data"]
+    assert second in added["text"]
 
     # Sign in with the new address: the same account, shown by its primary address
     other = Browser(mail_stack)
@@ -92,7 +92,7 @@ def test_add_confirm_sign_in_make_primary_then_remove_the_old_address(mail_stack
     assert "Your primary address was changed." in page
     assert row_of(page, second)["state"] == "primary" and row_of(page, first)["state"] == "verified"
     notice = smtp.wait_for_mail(first, "The primary address of your")
-    assert second in notice["data"]
+    assert second in notice["text"]
     assert email.message_from_string(notice["data"], policy=email.policy.default)["Subject"].startswith("The primary address of your")
     assert queued(mail_stack, "primary_address_changed", first) == 1
     assert queued(mail_stack, "primary_address_changed", second) == 0

@@ -122,7 +122,7 @@ public struct MailQueue: Sendable {
             """, arguments: [EmailFormat.normalized(address)]) ?? fallback
         let message = try composer.compose(kind, to: address, language: preferred)
         let id = random.bytes(16).map { String(format: "%02x", $0) }.joined()
-        let domain = message.from.split(separator: "@").last.map { String($0.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) } ?? "localhost"
+        let domain = message.from.split(separator: "@").last.map { String($0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) } ?? "localhost"
         let text = try message.rfc5322(date: clock.now(), id: id, domain: domain.isEmpty ? "localhost" : domain)
         let now = clock.now().timeIntervalSince1970
         try db.execute(sql: """
@@ -208,8 +208,5 @@ public struct MailQueue: Sendable {
     static let pendingCountSQL = "SELECT COUNT(*) FROM mailQueue WHERE sentAt IS NULL"
 
     /// `Name <a@b.c>` → `a@b.c`.
-    static func bareAddress(_ address: String) -> String {
-        guard let open = address.lastIndex(of: "<"), let close = address.lastIndex(of: ">"), open < close else { return address }
-        return String(address[address.index(after: open)..<close])
-    }
+    static func bareAddress(_ address: String) -> String { MailEncoding.mailbox(address).address }
 }

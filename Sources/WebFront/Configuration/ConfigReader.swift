@@ -147,7 +147,9 @@ public enum ConfigReader {
         try require(c.signUpLimit >= 0 && c.signUpWindow > 0, "signup_limit.max_per_address must be 0 or more and signup_limit.window positive")
         try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
-        try require(!c.mail.from.contains(where: \.isNewline) && c.mail.from.contains("@"), "mail.from must be an address such as Frontdoor <no-reply@example.com>")
+        let fromAddress = MailEncoding.mailbox(c.mail.from).address   // the display name may be any text (it is encoded)
+        try require(!c.mail.from.contains(where: \.isNewline) && fromAddress.contains("@") && MailMessage.isUsableAddress(fromAddress),
+                    "mail.from must be an address such as Frontdoor <no-reply@example.com>")
         try require(c.mail.transport == .outbox || c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpURL.hasPrefix("smtps://"),
                     "mail.smtp_url must start with smtp:// or smtps:// when mail.transport is smtp")
         try require(c.mail.transport == .outbox || !c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpStartTLS
