@@ -1,5 +1,6 @@
 """Paths in the config (issue 22): a relative path in a config file is taken from the file's folder, whatever folder
-frontdoor runs in; `config check` prints every path resolved; the dev config (`make run`) keeps the checkout's var/."""
+frontdoor runs in; `config check` prints every path resolved; the production example (absolute paths) and the dev
+config (`make run`: the checkout's var/) read as they should."""
 import os
 import subprocess
 
@@ -36,6 +37,21 @@ def test_relative_paths_in_a_config_are_taken_from_its_folder_and_printed_resolv
                           capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
     assert (site / "data/frontdoor.sqlite").exists() and list(elsewhere.iterdir()) == []
+
+
+def test_the_production_example_is_accepted_with_its_absolute_paths(tmp_path):
+    # Its templates folder (/usr/local/share/frontdoor/templates) is where the install puts them, not on a test
+    # machine: check needs templates it can load, so they come from the checkout through the environment.
+    checked = config_check(ROOT / "config/frontdoor.example.yml", tmp_path, FRONTDOOR_TEMPLATES_PATH=str(ROOT / "templates"))
+    assert checked.returncode == 0, checked.stderr
+    lines = checked.stdout.splitlines()
+    for line in ('  path: "/var/lib/frontdoor/frontdoor.sqlite"', '  outbox: "/var/lib/frontdoor/outbox"',
+                 '  token_key_file: "/var/lib/frontdoor/social-tokens.key"', '  socket: ""', '  transport: "smtp"',
+                 '  secure_cookie: "always"'):
+        assert line in lines, line
+    assert list(tmp_path.iterdir()) == [], "check writes nothing"
+    example = (ROOT / "config/frontdoor.example.yml").read_text()
+    assert all(f'{key}: "/' in example for key in ("path", "outbox", "token_key_file")), "the example's paths are absolute"
 
 
 def test_the_dev_config_keeps_make_runs_data_in_the_checkouts_var(tmp_path):
