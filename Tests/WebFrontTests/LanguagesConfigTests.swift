@@ -153,7 +153,7 @@ struct LanguagesConfigTests {
     // MARK: render (frontdoor config check)
 
     @Test func theRenderedConfigShowsTheLanguagesAndMessagesAndReadsBack() throws {
-        var config = AppConfiguration()
+        var config = try ConfigReader.read(file: nil, environment: [:])   // as config check has it: paths absolute
         config.logoURL = "/static/logo.svg"
         config.languages.available = "fr, en"
         config.languages.defaultLanguage = "fr"

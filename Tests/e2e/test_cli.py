@@ -272,22 +272,25 @@ def test_mail_list_keys_show_and_config_check_for_scripts(cli_stack):
     assert bad.returncode == 1 and "signup: must be open, invite or closed" in bad.stderr
 
 
-def test_a_command_from_the_wrong_folder_refuses_instead_of_making_an_empty_database(tmp_path):
-    """Issue 22: only `migrate` and `serve` create or migrate; any other command run where database.path (relative)
-    finds nothing says which file it looked at, in one line, and leaves no file behind."""
+def test_a_command_refuses_a_missing_database_instead_of_making_an_empty_one(tmp_path):
+    """Issue 22: only `migrate` and `serve` create or migrate; any other command where database.path finds nothing says
+    which file it looked at, in one line, and leaves no file behind. A relative database.path in the config file is in
+    the file's folder, whatever folder the command runs in."""
     folder = tmp_path / "elsewhere"
     folder.mkdir()
     config = tmp_path / "frontdoor.yml"
-    config.write_text(f'database:\n  path: "var/frontdoor.sqlite"\nmail:\n  transport: outbox\ntemplates:\n  path: "{ROOT / "templates"}"\n')
+    config.write_text(f'database:\n  path: "var/frontdoor.sqlite"\nmail:\n  transport: outbox\ntemplates:\n  path: "{ROOT / "templates"}"\n'
+                      f'social:\n  token_key_file: "{tmp_path / "social.key"}"\n')
     for args in (["user", "list"], ["user", "add", "someone@example.com"], ["audit", "list"], ["mail", "list"], ["keys", "show"],
                  ["backup", str(tmp_path / "copy.sqlite")]):
         result = subprocess.run([BIN, *args, "--config", str(config)], input="correct horse battery\n", capture_output=True,
                                 text=True, timeout=60, cwd=folder)
         assert result.returncode == 1, (args, result.stdout, result.stderr)
-        assert result.stderr == f"frontdoor: no database at {folder}/var/frontdoor.sqlite (check database.path and the folder " \
+        assert result.stderr == f"frontdoor: no database at {tmp_path}/var/frontdoor.sqlite (check database.path and the folder " \
                                 "you run from; `frontdoor migrate` creates it)\n", args
-    assert list(folder.iterdir()) == [] and not (tmp_path / "copy.sqlite").exists()
+    assert list(folder.iterdir()) == [] and not (tmp_path / "var").exists() and not (tmp_path / "copy.sqlite").exists()
     made = subprocess.run([BIN, "migrate", "--config", str(config)], capture_output=True, text=True, timeout=60, cwd=folder)
-    assert made.returncode == 0 and (folder / "var/frontdoor.sqlite").exists(), made.stderr
+    assert made.returncode == 0 and (tmp_path / "var/frontdoor.sqlite").exists(), made.stderr
+    assert list(folder.iterdir()) == []
     assert subprocess.run([BIN, "user", "list", "--config", str(config)], capture_output=True, text=True, timeout=60,
-                          cwd=folder).returncode == 0
+                          cwd=tmp_path).returncode == 0, "found from any folder"

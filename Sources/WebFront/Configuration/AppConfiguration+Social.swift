@@ -9,7 +9,8 @@
 //         preset: github                         oidc | google | github | facebook | twitter (default: the id, if a preset's name)
 //         name: GitHub                           display name; default per preset (oidc: the id)
 //         client_id: abc                         required
-//         client_secret: xyz                     this, or client_secret_file: /path (read at start, trimmed); exactly one
+//         client_secret: xyz                     this, or client_secret_file: /path (read at start, trimmed; a relative path is
+//                                                in the config file's folder); exactly one
 //         issuer: https://sso.example.com        oidc: required; google: default https://accounts.google.com; others: refused
 //         scopes: openid email profile           a string (space-separated) or a list; default per preset; oidc/google need openid
 //         authorization_endpoint: https://…      optional overrides of the preset's (or discovery's) endpoints:
@@ -63,9 +64,12 @@ enum SocialProvidersConfig {
     static let reservedIDs: Set<String> = ["email", "link"]
     static let maximumCount = 20
 
-    /// The list under `social.providers`; throws `ConfigError` naming the provider and the option.
-    static func parse(_ node: Node) throws -> [ProviderConfiguration] {
-        try ConfigList.parse(node, key: key, noun: "providers", first: "id", maximum: maximumCount, name: \.id, item: parseProvider)
+    /// The list under `social.providers`; throws `ConfigError` naming the provider and the option. A relative
+    /// `client_secret_file` is read from `folder` (the config file's; nil: as given).
+    static func parse(_ node: Node, folder: String? = nil) throws -> [ProviderConfiguration] {
+        try ConfigList.parse(node, key: key, noun: "providers", first: "id", maximum: maximumCount, name: \.id) { node, position in
+            try parseProvider(node, position: position, folder: folder)
+        }
     }
 
     /// Whether `id` can name a provider: [a-z0-9_-]{1,32}, not reserved.
@@ -74,7 +78,7 @@ enum SocialProvidersConfig {
             && id.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }
     }
 
-    private static func parseProvider(_ node: Node, position: Int) throws -> ProviderConfiguration {
+    private static func parseProvider(_ node: Node, position: Int, folder: String?) throws -> ProviderConfiguration {
         let options = try ConfigList.options(node, key: key, position: position, known: Self.options, example: "id: github")
         guard let id = options["id"]?.scalar?.string, !id.isEmpty else { throw ConfigError("\(key)[\(position)].id: missing") }
         guard isValidID(id) else {
@@ -102,7 +106,8 @@ enum SocialProvidersConfig {
         }
         guard let clientID = try scalar("client_id"), !clientID.isEmpty else { throw fail("client_id", "missing") }
         provider.clientID = clientID
-        provider.clientSecret = try secret(try scalar("client_secret"), file: try scalar("client_secret_file"), fail: fail)
+        let secretFile = try scalar("client_secret_file").map { path in folder.map { ConfigPaths.resolved(path, against: $0) } ?? path }
+        provider.clientSecret = try secret(try scalar("client_secret"), file: secretFile, fail: fail)
         if let issuer = try scalar("issuer") {
             guard provider.usesOpenID else { throw fail("issuer", "only for the oidc and google presets") }
             guard ProviderURL.isAllowed(issuer) else { throw fail("issuer", "must be an https URL, or http on a loopback host (got \"\(issuer)\")") }

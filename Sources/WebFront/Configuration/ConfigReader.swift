@@ -38,6 +38,8 @@
 //   retention.audit "365d"   retention.sent_mail "30d" (0: keep forever)   retention.prune_interval "1h"
 //   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
 // Durations: plain seconds or a number with s, m, h or d.
+// Paths (database.path, templates.path, …; see ConfigPaths.swift) are made absolute: a relative one written in the file
+// against the file's folder, a default or an environment value against the current directory.
 import AccountCore
 import BrowserID
 import Foundation
@@ -53,21 +55,25 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
 
 /// Turns a config file and the environment into an `AppConfiguration`.
 public enum ConfigReader {
-    /// Reads `file` (if given) then applies `environment` overrides; throws `ConfigError` naming the bad key.
-    public static func read(file: String?, environment: [String: String]) throws -> AppConfiguration {
+    /// Reads `file` (if given) then applies `environment` overrides; throws `ConfigError` naming the bad key. Relative
+    /// paths are resolved against `file`'s folder or `currentDirectory` (see ConfigPaths).
+    public static func read(file: String?, environment: [String: String],
+                            currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> AppConfiguration {
         var values: [String: String] = [:]
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         var providers: [ProviderConfiguration] = []
         var messages: [String: [String: String]] = [:]
+        let folder = file.map { ConfigPaths.folder(of: $0, currentDirectory: currentDirectory) }
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ConfigError("cannot read config file \(file)")
             }
-            (values, profileFields, providers, messages) = try parseFile(yaml: text)
+            (values, profileFields, providers, messages) = try parseFile(yaml: text, folder: folder)
         }
+        var fileKeys = Set(values.keys)
         for key in ConfigKeys.all.map(\.name) {
             let variable = "FRONTDOOR_" + key.replacingOccurrences(of: ".", with: "_").uppercased()
-            if let value = environment[variable] { values[key] = value }
+            if let value = environment[variable] { values[key] = value; fileKeys.remove(key) }
         }
         var configuration = AppConfiguration()
         configuration.profileFields = profileFields
@@ -79,6 +85,7 @@ public enum ConfigReader {
                 throw ConfigError("\(key.name): \(error.description) (got \"\(value)\")")
             }
         }
+        ConfigPaths.resolve(&configuration, fileFolder: folder, fileKeys: fileKeys, currentDirectory: currentDirectory)
         try validate(configuration)
         configuration.basePath = normalizedBasePath(configuration.basePath)
         while configuration.publicURL.hasSuffix("/") { configuration.publicURL.removeLast() }
@@ -89,8 +96,9 @@ public enum ConfigReader {
     static func parse(yaml text: String) throws -> [String: String] { try parseFile(yaml: text).values }
 
     /// The document's dotted keys, the lists under `profile.fields` (see ProfileFieldsConfig) and `social.providers`
-    /// (see SocialProvidersConfig), and the `messages` overrides (see MessagesConfig), checked.
-    static func parseFile(yaml text: String) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig],
+    /// (see SocialProvidersConfig; a relative `client_secret_file` is read from `folder`, the file's), and the `messages`
+    /// overrides (see MessagesConfig), checked.
+    static func parseFile(yaml text: String, folder: String? = nil) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig],
                                                         providers: [ProviderConfiguration], messages: [String: [String: String]]) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch { throw ConfigError("config file is not valid YAML: \(error)") }
@@ -107,7 +115,7 @@ public enum ConfigReader {
                 if key == ProfileFieldsConfig.key {
                     profileFields = try ProfileFieldsConfig.parse(valueNode)
                 } else if key == SocialProvidersConfig.key {
-                    providers = try SocialProvidersConfig.parse(valueNode)
+                    providers = try SocialProvidersConfig.parse(valueNode, folder: folder)
                 } else if key == MessagesConfig.key {
                     messages = try MessagesConfig.parse(valueNode)
                 } else if let nested = valueNode.mapping {
