@@ -304,6 +304,11 @@ class Stack:
             self.app_log.close()
             self.app_log = None
 
+    def app_log_text(self):
+        """The whole of frontdoor's log so far (logs() shows only the tails, for failure reports)."""
+        path = self.folder / "frontdoor.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
     def logs(self):
         parts = []
         for name in ("frontdoor.log", "nginx/error.log", "nginx.stderr"):

@@ -179,7 +179,7 @@ def test_a_redirect_is_not_followed_and_explained_in_the_log_only(bid_stack, tes
     body = verify(bid_stack, make_assertion("eve@moved.test", AUD, issuer="moved.test")).json()
     assert body["reason"] == "can't get public key for moved.test: the support document could not be fetched"
     assert ("moved.test", "/.well-known/browserid") in test_idp.requests
-    assert "support document for moved.test not fetched: HTTP status 302" in bid_stack.logs()
+    assert "support document for moved.test not fetched: HTTP status 302" in bid_stack.app_log_text()
 
 
 def test_legacy_algorithms_are_refused_where_not_listed(stack):

@@ -78,7 +78,7 @@ def test_loopback_issuers_in_every_spelling_are_never_fetched_from(fetching_stac
     assert [listener.accepted for listener in both] == [0, 0]
     events = fetching_stack.network_events()
     assert not [event for event in events if not event.startswith("lookup ")], events   # no connection at all
-    log = fetching_stack.logs()
+    log = fetching_stack.app_log_text()
     assert "support document for 127.0.0.1 not fetched: 127.0.0.1 has the non-public address 127.0.0.1" in log
     assert "support document for [::ffff:127.0.0.1] not fetched: [::ffff:127.0.0.1] has the non-public address 127.0.0.1" in log
     assert "support document for loop.test not fetched: loop.test has the non-public address 127.0.0.1" in log
@@ -103,4 +103,4 @@ def test_an_unresolvable_name_has_the_same_reason(fetching_stack):
     body = verify(fetching_stack, "nowhere.test")
     assert body["reason"] == "can't get public key for nowhere.test: the support document could not be fetched"
     assert fetching_stack.network_events() == ["lookup nowhere.test"]
-    assert "support document for nowhere.test not fetched: nowhere.test does not resolve" in fetching_stack.logs()
+    assert "support document for nowhere.test not fetched: nowhere.test does not resolve" in fetching_stack.app_log_text()
