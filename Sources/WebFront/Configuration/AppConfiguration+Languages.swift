@@ -25,8 +25,7 @@ extension AppConfiguration {
         /// The offered codes in order, lower-cased, each once.
         public var availableList: [String] {
             var seen = Set<String>()
-            return available.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                .filter { !$0.isEmpty && seen.insert($0).inserted }
+            return AppConfiguration.commaList(available).map { $0.lowercased() }.filter { seen.insert($0).inserted }
         }
     }
 }

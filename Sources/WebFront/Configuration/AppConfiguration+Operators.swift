@@ -28,7 +28,7 @@ extension AppConfiguration {
 
         /// `allowed_hosts` as a list, lower-cased.
         public var allowedHostList: [String] {
-            allowedHosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            AppConfiguration.commaList(allowedHosts).map { $0.lowercased() }
         }
     }
 

@@ -4,6 +4,11 @@ import Foundation
 
 /// Everything Frontdoor is configured with; read once in `main` (see `ConfigReader`) and passed down.
 public struct AppConfiguration: Sendable, Equatable {
+    /// The entries of a comma-separated config value, trimmed, empty ones left out.
+    static func commaList(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// The site's name, shown in titles and headers (`site_name`).
     public var siteName = "Frontdoor"
     /// An image shown before the site name in every page's header (`logo_url`); empty: none.
@@ -196,20 +201,16 @@ public struct AppConfiguration: Sendable, Equatable {
 
         /// Whether a relying party at `origin` (scheme://host[:port]) may use the redirect flow.
         public func allowsOrigin(_ origin: String) -> Bool {
-            let allowed = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            let allowed = AppConfiguration.commaList(allowedOrigins).map { $0.lowercased() }
             return allowed.isEmpty || allowed.contains(origin.lowercased())
         }
 
         /// `trusted_issuers` as a list.
-        public var trustedIssuerList: [String] { Self.list(trustedIssuers) }
+        public var trustedIssuerList: [String] { AppConfiguration.commaList(trustedIssuers) }
         /// `fetch_allowed_hosts` as a list.
-        public var fetchAllowedHostList: [String] { Self.list(fetchAllowedHosts).map { $0.lowercased() } }
+        public var fetchAllowedHostList: [String] { AppConfiguration.commaList(fetchAllowedHosts).map { $0.lowercased() } }
         /// `legacy_algorithms` as a list.
-        public var legacyAlgorithmList: [String] { Self.list(legacyAlgorithms).map { $0.uppercased() } }
-
-        private static func list(_ text: String) -> [String] {
-            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
+        public var legacyAlgorithmList: [String] { AppConfiguration.commaList(legacyAlgorithms).map { $0.uppercased() } }
 
         /// `http_hosts` as name → address; nil when an entry is not `name=address`.
         public var httpHostMap: [String: String]? {
