@@ -18,14 +18,7 @@ public final class Pruner: Sendable {
 
     /// Starts the pruning thread: a pass now, then one every interval.
     public func start() {
-        let thread = Thread { [self] in
-            while true {
-                pruneOnce()
-                Thread.sleep(forTimeInterval: retention.interval)
-            }
-        }
-        thread.name = "frontdoor-prune"
-        thread.start()
+        PeriodicThread.start(name: "frontdoor-prune", every: retention.interval) { [self] in pruneOnce() }
     }
 
     /// One pass (at most `maxBatches` per table); what went is logged, errors are logged, never thrown (the next

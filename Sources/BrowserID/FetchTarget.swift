@@ -78,8 +78,9 @@ struct FetchRules: Sendable {
     static func split(_ text: String) -> (host: String, port: Int?)? {
         var host = Substring(text), portText: Substring?
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: text.startIndex)..<close].contains(":"),
-                  IPAddress(String(text[text.index(after: text.startIndex)..<close])) != nil else { return nil }
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            let literal = text[text.index(after: text.startIndex)..<close]
+            guard literal.contains(":"), IPAddress(String(literal)) != nil else { return nil }
             host = text[...close]
             let rest = text[text.index(after: close)...]
             if !rest.isEmpty {

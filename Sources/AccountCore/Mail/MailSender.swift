@@ -16,14 +16,7 @@ public final class MailSender: Sendable {
 
     /// Starts the sending thread.
     public func start() {
-        let thread = Thread { [self] in
-            while true {
-                deliverOnce()
-                Thread.sleep(forTimeInterval: interval)
-            }
-        }
-        thread.name = "frontdoor-mail"
-        thread.start()
+        PeriodicThread.start(name: "frontdoor-mail", every: interval) { [self] in deliverOnce() }
     }
 
     /// One delivery pass; errors are logged, never thrown (the queue keeps the mail).
