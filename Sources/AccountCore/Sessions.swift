@@ -127,14 +127,9 @@ public struct Sessions: Sendable {
         return info
     }
 
-    /// The session row by digest: on the per-thread connections for a database file, else (in memory) through GRDB.
+    /// The session row by digest, on the backend's fastest path (SQLite: per-thread connections to the file).
     private func lookup(_ digest: Data) throws -> SessionRow? {
-        if let fast = database.sessionLookup { return try fast.find(digest: digest) }
-        return try database.writer.unsafeReentrantRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: SessionLookup.sql), arguments: [digest]).map { row in
-                SessionRow(accountId: row[0], email: row[1], createdAt: row[2], lastSeenAt: row[3], expiresAt: row[4], rememberMe: row[5])
-            }
-        }
+        try database.backend.findBrowserSession(digest: digest)
     }
 
     /// True while `session` is within its absolute lifetime and, unless remembered, its idle timeout.

@@ -96,7 +96,7 @@ struct AppDatabaseTests {
         #expect(!FileManager.default.fileExists(atPath: folder), "not even the folder")
 
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try AppDatabase.migrator.migrate(DatabaseQueue(path: path), upTo: "v8-native")
+        try SQLiteBackend.migrator.migrate(DatabaseQueue(path: path), upTo: "v8-native")
         #expect(throws: DatabaseNotReady.outOfDate(path, pending: ["v9-language", "v10-address-group", "v11-retention"])) {
             try AppDatabase.openExisting(path: path)
         }

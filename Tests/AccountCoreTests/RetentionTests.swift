@@ -215,7 +215,7 @@ struct RetentionTests {
     /// account's last sign-in; its triggers keep them up from then on.
     @Test func theRetentionMigrationCarriesTotalsAndLastSignInsOver() throws {
         let queue = try DatabaseQueue()
-        try AppDatabase.migrator.migrate(queue, upTo: "v10-address-group")
+        try SQLiteBackend.migrator.migrate(queue, upTo: "v10-address-group")
         try queue.write { db in
             try db.execute(sql: """
                 INSERT INTO account (id, passwordHash, createdAt, updatedAt) VALUES (1, 'x', 0, 0), (2, 'x', 0, 0);
@@ -223,7 +223,8 @@ struct RetentionTests {
                     (100, 'sign_in', 1, '', ''), (300, 'sign_in', 1, '', ''), (200, 'sign_in_failed', 1, '', ''), (400, 'sign_up', 2, '', '');
                 """)
         }
-        let database = try AppDatabase(queue)
+        let database = AppDatabase(backend: SQLiteBackend(writer: queue, filePath: nil))
+        try database.migrate()
         let totals = { try database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT event, total FROM auditCount ORDER BY event").map { "\($0[0] as String)=\($0[1] as Int)" }
         } }

@@ -22,7 +22,7 @@ struct SessionLookupTests {
     @Test func aFileDatabaseLooksSessionsUpOnItsOwnConnectionsAndSeesSignOutAtOnce() throws {
         let (services, _, folder) = try fileServices()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(services.database.sessionLookup != nil)
+        #expect((services.database.backend as? SQLiteBackend)?.sessionLookup != nil)
         guard case .signedIn(let grant) = try services.registration.signUp(TestFixture.form(email: "Ann@Example.com"), client: ClientInfo()) else {
             Issue.record("sign-up did not sign in"); return
         }

@@ -7,12 +7,12 @@
 import GRDB
 
 public enum StorageFailure {
-    /// True when `error` is SQLite saying it cannot store anything now (full, I/O, read-only, busy, locked, cannot open).
+    /// True when `error` says the store cannot take anything now (`StorageError.unavailable`; or, from code not yet
+    /// behind the seam, SQLite's full, I/O, read-only, busy, locked, cannot open).
     public static func isUnavailable(_ error: any Error) -> Bool {
+        if case StorageError.unavailable = error { return true }
         guard let error = error as? DatabaseError else { return false }
-        switch error.resultCode {
-        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN: return true
-        default: return false
-        }
+        if case .unavailable = SQLiteBackend.storageError(error) { return true }
+        return false
     }
 }

@@ -9,13 +9,13 @@ import Foundation
 import GRDBSQLite
 
 /// What the session lookup reads.
-struct SessionRow: Sendable, Equatable {
-    var accountId: Int64
-    var email: String
-    var createdAt: Double
-    var lastSeenAt: Double
-    var expiresAt: Double
-    var rememberMe: Bool
+public struct SessionRow: Sendable, Equatable {
+    public var accountId: Int64
+    public var email: String
+    public var createdAt: Double
+    public var lastSeenAt: Double
+    public var expiresAt: Double
+    public var rememberMe: Bool
 }
 
 /// An SQLite failure of the lookup (opening the file, preparing or stepping the statement).

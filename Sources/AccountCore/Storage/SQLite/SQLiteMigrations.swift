@@ -1,7 +1,7 @@
-// Migrations.swift: the schema, one registered migration per shipped change. Never edit a shipped migration.
+// SQLiteMigrations.swift: the SQLite schema, one registered migration per shipped change. Never edit a shipped migration.
 import GRDB
 
-extension AppDatabase {
+extension SQLiteBackend {
     /// Every migration in order. Table and column names are spelled out, not taken from app types.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

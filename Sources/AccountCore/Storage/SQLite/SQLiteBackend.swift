@@ -1,0 +1,160 @@
+// SQLiteBackend.swift: the embedded default: one SQLite file in WAL mode through GRDB, or a private in-memory database.
+//
+// Options (config section `database`): `path` (or `url: sqlite:PATH`), `max_size_mb` (0: no cap; a write that would grow
+// the file past it fails with SQLITE_FULL, changes nothing and answers 503).
+// Writers are serialised by SQLite itself (one writer at a time, 5 s busy timeout), so every rule that needs one
+// winner holds by the transaction alone here; the constraints in the schema hold it on PostgreSQL as well.
+import Foundation
+import GRDB
+
+/// SQLite under the storage seam.
+public final class SQLiteBackend: StorageBackend, Sendable {
+    /// GRDB's writer (a `DatabasePool` for a file): `backup` and the migrator use it; features never see it.
+    let writer: any DatabaseWriter
+    /// Per-thread read-only connections for the session lookup on every request (files only; nil in memory).
+    let sessionLookup: SessionLookup?
+
+    public var dialect: SQLDialect { .sqlite }
+
+    init(writer: any DatabaseWriter, filePath: String?) {
+        self.writer = writer
+        self.sessionLookup = filePath.map(SessionLookup.init(path:))
+    }
+
+    /// The file at `path` with the shared connection settings (and the size cap when `maxSizeMB` > 0).
+    static func file(path: String, maxSizeMB: Int) throws -> SQLiteBackend {
+        SQLiteBackend(writer: try DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB)), filePath: path)
+    }
+
+    /// A private in-memory database: for tests.
+    static func memory() throws -> SQLiteBackend {
+        SQLiteBackend(writer: try DatabaseQueue(configuration: makeConfiguration()), filePath: nil)
+    }
+
+    /// A file's connection settings: the shared ones, and with `maxSizeMB` > 0 the size cap on every connection.
+    static func makeConfiguration(maxSizeMB: Int) -> Configuration {
+        var configuration = makeConfiguration()
+        if maxSizeMB > 0 {
+            configuration.prepareDatabase { db in
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(maxSizeMB * (1 << 20) / max(pageSize, 512))")
+            }
+        }
+        return configuration
+    }
+
+    /// Connection settings shared by files and memory: foreign keys on, wait up to 5 s for a lock.
+    static func makeConfiguration() -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.maximumReaderCount = 8
+        return config
+    }
+
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try Self.mapped { try writer.read { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
+    }
+
+    public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try Self.mapped { try writer.write { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
+    }
+
+    public func findBrowserSession(digest: Data) throws -> SessionRow? {
+        if let sessionLookup { return try sessionLookup.find(digest: digest) }
+        return try read { tx in
+            try tx.row(SessionLookup.sql, [digest]).map { row in
+                SessionRow(accountId: try row.decode("accountId"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
+                           lastSeenAt: try row.decode("lastSeenAt"), expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"))
+            }
+        }
+    }
+
+    public func appliedMigrations() throws -> [String] {
+        try Self.mapped { try writer.read { db in try Self.migrator.appliedMigrations(db) } }
+    }
+
+    public var knownMigrations: [String] { Self.migrator.migrations }
+
+    public func migrate() throws {
+        try Self.mapped { try Self.migrator.migrate(writer) }
+    }
+
+    /// Runs `body`, turning GRDB's errors into `StorageError`.
+    static func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw storageError(error)
+        }
+    }
+
+    /// The seam's name for an SQLite error.
+    static func storageError(_ error: DatabaseError) -> StorageError {
+        let detail = error.message ?? "\(error.resultCode)"
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            return .uniqueViolation(detail)
+        }
+        switch error.resultCode {
+        case .SQLITE_CONSTRAINT: return .constraint(detail)
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN: return .unavailable(detail)
+        default: return .failed(detail)
+        }
+    }
+}
+
+/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`.
+struct SQLiteConnection: SQLConnection {
+    let db: Database
+
+    func query(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
+        try SQLiteBackend.mapped {
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(StatementArguments(arguments.values.map(Self.databaseValue)))
+            let columns = statement.columnNames
+            return try Row.fetchAll(statement).map { row in
+                SQLRow(columns: columns, values: (0..<columns.count).map { Self.sqlValue(row[$0] as DatabaseValue) })
+            }
+        }
+    }
+
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try SQLiteBackend.mapped {
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.execute(arguments: StatementArguments(arguments.values.map(Self.databaseValue)))
+            return db.changesCount
+        }
+    }
+
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try SQLiteBackend.mapped {
+            try db.inSavepoint {
+                result = try body()
+                return .commit
+            }
+        }
+        guard let result else { throw StorageError.failed("savepoint ended without a result") }
+        return result
+    }
+
+    static func databaseValue(_ value: SQLValue) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let data): data.databaseValue
+        }
+    }
+
+    static func sqlValue(_ value: DatabaseValue) -> SQLValue {
+        switch value.storage {
+        case .null: .null
+        case .int64(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .string(let text): .text(text)
+        case .blob(let data): .blob(data)
+        }
+    }
+}
