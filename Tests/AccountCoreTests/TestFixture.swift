@@ -1,7 +1,6 @@
 // TestFixture.swift: AccountServices over a fresh in-memory database, a fixed clock and seeded randomness.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 import Testing
 @testable import AccountCore
@@ -54,12 +53,12 @@ struct TestFixture {
 
     /// Rows in `table`.
     func count(_ table: String) throws -> Int {
-        try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM \(table)") ?? 0 }
     }
 
     /// The stored session row for `grant`.
-    func sessionRow(_ grant: SessionGrant) throws -> Row? {
-        try database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM session WHERE digest = ?", arguments: [grant.token.digest]) }
+    func sessionRow(_ grant: SessionGrant) throws -> SQLRow? {
+        try database.read { tx in try tx.row("SELECT * FROM session WHERE digest = ?", [grant.token.digest]) }
     }
 }
 

@@ -147,6 +147,13 @@ public struct SQLRow: Sendable, Equatable {
         T(sqlValue: value(name))
     }
 
+    /// Column `name` as `T`, for a column the statement guarantees (NOT NULL, selected by name): a NULL or missing
+    /// value stops the process as the bug it is. Feature code prefers `decode`, which throws.
+    public subscript<T: SQLDecodable>(_ name: String) -> T {
+        guard let decoded = T(sqlValue: value(name)) else { preconditionFailure("column \(name) is \(value(name)), not \(T.self)") }
+        return decoded
+    }
+
     /// Column `name` as `T`; a NULL or missing value is a programming error in the statement, reported as
     /// `StorageError.badRow`.
     public func decode<T: SQLDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
