@@ -37,6 +37,8 @@ let package = Package(
         // OpenSSL's libcrypto (the one libcurl links): DSA and sub-2048-bit RSA signature checks for the
         // BrowserID legacy algorithms, which swift-crypto does not offer (issue 22).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libpq for the PostgreSQL storage backend (issue 23).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The project's one lock (pthread mutex + condition), below every module that needs one; not a product.
         .target(name: "Locking"),
         // Addresses as numbers (inet_pton), CIDR ranges and the special-purpose rule (issue 22): a leaf, because
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "FastCGI", dependencies: ["CFastCGI", "Locking"]),
         .target(name: "AccountRules"),
         .target(name: "AccountCore", dependencies: [
-            "AccountRules", "CArgon2", "CCurl", "IPAddresses", "Locking",
+            "AccountRules", "CArgon2", "CCurl", "CLibPQ", "IPAddresses", "Locking",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),   // raw sqlite3 for the per-thread session lookup
             .product(name: "Crypto", package: "swift-crypto"),
@@ -77,13 +79,14 @@ let package = Package(
         ]),
         // The tests' own reading of the mail Frontdoor writes (decoders apart from AccountCore's encoders).
         .target(name: "MailTestKit", path: "Tests/MailTestKit"),
+        .target(name: "StorageTestKit", dependencies: ["AccountCore", "Locking"], path: "Tests/StorageTestKit"),
         .testTarget(name: "FastCGITests", dependencies: ["FastCGI", "Locking"]),
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
         .testTarget(name: "IPAddressesTests", dependencies: ["IPAddresses", "AccountCore"]),
-        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "IPAddresses", "Locking", "MailTestKit"]),
+        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "IPAddresses", "Locking", "MailTestKit", "StorageTestKit"]),
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID", "IPAddresses", "Locking"], exclude: ["Vectors"]),
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
-        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit"]),
+        .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit", "StorageTestKit"]),
         .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit"]),
     ]
 )

@@ -11,6 +11,7 @@ public enum StorageFailure {
     /// behind the seam, SQLite's full, I/O, read-only, busy, locked, cannot open).
     public static func isUnavailable(_ error: any Error) -> Bool {
         if case StorageError.unavailable = error { return true }
+        if case StorageError.conflict = error { return true }
         guard let error = error as? DatabaseError else { return false }
         if case .unavailable = SQLiteBackend.storageError(error) { return true }
         return false

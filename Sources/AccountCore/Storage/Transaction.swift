@@ -23,6 +23,9 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     /// The store cannot answer now: full, read-only, unreachable, restarting, timed out. Nothing was written;
     /// callers answer 503 with Retry-After.
     case unavailable(String)
+    /// A concurrent transaction conflicted with this one (PostgreSQL 40001, 40P01); the backend runs a write again a
+    /// few times before letting this out, and then it is answered like `unavailable`.
+    case conflict(String)
     /// A row did not have the shape the statement promised: a bug in a store operation.
     case badRow(String)
     /// Anything else the backend reported (a bug in a statement, usually).
@@ -33,6 +36,7 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
         case .uniqueViolation(let detail): "unique constraint: \(detail)"
         case .constraint(let detail): "constraint: \(detail)"
         case .unavailable(let detail): "storage unavailable: \(detail)"
+        case .conflict(let detail): "concurrent change: \(detail)"
         case .badRow(let detail): "unexpected row: \(detail)"
         case .failed(let detail): "storage error: \(detail)"
         }
@@ -90,6 +94,16 @@ public struct Transaction {
     public func insert(_ sql: String, _ arguments: SQLArguments = []) throws -> Int64 {
         guard let id = try value(Int64.self, sql, arguments) else { throw StorageError.badRow("\(sql): no id returned") }
         return id
+    }
+
+    /// Makes concurrent writers that name the same `key` take turns until this transaction ends: for a rule that counts
+    /// rows and then inserts (lockout, sign-up limits, throttles). SQLite runs one writer at a time already; PostgreSQL
+    /// takes a transaction-scoped advisory lock on the key's 64-bit FNV-1a hash.
+    public func serialize(on key: String) throws {
+        guard dialect == .postgresql else { return }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        try execute("SELECT pg_advisory_xact_lock(?)", [Int64(bitPattern: hash)])
     }
 
     /// Runs `body` in a savepoint: when it throws, only its own changes are undone and the transaction goes on

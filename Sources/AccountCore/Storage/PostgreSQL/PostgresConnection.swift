@@ -1,0 +1,203 @@
+// PostgresConnection.swift: one libpq connection, used by one thread at a time (the pool hands it out).
+//
+// Options: what `PostgresSettings` gives (conninfo URL, password, statement timeout, connect timeout).
+// Statements are written with `?` (Transaction.swift); they are numbered `$1…$n` here, prepared once per connection
+// (PQprepare, named by a counter) and run with PQexecPrepared. Parameters go as text and let the server infer their
+// types from the statement, except blobs, which go in binary. Results come back as text and are turned into the
+// seam's values by column type: boolean → integer 0/1, so rows decode exactly as SQLite's do.
+import CLibPQ
+import Foundation
+
+/// A libpq connection with its prepared statements. Not thread-safe: one thread at a time.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+    private var prepared: [String: String] = [:]
+
+    /// Connects with libpq's keywords (`dbname` may be a `postgresql://` URL); throws `StorageError.unavailable` with
+    /// libpq's one-line reason.
+    init(keywords: [(String, String)]) throws {
+        let names = keywords.map { strdup($0.0) } + [nil]
+        let values = keywords.map { strdup($0.1) } + [nil]
+        defer { (names + values).forEach { free($0) } }
+        let connection = names.withUnsafeBufferPointer { namePointers in
+            values.withUnsafeBufferPointer { valuePointers in
+                namePointers.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: names.count) { n in
+                    valuePointers.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { v in
+                        PQconnectdbParams(n, v, 1)
+                    }
+                }
+            }
+        }
+        guard let connection else { throw StorageError.unavailable("postgresql: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.oneLine(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw StorageError.unavailable("postgresql: \(message)")
+        }
+        handle = connection
+        // Notices (e.g. "there is no transaction in progress") would go to stderr; they are not errors.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// False once the server went away (a restart, a network fault): the pool drops such a connection.
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs a statement without parameters or preparation (BEGIN, COMMIT, SAVEPOINT …).
+    func simple(_ sql: String) throws {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs `sql` (`?` parameters) with `arguments`; returns its rows and the number of rows it changed.
+    func run(_ sql: String, _ arguments: SQLArguments) throws -> (rows: [SQLRow], changed: Int) {
+        let name = try statementName(for: sql, parameterCount: arguments.values.count)
+        var buffers: [Data?] = arguments.values.map(Self.parameterBytes)
+        let formats: [Int32] = arguments.values.map { if case .blob = $0 { 1 } else { 0 } }
+        var lengths: [Int32] = buffers.map { Int32($0?.count ?? 0) }
+        let result: OpaquePointer? = withParameterPointers(&buffers) { pointers in
+            PQexecPrepared(handle, name, Int32(pointers.count), pointers, &lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return (Self.rows(of: result!), Int(String(cString: PQcmdTuples(result))) ?? 0)
+    }
+
+    /// The prepared statement for `sql`, preparing it on first use.
+    private func statementName(for sql: String, parameterCount: Int) throws -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count + 1)"
+        let numbered = Self.numbered(sql)
+        let result = PQprepare(handle, name, numbered, 0, nil)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// Throws the seam's error for a failed result (or a lost connection).
+    private func check(_ result: OpaquePointer?, sql: String) throws {
+        guard let result else { throw StorageError.unavailable("postgresql: \(Self.oneLine(PQerrorMessage(handle)))") }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: break
+        }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = Self.oneLine(PQresultErrorMessage(result))
+        throw PostgresError(sqlState: state, message: message, connectionLost: !isHealthy).storageError
+    }
+
+    /// `sql` with its `?` placeholders numbered `$1…$n` (quoted text and identifiers left alone).
+    static func numbered(_ sql: String) -> String {
+        var output = ""
+        var count = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                output.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                output.append(character)
+            } else if character == "?" {
+                count += 1
+                output += "$\(count)"
+            } else {
+                output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// A parameter's bytes: text for numbers and strings, raw bytes for blobs (sent in binary), nil for NULL.
+    private static func parameterBytes(_ value: SQLValue) -> Data? {
+        switch value {
+        case .null: nil
+        case .integer(let number): Data(String(number).utf8)
+        case .real(let number): Data("\(number)".utf8)
+        case .text(let text): Data(text.utf8)
+        case .blob(let data): data
+        }
+    }
+
+    /// The rows of a successful result, each value turned into the seam's kind by its column type.
+    private static func rows(of result: OpaquePointer) -> [SQLRow] {
+        let columnCount = Int(PQnfields(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        let types = (0..<columnCount).map { PQftype(result, Int32($0)) }
+        return (0..<Int(PQntuples(result))).map { row in
+            SQLRow(columns: columns, values: (0..<columnCount).map { column in
+                guard PQgetisnull(result, Int32(row), Int32(column)) == 0 else { return .null }
+                let text = String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                return value(text, type: types[column])
+            })
+        }
+    }
+
+    /// A column's text as the seam's value, by PostgreSQL type oid (pg_type.dat).
+    static func value(_ text: String, type: Oid) -> SQLValue {
+        switch type {
+        case 16: return .integer(text == "t" ? 1 : 0)                          // boolean
+        case 20, 21, 23, 26: return Int64(text).map(SQLValue.integer) ?? .text(text)   // int8, int2, int4, oid
+        case 700, 701: return Double(text).map(SQLValue.real) ?? .text(text)  // float4, float8
+        case 1700: return Int64(text).map(SQLValue.integer) ?? Double(text).map(SQLValue.real) ?? .text(text)   // numeric
+        case 17: return .blob(hexBytea(text))                                  // bytea, hex output
+        default: return .text(text)
+        }
+    }
+
+    /// Decodes bytea's hex output (`\x0a1b…`).
+    static func hexBytea(_ text: String) -> Data {
+        var bytes = Data()
+        var utf8 = text.utf8.dropFirst(2).makeIterator()
+        func nibble(_ c: UInt8) -> UInt8 { c <= 57 ? c - 48 : (c | 0x20) - 87 }
+        while let high = utf8.next(), let low = utf8.next() { bytes.append(nibble(high) << 4 | nibble(low)) }
+        return bytes
+    }
+
+    static func oneLine(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown error" }
+        return String(cString: message).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
+}
+
+/// Calls `body` with C pointers to each buffer's bytes, NUL-terminated (NULL for nil), valid for the call.
+private func withParameterPointers<R>(_ buffers: inout [Data?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    var pointers: [UnsafePointer<CChar>?] = []
+    var copies: [UnsafeMutablePointer<CChar>] = []
+    defer { copies.forEach { $0.deallocate() } }
+    for buffer in buffers {
+        guard let buffer else { pointers.append(nil); continue }
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: buffer.count + 1)
+        buffer.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { copy.update(from: base.assumingMemoryBound(to: CChar.self), count: buffer.count) }
+        }
+        copy[buffer.count] = 0   // text parameters are read up to their NUL; binary ones by length
+        copies.append(copy)
+        pointers.append(UnsafePointer(copy))
+    }
+    return body(pointers)
+}
+
+/// A failed statement: its SQLSTATE class decides what the seam hears.
+struct PostgresError: Error {
+    let sqlState: String
+    let message: String
+    let connectionLost: Bool
+
+    var storageError: StorageError {
+        let detail = "postgresql \(sqlState): \(message)"
+        if connectionLost { return .unavailable(detail) }
+        switch sqlState {
+        case "23505": return .uniqueViolation(detail)
+        case _ where sqlState.hasPrefix("23"), "P0001": return .constraint(detail)
+        case "40001", "40P01": return .conflict(detail)
+        // connection exceptions, shutdown/restart, out of resources, read-only, statement/lock timeout, too many connections
+        case _ where sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P"): return .unavailable(detail)
+        case "25006", "57014", "55P03": return .unavailable(detail)
+        default: return .failed(detail)
+        }
+    }
+}
