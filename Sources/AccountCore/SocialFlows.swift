@@ -13,7 +13,6 @@
 // exactly one goes on); a wrong browser or provider does not use it up. Expired flows are removed whenever one begins.
 import Crypto
 import Foundation
-import GRDB
 
 /// What a flow is for.
 public enum SocialPurpose: String, Sendable, CaseIterable {
@@ -113,14 +112,12 @@ public struct SocialFlows: Sendable {
         let sealedInvite = invite.isEmpty ? nil : try vault.seal(Data(invite.utf8), context: Self.inviteContext)
         let state = SecretToken(random: random)
         let now = clock.now()
-        try database.writer.write { db in
-            try db.execute(sql: "DELETE FROM socialFlow WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
-            try db.execute(sql: """
-                INSERT INTO socialFlow (digest, provider, purpose, accountId, bindingDigest, returnTo, sealedInvite, rememberMe,
-                                        pendingDigest, createdAt, expiresAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [state.digest, provider, purpose.rawValue, accountId, Self.digest(binding), returnTo, sealedInvite,
-                                 rememberMe, pendingDigest, now.timeIntervalSince1970, (now + lifetime).timeIntervalSince1970])
+        let flow = StoredSocialFlow(digest: state.digest, provider: provider, purpose: purpose.rawValue, accountId: accountId,
+                                    bindingDigest: Self.digest(binding), returnTo: returnTo, sealedInvite: sealedInvite, rememberMe: rememberMe,
+                                    pendingDigest: pendingDigest, createdAt: now, expiresAt: now + lifetime)
+        try database.write { tx in
+            try tx.deleteExpiredSocialFlows(now: now)
+            try tx.insertSocialFlow(flow)
         }
         return SocialFlowStart(state: state.encoded, codeVerifier: Self.codeVerifier(state: state.encoded, binding: binding),
                                nonce: Self.nonce(state: state.encoded, binding: binding))
@@ -130,21 +127,20 @@ public struct SocialFlows: Sendable {
     /// expired, begun for another provider or by another browser.
     public func finish(state: String, provider: String, binding: [UInt8]) throws -> SocialFlow {
         guard let token = SecretToken(encoded: state), !binding.isEmpty else { throw AccountError.refused("social_state_invalid") }
-        let now = clock.now().timeIntervalSince1970
-        let row = try database.writer.write { db -> Row? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM socialFlow WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
-                                             arguments: [token.digest, now]),
-                  Self.constantTimeEquals(row["bindingDigest"], Self.digest(binding)),
-                  row["provider"] as String == provider else { return nil }
-            try db.execute(sql: "UPDATE socialFlow SET usedAt = ? WHERE digest = ? AND usedAt IS NULL", arguments: [now, token.digest])
-            return db.changesCount == 1 ? row : nil
+        let now = clock.now()
+        let stored = try database.write { tx -> StoredSocialFlow? in
+            guard let stored = try tx.unusedSocialFlow(digest: token.digest, now: now),
+                  Self.constantTimeEquals(stored.bindingDigest, Self.digest(binding)),
+                  stored.provider == provider else { return nil }
+            // One winner per state: the conditional UPDATE's changed-row count.
+            return try tx.markSocialFlowUsed(digest: token.digest, now: now) ? stored : nil
         }
-        guard let row, let purpose = SocialPurpose(rawValue: row["purpose"]) else { throw AccountError.refused("social_state_invalid") }
+        guard let stored, let purpose = SocialPurpose(rawValue: stored.purpose) else { throw AccountError.refused("social_state_invalid") }
         // An invitation that no longer opens (the key file was replaced meanwhile) is as if none was carried.
-        let invite = (row["sealedInvite"] as Data?).flatMap { try? vault.open($0, context: Self.inviteContext) }
-        return SocialFlow(provider: provider, purpose: purpose, accountId: row["accountId"], returnTo: row["returnTo"],
-                          invite: invite.map { String(decoding: $0, as: UTF8.self) } ?? "", rememberMe: row["rememberMe"],
-                          pendingDigest: row["pendingDigest"], codeVerifier: Self.codeVerifier(state: state, binding: binding),
+        let invite = stored.sealedInvite.flatMap { try? vault.open($0, context: Self.inviteContext) }
+        return SocialFlow(provider: provider, purpose: purpose, accountId: stored.accountId, returnTo: stored.returnTo,
+                          invite: invite.map { String(decoding: $0, as: UTF8.self) } ?? "", rememberMe: stored.rememberMe,
+                          pendingDigest: stored.pendingDigest, codeVerifier: Self.codeVerifier(state: state, binding: binding),
                           nonce: Self.nonce(state: state, binding: binding))
     }
 

@@ -8,7 +8,6 @@
 //   new, no address or an unverified one  → refused `api_social_no_email`
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 extension SocialSignIn {
@@ -30,24 +29,24 @@ extension SocialSignIn {
         guard !identity.subject.isEmpty else { throw AccountError.refused("social_state_invalid") }
         let record = try store.record(identity)
         let outcome = try retryingOnce {
-            try settle(database.writer.write { db -> Settled in
-                if let accountId = try store.owner(provider: record.provider, subject: record.subject, in: db) {
-                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, previousToken: nil, kind: .api, in: db)
+            try settle(database.write { tx -> Settled in
+                if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
+                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, previousToken: nil, kind: .api, in: tx)
                 }
                 let address = Self.verifiedAddress(identity)
-                if let address, try store.holder(of: address, in: db) != nil {
+                if let address, try EmailAddress.holding(address, in: tx.grdb) != nil {
                     logger.info("provider token refused: the address has an account", metadata: ["provider": "\(record.provider)"])
                     throw AccountError.refused("api_social_address_held")
                 }
-                try checkSignUpAllowed(invite: "", in: db)
+                try checkSignUpAllowed(invite: "", in: tx)
                 guard let address else {
                     logger.info("provider token refused: no verified address", metadata: ["provider": "\(record.provider)"])
                     throw AccountError.refused("api_social_no_email")
                 }
                 let accountId = try createAccount(record, address: address, verified: true, client: client,
-                                                  detail: Self.detail(record.provider, .api), in: db)
+                                                  detail: Self.detail(record.provider, .api), in: tx)
                 let grant = try startSession(accountId: accountId, email: address, rememberMe: true, client: client, previousToken: nil,
-                                             kind: .api, in: db)
+                                             kind: .api, in: tx)
                 return .done(.signedIn(grant, created: true))
             })
         }

@@ -14,23 +14,21 @@
 // `.invalidCredentials`, counted towards the lock.
 import AccountRules
 import Foundation
-import GRDB
 
 extension SocialSignIn {
     /// The pending identity `token` names in this browser; `.refused("social_pending_invalid")` when unknown, used,
     /// expired or from another browser.
     public func pending(token: String, binding: [UInt8]) throws -> PendingIdentity {
         guard let digest = SecretToken(encoded: token)?.digest else { throw AccountError.refused("social_pending_invalid") }
-        return try database.writer.read { db in
-            guard let pending = try store.pending(digest: digest, binding: binding, in: db) else {
+        return try database.read { tx in
+            guard let pending = try store.pending(digest: digest, binding: binding, in: tx) else {
                 throw AccountError.refused("social_pending_invalid")
             }
             var providers: [String] = []
             var hasPassword = false
             if let target = pending.linkAccountId {
-                providers = try String.fetchAll(db, sql: "SELECT provider FROM socialIdentity WHERE accountId = ? ORDER BY createdAt, id",
-                                                arguments: [target])
-                hasPassword = try store.hasPassword(accountId: target, in: db)
+                providers = try tx.socialProviders(accountId: target)
+                hasPassword = try tx.accountHasPassword(accountId: target)
             }
             return PendingIdentity(provider: pending.identity.provider, email: pending.identity.email, displayName: pending.identity.displayName,
                                    linkProviders: providers, linkHasPassword: hasPassword, returnTo: pending.returnTo,
@@ -52,42 +50,42 @@ extension SocialSignIn {
         let errors = emailRules.validate(["email": address])
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         return try retryingOnce {
-            try database.writer.write { db -> SignUpOutcome in
-                guard let pending = try store.pending(digest: digest, binding: binding, in: db), pending.linkAccountId == nil else {
+            try database.write { tx -> SignUpOutcome in
+                guard let pending = try store.pending(digest: digest, binding: binding, in: tx), pending.linkAccountId == nil else {
                     throw AccountError.refused("social_pending_invalid")
                 }
                 let mode = invitations.policy.mode
                 guard mode != .closed else { throw AccountError.signUpClosed }
                 let record = pending.identity
-                guard try store.owner(provider: record.provider, subject: record.subject, in: db) == nil else {
+                guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == nil else {
                     throw AccountError.refused("social_identity_taken")
                 }
-                if let held = try EmailAddress.heldAddress(address, in: db) {
-                    guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
-                    if try confirmation.noteSignUpAttempt(to: held, in: db) {
+                if let held = try EmailAddress.heldAddress(address, in: tx.grdb) {
+                    // One winner per pending identity: markUsed's conditional UPDATE.
+                    guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
+                    if try confirmation.noteSignUpAttempt(to: held, in: tx.grdb) {
                         logger.info("address given for a provider identity has an account; owner notified")
                     }
                     return .confirmationSent
                 }
                 let invite = store.invite(of: pending)
-                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: db)
+                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: tx.grdb)
                 if mode == .invite, !invited {
-                    guard try invitedAddress(invite, in: db) != nil else { throw AccountError.invitationRequired }
+                    guard try invitedAddress(invite, in: tx) != nil else { throw AccountError.invitationRequired }
                     throw emailError("not_invited")
                 }
-                guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
+                guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 var created = record
                 created.email = address
                 let accountId = try createAccount(created, address: address, verified: invited, client: client,
-                                                  detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: db)
+                                                  detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
                 if confirmation.required && !invited {
-                    let emailId = try Int64.fetchOne(db, sql: "SELECT id FROM emailAddress WHERE accountId = ? AND isPrimary",
-                                                     arguments: [accountId])
-                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: db)
+                    let emailId = try tx.primaryAddressId(accountId: accountId)
+                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: tx.grdb)
                     return .confirmationSent
                 }
                 return .signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
-                                                  previousToken: previousToken, in: db))
+                                                  previousToken: previousToken, in: tx))
             }
         }
     }
@@ -101,20 +99,19 @@ extension SocialSignIn {
     public func linkWithPassword(pendingToken: String, binding: [UInt8], password: String, client: ClientInfo,
                                  previousToken: String?) throws -> SessionGrant {
         guard let digest = SecretToken(encoded: pendingToken)?.digest else { throw AccountError.refused("social_pending_invalid") }
-        let (found, blocked) = try database.writer.read { db in
-            let found = try store.pending(digest: digest, binding: binding, in: db).flatMap { pending -> (PendingRecord, Int64, String)? in
-                guard let target = pending.linkAccountId,
-                      let hash = try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE id = ?", arguments: [target]) else { return nil }
+        let (found, blocked) = try database.read { tx in
+            let found = try store.pending(digest: digest, binding: binding, in: tx).flatMap { pending -> (PendingRecord, Int64, String)? in
+                guard let target = pending.linkAccountId, let hash = try tx.storedPasswordHash(accountId: target) else { return nil }
                 return (pending, target, hash)
             }
-            return (found, try lockout.isBlocked(client, in: db))
+            return (found, try lockout.isBlocked(client, in: tx.grdb))
         }
         guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
         let typed = pending.identity.email ?? ""
         if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
-        if try database.writer.read({ db in try lockout.isLocked(accountId: target, in: db) }) {
+        if try database.read({ tx in try lockout.isLocked(accountId: target, in: tx.grdb) }) {
             try lockout.refuse(accountId: target, email: typed, client: client, reason: matches ? "linking: account locked" : "linking: account locked, wrong password",
                      counts: !matches)
         }
@@ -122,22 +119,23 @@ extension SocialSignIn {
             try lockout.refuse(accountId: target, email: typed, client: client, reason: hash.isEmpty ? "linking: account has no password" : "linking: wrong password")
         }
         let settled = try retryingOnce {
-            try database.writer.write { db -> Settled in
-                guard let pending = try store.pending(digest: digest, binding: binding, in: db), pending.linkAccountId == target else {
+            try database.write { tx -> Settled in
+                guard let pending = try store.pending(digest: digest, binding: binding, in: tx), pending.linkAccountId == target else {
                     throw AccountError.refused("social_pending_invalid")
                 }
-                let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? typed
-                if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
-                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: db)
+                let primary = try EmailAddress.primaryAddress(of: target, in: tx.grdb) ?? typed
+                if confirmation.required, try tx.primaryAddressIsUnverified(accountId: target) {
+                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: tx.grdb)
                     return .failed(.unconfirmed)
                 }
-                _ = try linkIdentity(pending.identity, to: target, client: client, in: db)
-                guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
-                try lockout.recordSuccess(accountId: target, in: db)
+                _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
+                // One winner per pending identity: markUsed's conditional UPDATE.
+                guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
+                try lockout.recordSuccess(accountId: target, in: tx.grdb)
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe, client: client,
-                                             previousToken: previousToken, in: db)
+                                             previousToken: previousToken, in: tx)
                 try audit.record(.signIn, accountId: target, email: primary, client: client,
-                                 detail: "password, linking \(pending.identity.provider)", in: db)
+                                 detail: "password, linking \(pending.identity.provider)", in: tx.grdb)
                 return .done(.signedIn(grant, created: false))
             }
         }

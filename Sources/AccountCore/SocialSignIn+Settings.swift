@@ -8,14 +8,13 @@
 // Link and re-authenticate need the session of the account the flow was begun for (`social_wrong_account` otherwise);
 // WebFront asks for a recent sign-in before a link, as for address changes.
 import Foundation
-import GRDB
 
 extension SocialSignIn {
     /// Purpose `link`: the identity joins the signed-in account.
     func link(_ record: IdentityRecord, flow: SocialFlow, session: SessionInfo?, client: ClientInfo) throws -> SocialOutcome {
         guard let session, flow.accountId == session.accountId else { throw AccountError.refused("social_wrong_account") }
         try retryingOnce {
-            try database.writer.write { db in _ = try linkIdentity(record, to: session.accountId, client: client, in: db) }
+            try database.write { tx in _ = try linkIdentity(record, to: session.accountId, client: client, in: tx) }
         }
         return .linked
     }
@@ -24,16 +23,16 @@ extension SocialSignIn {
     /// authenticated (Reauthentication.isRecent).
     func reauthenticate(_ record: IdentityRecord, flow: SocialFlow, session: SessionInfo?, client: ClientInfo) throws -> SocialOutcome {
         guard let session, flow.accountId == session.accountId else { throw AccountError.refused("social_wrong_account") }
-        try database.writer.write { db in
-            guard try store.owner(provider: record.provider, subject: record.subject, in: db) == session.accountId else {
+        try database.write { tx in
+            guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == session.accountId else {
                 throw AccountError.refused("social_wrong_account")
             }
-            try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?",
-                           arguments: [clock.now().timeIntervalSince1970, session.digest, session.accountId])
-            guard db.changesCount == 1 else { throw AccountError.notFound }
-            try store.refresh(record, in: db)
-            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: db),
-                             client: client, detail: "via \(record.provider)", in: db)
+            guard try tx.markSessionAuthenticated(digest: session.digest, accountId: session.accountId, now: clock.now()) else {
+                throw AccountError.notFound
+            }
+            try tx.refreshSocialIdentity(record, now: clock.now())
+            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: tx.grdb),
+                             client: client, detail: "via \(record.provider)", in: tx.grdb)
         }
         logger.info("re-authenticated through a provider", metadata: ["account": "\(session.accountId)", "provider": "\(record.provider)"])
         return .reauthenticated
@@ -45,25 +44,26 @@ extension SocialSignIn {
                      previousToken: String?) throws -> SocialOutcome {
         guard let key = flow.pendingKey else { throw AccountError.refused("social_pending_invalid") }
         return try retryingOnce {
-            try settle(database.writer.write { db -> Settled in
-                guard let pending = try store.pending(digest: key, binding: binding, in: db), let target = pending.linkAccountId else {
+            try settle(database.write { tx -> Settled in
+                guard let pending = try store.pending(digest: key, binding: binding, in: tx), let target = pending.linkAccountId else {
                     throw AccountError.refused("social_pending_invalid")
                 }
-                guard try store.owner(provider: record.provider, subject: record.subject, in: db) == target else {
+                guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == target else {
                     throw AccountError.refused("social_wrong_account")
                 }
-                let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? ""
-                if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
+                let primary = try EmailAddress.primaryAddress(of: target, in: tx.grdb) ?? ""
+                if confirmation.required, try tx.primaryAddressIsUnverified(accountId: target) {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client,
-                                     detail: "via \(record.provider): address not confirmed", in: db)
+                                     detail: "via \(record.provider): address not confirmed", in: tx.grdb)
                     return .failed(.unconfirmed)
                 }
-                _ = try linkIdentity(pending.identity, to: target, client: client, in: db)
-                guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
-                try store.refresh(record, in: db)
+                _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
+                // One winner per pending identity: markUsed's conditional UPDATE.
+                guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
+                try tx.refreshSocialIdentity(record, now: clock.now())
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
-                                             client: client, previousToken: previousToken, in: db)
-                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: db)
+                                             client: client, previousToken: previousToken, in: tx)
+                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: tx.grdb)
                 logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(target)"])
                 return .done(.signedIn(grant, created: false))
             })
@@ -72,22 +72,24 @@ extension SocialSignIn {
 
     /// Links `record` to the account in the caller's transaction; false when it already was (nothing but its last use
     /// changes). Refusals throw (the transaction is rolled back).
-    func linkIdentity(_ record: IdentityRecord, to accountId: Int64, client: ClientInfo, in db: Database) throws -> Bool {
-        if let owner = try store.owner(provider: record.provider, subject: record.subject, in: db) {
+    /// One owner per identity and one identity per provider per account hold by socialIdentity's unique keys: a
+    /// concurrent link makes the insert throw `.uniqueViolation`, and the caller's retryingOnce runs the step again.
+    func linkIdentity(_ record: IdentityRecord, to accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> Bool {
+        if let owner = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
             guard owner == accountId else {
                 logger.info("link refused: identity linked to another account", metadata: ["account": "\(accountId)"])
                 throw AccountError.refused("social_identity_taken")
             }
-            try store.refresh(record, in: db)
+            try tx.refreshSocialIdentity(record, now: clock.now())
             return false
         }
-        guard try !store.hasProvider(record.provider, accountId: accountId, in: db) else {
+        guard try !tx.hasSocialIdentity(provider: record.provider, accountId: accountId) else {
             throw AccountError.refused("social_already_linked")
         }
-        try store.insert(record, accountId: accountId, in: db)
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
-        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: db)
-        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: db) }
+        try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now())
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
+        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: tx.grdb)
+        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: tx.grdb) }
         logger.info("identity linked", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return true
     }

@@ -19,7 +19,6 @@
 // "via <provider>", accounts made here as `sign_up` "via <provider>", links and unlinks as `identity_linked`/`_unlinked`.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// An identity as the provider reported it; `tokens` is opaque (JSON from WebFront), sealed before it is stored.
@@ -146,59 +145,60 @@ public struct SocialSignIn: Sendable {
 
     private func signIn(_ record: IdentityRecord, identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
                         previousToken: String?) throws -> SocialOutcome {
-        try settle(database.writer.write { db -> Settled in
-            if let accountId = try store.owner(provider: record.provider, subject: record.subject, in: db) {
+        try settle(database.write { tx -> Settled in
+            if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
                 return try signInLinked(accountId, record: record, rememberMe: flow.rememberMe, client: client,
-                                        previousToken: previousToken, in: db)
+                                        previousToken: previousToken, in: tx)
             }
             guard let address = Self.verifiedAddress(identity) else {
                 // Ask for an address only when it could lead to an account.
-                try checkSignUpAllowed(invite: flow.invite, in: db)
+                try checkSignUpAllowed(invite: flow.invite, in: tx)
                 let token = try store.createPending(record, emailVerified: false, linkAccountId: nil, flow: flow, binding: binding,
-                                                    lifetime: pendingLifetime, random: random, in: db)
+                                                    lifetime: pendingLifetime, random: random, in: tx)
                 logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
                 return .done(.needsEmail(pendingToken: token))
             }
-            if let holder = try store.holder(of: address, in: db) {
+            if let holder = try EmailAddress.holding(address, in: tx.grdb)?.accountId {
                 let token = try store.createPending(record, emailVerified: true, linkAccountId: holder, flow: flow, binding: binding,
-                                                    lifetime: pendingLifetime, random: random, in: db)
+                                                    lifetime: pendingLifetime, random: random, in: tx)
                 logger.info("social sign-in: the address has an account; linking needs its owner", metadata: ["account": "\(holder)"])
                 return .done(.needsLink(pendingToken: token))
             }
-            return try signUp(record, address: address, flow: flow, client: client, previousToken: previousToken, in: db)
+            return try signUp(record, address: address, flow: flow, client: client, previousToken: previousToken, in: tx)
         })
     }
 
     /// Signs in to the account the identity is linked to (refused while its primary address waits for confirmation).
     /// `kind: .api` issues an API token (audited "api via <provider>").
     func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, previousToken: String?,
-                      kind: SessionKind = .browser, in db: Database) throws -> Settled {
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
-        if confirmation.required, try store.isUnconfirmed(accountId: accountId, in: db) {
+                      kind: SessionKind = .browser, in tx: Transaction) throws -> Settled {
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb) ?? ""
+        if confirmation.required, try tx.primaryAddressIsUnverified(accountId: accountId) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
-                             detail: "via \(record.provider): address not confirmed", in: db)
+                             detail: "via \(record.provider): address not confirmed", in: tx.grdb)
             return .failed(.unconfirmed)
         }
-        try store.refresh(record, in: db)
+        try tx.refreshSocialIdentity(record, now: clock.now())
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
-                                     previousToken: previousToken, kind: kind, in: db)
-        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: db)
+                                     previousToken: previousToken, kind: kind, in: tx)
+        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx.grdb)
         logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
     }
 
     /// A new account for a provider-verified address no account holds, as the sign-up mode allows.
     private func signUp(_ record: IdentityRecord, address: String, flow: SocialFlow, client: ClientInfo, previousToken: String?,
-                        in db: Database) throws -> Settled {
+                        in tx: Transaction) throws -> Settled {
         let mode = invitations.policy.mode
         guard mode != .closed else { throw AccountError.signUpClosed }
-        // An invitation for this address is used up with the account (open mode too); any other is not used.
-        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: db)
+        // An invitation for this address is used up with the account (open mode too); any other is not used. One
+        // winner: Invitations.redeem's conditional UPDATE.
+        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: tx.grdb)
         guard mode == .open || invited else { throw AccountError.invitationRequired }
         let accountId = try createAccount(record, address: address, verified: true, client: client,
-                                          detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: db)
+                                          detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
         let grant = try startSession(accountId: accountId, email: address, rememberMe: flow.rememberMe, client: client,
-                                     previousToken: previousToken, in: db)
+                                     previousToken: previousToken, in: tx)
         return .done(.signedIn(grant, created: true))
     }
 
@@ -219,51 +219,53 @@ public struct SocialSignIn: Sendable {
     }
 
     /// Runs `body` again once when a unique key refused a row: the second run sees what the other request committed.
+    /// `body` is a whole write transaction (rolled back by the refusal), so nothing of the first run is left.
     func retryingOnce<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch StorageError.uniqueViolation {
             logger.info("social sign-in met a concurrent change; running the step again")
             return try body()
         }
     }
 
     /// Refuses sign-up as Registration would: closed, or invite mode without a valid invitation (any address).
-    func checkSignUpAllowed(invite: String, in db: Database) throws {
+    func checkSignUpAllowed(invite: String, in tx: Transaction) throws {
         switch invitations.policy.mode {
         case .open: return
         case .closed: throw AccountError.signUpClosed
-        case .invite: guard try invitedAddress(invite, in: db) != nil else { throw AccountError.invitationRequired }
+        case .invite: guard try invitedAddress(invite, in: tx) != nil else { throw AccountError.invitationRequired }
         }
     }
 
     /// The address a still valid invitation is for (Invitations.invitation, inside the caller's transaction).
-    func invitedAddress(_ invite: String, in db: Database) throws -> String? {
+    func invitedAddress(_ invite: String, in tx: Transaction) throws -> String? {
         guard let token = SecretToken(encoded: invite) else { return nil }
-        return try String.fetchOne(db, sql: "SELECT address FROM invite WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
-                                   arguments: [token.digest, clock.now().timeIntervalSince1970])
+        return try tx.validInvitationAddress(digest: token.digest, now: clock.now())
     }
 
     /// Creates a password-less account for `address` with the identity linked; audited as sign-up and link.
     func createAccount(_ record: IdentityRecord, address: String, verified: Bool, client: ClientInfo, detail: String,
-                       in db: Database) throws -> Int64 {
+                       in tx: Transaction) throws -> Int64 {
+        // One account per address: emailAddress.normalizedAddress is unique (a concurrent sign-up makes this throw
+        // `.uniqueViolation`, and retryingOnce runs the step again); one owner per identity: socialIdentity's unique keys.
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, language: client.language,
-                                                now: clock.now(), in: db)
+                                                now: clock.now(), in: tx.grdb)
         if !record.displayName.isEmpty {
-            try db.execute(sql: "UPDATE account SET displayName = ? WHERE id = ?", arguments: [record.displayName, accountId])
+            try tx.setAccountDisplayName(record.displayName, accountId: accountId)
         }
-        try store.insert(record, accountId: accountId, in: db)
-        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: db)
-        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: db)
+        try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now())
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: tx.grdb)
+        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: tx.grdb)
         logger.info("account created through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return accountId
     }
 
     /// Ends the browser's previous session and starts a new one (`kind: .api`: issues an API token instead).
     func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, previousToken: String?,
-                      kind: SessionKind = .browser, in db: Database) throws -> SessionGrant {
-        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: db) }
-        return try sessions.create(in: db, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
+                      kind: SessionKind = .browser, in tx: Transaction) throws -> SessionGrant {
+        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: tx.grdb) }
+        return try sessions.create(in: tx.grdb, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
     }
 
     /// The audit detail of a sign-in or sign-up through `provider`: "via <provider>", "api via <provider>" for the JSON API.

@@ -1,5 +1,6 @@
-// SocialStore.swift: the `socialIdentity` and `socialPending` rows as SocialSignIn and SocialLinks read and write
-// them, always inside the caller's transaction.
+// SocialStore.swift: what social sign-in does to an identity before and after storage, inside the caller's transaction:
+// seals its tokens and trims its name, makes and finds pending identities (their token, their browser, their carried
+// invitation). The statements are in Storage/Stores/SocialIdentityStore.swift and SocialFlowStore.swift.
 //
 // Options: none of its own (the vault seals, the clock dates). An identity's provider tokens are sealed with the
 // context "<provider>\n<subject>", the same for a pending identity, so a pending row's blob moves to the identity row
@@ -8,7 +9,6 @@
 // (digest of the binding, compared in constant time), unexpired and unused; expired ones go when a new one is made.
 import AccountRules
 import Foundation
-import GRDB
 
 /// An identity as it is stored: tokens already sealed.
 struct IdentityRecord: Sendable {
@@ -23,6 +23,8 @@ struct IdentityRecord: Sendable {
 /// A pending identity's row.
 struct PendingRecord: Sendable {
     var digest: Data
+    /// SHA-256 of the binding cookie of the browser it was made in.
+    var bindingDigest: Data
     var identity: IdentityRecord
     var emailVerified: Bool
     var linkAccountId: Int64?
@@ -31,7 +33,7 @@ struct PendingRecord: Sendable {
     var rememberMe: Bool
 }
 
-/// Reads and writes identities and pending identities.
+/// Prepares identities for storage and makes, finds and uses up pending identities (statements: the stores).
 struct SocialStore: Sendable {
     let vault: TokenVault
     let clock: any Clock
@@ -55,85 +57,28 @@ struct SocialStore: Sendable {
                               tokenExpiresAt: identity.tokens == nil ? nil : identity.tokenExpiresAt)
     }
 
-    // MARK: Identities
-
-    /// The account the identity is linked to.
-    func owner(provider: String, subject: String, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT accountId FROM socialIdentity WHERE provider = ? AND subject = ?", arguments: [provider, subject])
-    }
-
-    /// Whether the account has an identity of `provider` (whatever its subject).
-    func hasProvider(_ provider: String, accountId: Int64, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM socialIdentity WHERE accountId = ? AND provider = ?)",
-                          arguments: [accountId, provider]) ?? false
-    }
-
-    /// Links `record` to the account (the unique keys refuse a second owner or a second identity of one provider).
-    func insert(_ record: IdentityRecord, accountId: Int64, in db: Database) throws {
-        let now = clock.now().timeIntervalSince1970
-        try db.execute(sql: """
-            INSERT INTO socialIdentity (accountId, provider, subject, email, displayName, sealedTokens, tokenExpiresAt, createdAt, lastUsedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [accountId, record.provider, record.subject, record.email, record.displayName, record.sealedTokens,
-                             record.tokenExpiresAt?.timeIntervalSince1970, now, now])
-    }
-
-    /// Notes a use of the linked identity: when, and what the provider says now (address, name, fresh tokens if any).
-    func refresh(_ record: IdentityRecord, in db: Database) throws {
-        try db.execute(sql: """
-            UPDATE socialIdentity SET lastUsedAt = ?, email = ?, displayName = ?,
-                sealedTokens = COALESCE(?, sealedTokens), tokenExpiresAt = CASE WHEN ? IS NULL THEN tokenExpiresAt ELSE ? END
-            WHERE provider = ? AND subject = ?
-            """, arguments: [clock.now().timeIntervalSince1970, record.email, record.displayName, record.sealedTokens,
-                             record.sealedTokens, record.tokenExpiresAt?.timeIntervalSince1970, record.provider, record.subject])
-    }
-
-    // MARK: Accounts
-
-    /// The account holding `address` (any of its addresses, verified or not), compared normalized.
-    func holder(of address: String, in db: Database) throws -> Int64? {
-        try EmailAddress.holding(address, in: db)?.accountId
-    }
-
-    /// True when the account's primary address is not verified yet.
-    func isUnconfirmed(accountId: Int64, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT verifiedAt IS NULL FROM emailAddress WHERE accountId = ? AND isPrimary", arguments: [accountId]) ?? false
-    }
-
-    /// Whether the account has a password ('' means none: made through a provider).
-    func hasPassword(accountId: Int64, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT passwordHash <> '' FROM account WHERE id = ?", arguments: [accountId]) ?? false
-    }
-
     // MARK: Pending identities
 
-    /// Stores a pending identity bound to `binding` until `lifetime` passes; returns its token (for the cookie).
+    /// Stores a pending identity bound to `binding` until `lifetime` passes; returns its token (for the cookie). Expired
+    /// pending identities go first.
     func createPending(_ record: IdentityRecord, emailVerified: Bool, linkAccountId: Int64?, flow: SocialFlow, binding: [UInt8],
-                       lifetime: TimeInterval, random: any RandomSource, in db: Database) throws -> String {
+                       lifetime: TimeInterval, random: any RandomSource, in tx: Transaction) throws -> String {
         let token = SecretToken(random: random)
         let now = clock.now()
         let invite = flow.invite.isEmpty ? nil : try vault.seal(Data(flow.invite.utf8), context: SocialFlows.inviteContext)
-        try db.execute(sql: "DELETE FROM socialPending WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
-        try db.execute(sql: """
-            INSERT INTO socialPending (digest, bindingDigest, provider, subject, email, emailVerified, displayName, sealedTokens,
-                                       tokenExpiresAt, linkAccountId, returnTo, sealedInvite, rememberMe, createdAt, expiresAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [token.digest, SocialFlows.digest(binding), record.provider, record.subject, record.email, emailVerified,
-                             record.displayName, record.sealedTokens, record.tokenExpiresAt?.timeIntervalSince1970, linkAccountId,
-                             flow.returnTo, invite, flow.rememberMe, now.timeIntervalSince1970, (now + lifetime).timeIntervalSince1970])
+        try tx.deleteExpiredSocialPending(now: now)
+        let pending = PendingRecord(digest: token.digest, bindingDigest: SocialFlows.digest(binding), identity: record,
+                                    emailVerified: emailVerified, linkAccountId: linkAccountId, returnTo: flow.returnTo,
+                                    sealedInvite: invite, rememberMe: flow.rememberMe)
+        try tx.insertSocialPending(pending, createdAt: now, expiresAt: now + lifetime)
         return token.encoded
     }
 
     /// The pending identity with token digest `digest`, when it is unused, unexpired and was made in this browser.
-    func pending(digest: Data, binding: [UInt8], in db: Database) throws -> PendingRecord? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM socialPending WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
-                                         arguments: [digest, clock.now().timeIntervalSince1970]),
-              !binding.isEmpty, SocialFlows.constantTimeEquals(row["bindingDigest"], SocialFlows.digest(binding)) else { return nil }
-        let identity = IdentityRecord(provider: row["provider"], subject: row["subject"], email: row["email"], displayName: row["displayName"],
-                                      sealedTokens: row["sealedTokens"],
-                                      tokenExpiresAt: (row["tokenExpiresAt"] as Double?).map { Date(timeIntervalSince1970: $0) })
-        return PendingRecord(digest: digest, identity: identity, emailVerified: row["emailVerified"], linkAccountId: row["linkAccountId"],
-                             returnTo: row["returnTo"], sealedInvite: row["sealedInvite"], rememberMe: row["rememberMe"])
+    func pending(digest: Data, binding: [UInt8], in tx: Transaction) throws -> PendingRecord? {
+        guard let pending = try tx.unusedSocialPending(digest: digest, now: clock.now()),
+              !binding.isEmpty, SocialFlows.constantTimeEquals(pending.bindingDigest, SocialFlows.digest(binding)) else { return nil }
+        return pending
     }
 
     /// The invitation a pending identity carries ("" = none, or it no longer opens).
@@ -142,10 +87,8 @@ struct SocialStore: Sendable {
         return String(decoding: opened, as: UTF8.self)
     }
 
-    /// Uses the pending identity up; false when it was used meanwhile.
-    func markUsed(_ pending: PendingRecord, in db: Database) throws -> Bool {
-        try db.execute(sql: "UPDATE socialPending SET usedAt = ? WHERE digest = ? AND usedAt IS NULL",
-                       arguments: [clock.now().timeIntervalSince1970, pending.digest])
-        return db.changesCount == 1
+    /// Uses the pending identity up; false when it was used meanwhile (the conditional UPDATE decides the one winner).
+    func markUsed(_ pending: PendingRecord, in tx: Transaction) throws -> Bool {
+        try tx.markSocialPendingUsed(digest: pending.digest, now: clock.now())
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -33,12 +32,12 @@ struct SocialFlowsTests {
     @Test func onlyDigestsAreStored() throws {
         let fixture = try TestFixture()
         let start = try fixture.services.socialFlows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: binding)
-        let row = try #require(try fixture.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM socialFlow") })
+        let row = try #require(try fixture.database.read { tx in try tx.row("SELECT * FROM socialFlow") })
         let state = try #require(SecretToken(encoded: start.state))
         #expect(row["digest"] as Data == state.digest)
         #expect(row["bindingDigest"] as Data == SocialFlows.digest(binding))
         #expect(row["expiresAt"] as Double == fixture.clock.now().timeIntervalSince1970 + 600)
-        let stored = try fixture.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM socialFlow") }
+        let stored = try fixture.database.read { tx in try tx.row("SELECT * FROM socialFlow") }
         let text = String(describing: stored)
         #expect(!text.contains(start.codeVerifier) && !text.contains(start.nonce) && !text.contains(start.state))
     }
@@ -96,7 +95,7 @@ struct SocialFlowsTests {
         let flows = fixture.services.socialFlows
         let invite = SecretToken(random: SeededRandomSource(seed: 7)).encoded
         let start = try flows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: binding, invite: invite)
-        let sealed = try #require(try fixture.database.writer.read { db in try Data.fetchOne(db, sql: "SELECT sealedInvite FROM socialFlow") })
+        let sealed = try #require(try fixture.database.read { tx in try tx.value(Data.self, "SELECT sealedInvite FROM socialFlow") })
         #expect(sealed.range(of: Data(invite.utf8)) == nil)
         #expect(try flows.finish(state: start.state, provider: "corp", binding: binding).invite == invite)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -85,13 +84,13 @@ struct SocialLinksTests {
         try links.storeTokens(accountId: ann, provider: "corp", tokens: Data("refreshed".utf8), expiresAt: expires)
         let opened = try #require(try links.tokens(accountId: ann, provider: "corp"))
         #expect(opened.tokens == Data("refreshed".utf8) && opened.expiresAt == expires)
-        let sealed = try #require(try fixture.database.writer.read { db in
-            try Data.fetchOne(db, sql: "SELECT sealedTokens FROM socialIdentity WHERE accountId = ?", arguments: [ann])
+        let sealed = try #require(try fixture.database.read { tx in
+            try tx.value(Data.self, "SELECT sealedTokens FROM socialIdentity WHERE accountId = ?", [ann])
         })
         #expect(sealed.range(of: Data("refreshed".utf8)) == nil)
         // A sealed blob copied to another identity's row does not open there
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "UPDATE socialIdentity SET sealedTokens = ? WHERE accountId = ?", arguments: [sealed, bob])
+        try fixture.database.write { tx in
+            try tx.execute("UPDATE socialIdentity SET sealedTokens = ? WHERE accountId = ?", [sealed, bob])
         }
         #expect(throws: TokenVaultError.self) { try links.tokens(accountId: bob, provider: "corp") }
         // Nothing stored, or nothing linked: nil; storing for an identity that is gone: not found

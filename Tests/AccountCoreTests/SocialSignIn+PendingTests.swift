@@ -1,6 +1,5 @@
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -28,7 +27,7 @@ struct SocialSignInPendingTests {
         let pending = try fixture.services.social.pending(token: token, binding: browser)
         #expect(pending == PendingIdentity(provider: "github", email: "Ann@Example.com", displayName: "Ann", linkProviders: ["corp"],
                                            linkHasPassword: false, returnTo: "/back", rememberMe: false))
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE account SET passwordHash = 'x' WHERE id = ?", arguments: [accountId]) }
+        try fixture.database.write { tx in try tx.execute("UPDATE account SET passwordHash = 'x' WHERE id = ?", [accountId]) }
         #expect(try fixture.services.social.pending(token: token, binding: browser).linkHasPassword)
 
         let asking = try fixture.socialPending(identity("new", email: nil))
@@ -53,10 +52,11 @@ struct SocialSignInPendingTests {
         let fixture = try TestFixture(confirmationRequired: true)
         let token = try fixture.socialPending(identity(email: "ann@unverified.example", verified: false, tokens: "t"))
         guard case .confirmationSent = try submit(fixture, token, "  Ann@Example.com ") else { Issue.record("expected .confirmationSent"); return }
-        let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
-        #expect(address.address == "Ann@Example.com" && address.isPrimary && address.verifiedAt == nil)
-        #expect(try fixture.passwordHash(address.accountId) == "")
-        #expect(try fixture.linkedIdentities() == ["corp/sub-1→\(address.accountId)"])
+        let address = try #require(try fixture.database.read { tx in try tx.row("SELECT accountId, address, isPrimary, verifiedAt FROM emailAddress") })
+        let accountId: Int64 = address["accountId"]
+        #expect(address["address"] as String == "Ann@Example.com" && address["isPrimary"] as Bool && address["verifiedAt"] as Date? == nil)
+        #expect(try fixture.passwordHash(accountId) == "")
+        #expect(try fixture.linkedIdentities() == ["corp/sub-1→\(accountId)"])
         #expect(try fixture.mailKinds(to: "ann@example.com") == ["confirmation"])
         #expect(try fixture.count("session") == 0)
         #expect(try fixture.audits(.signUp).map { $0["detail"] as String } == ["via corp"])
@@ -64,10 +64,10 @@ struct SocialSignInPendingTests {
         #expect(refusal { _ = try submit(fixture, token, "other@example.com") } == "social_pending_invalid")
 
         // Once confirmed, the provider signs the person in
-        let confirmation = try #require(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") })
+        let confirmation = try #require(try fixture.database.read { tx in try tx.value(String.self, "SELECT message FROM mailQueue") })
         let link = String(try #require(confirmation.firstMatch(of: /confirmation\(token: "([A-Za-z0-9_-]+)"\)/)).1)
         _ = try fixture.services.confirmation.confirm(token: link)
-        #expect(try fixture.socialSignIn(identity(email: nil)).grant.session.accountId == address.accountId)
+        #expect(try fixture.socialSignIn(identity(email: nil)).grant.session.accountId == accountId)
     }
 
     @Test func withoutRequiredConfirmationAFreeAddressSignsIn() throws {
@@ -122,8 +122,8 @@ struct SocialSignInPendingTests {
         guard case .invalid(let errors) = error else { Issue.record("expected .invalid"); return }
         #expect(errors.keys(for: "email") == ["not_invited"])
         guard case .signedIn(let grant) = try submit(fixture, token, "ann@example.com") else { Issue.record("expected .signedIn"); return }
-        #expect(try fixture.database.writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE accountId = ?", arguments: [grant.session.accountId])
+        #expect(try fixture.database.read { tx in
+            try tx.value(Bool.self, "SELECT verifiedAt IS NOT NULL AS verified FROM emailAddress WHERE accountId = ?", [grant.session.accountId])
         } == true, "the operator vouched for it")
         #expect(try fixture.services.invitations.invitation(token: invitation.token) == nil)
     }
@@ -133,7 +133,7 @@ struct SocialSignInPendingTests {
     /// Ann's account with a password; a corp identity with her address is pending.
     func annWithPending(_ fixture: TestFixture, confirmed: Bool = true) throws -> (accountId: Int64, token: String) {
         let accountId = try fixture.signUp("ann@example.com").session.accountId
-        if confirmed { try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") } }
+        if confirmed { try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") } }
         return (accountId, try fixture.socialPending(identity()))
     }
 

@@ -1,6 +1,5 @@
 @testable import AccountCore
 import Foundation
-import GRDB
 import IPAddresses
 import Testing
 
@@ -15,8 +14,8 @@ struct SocialSignInTests {
         #expect(grant.session.email == "Ann@Example.com" && grant.session.rememberMe)
         let accountId = grant.session.accountId
         #expect(try fixture.passwordHash(accountId) == "", "no password")
-        let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
-        #expect(address.isPrimary && address.verifiedAt == fixture.clock.now(), "the provider vouched for it")
+        let address = try #require(try fixture.database.read { tx in try tx.row("SELECT isPrimary, verifiedAt FROM emailAddress") })
+        #expect(address["isPrimary"] as Bool && address["verifiedAt"] as Date? == fixture.clock.now(), "the provider vouched for it")
         #expect(try fixture.services.profile.values(of: accountId).displayName == "Ann Lee", "one line from the provider")
         #expect(try fixture.linkedIdentities() == ["corp/sub-1→\(accountId)"])
         #expect(try fixture.audits(.signUp).map { $0["detail"] as String } == ["via corp"])
@@ -70,9 +69,8 @@ struct SocialSignInTests {
         // An account the operator made, linked earlier, still signs in; an address it holds still leads to linking.
         let accountId = try fixture.services.administration.add(email: "bob@example.com", password: "correct horse", confirmed: true,
                                                                     client: ClientInfo())
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "INSERT INTO socialIdentity (accountId, provider, subject, createdAt) VALUES (?, 'corp', 'bob', 0)",
-                           arguments: [accountId])
+        try fixture.database.write { tx in
+            try tx.execute("INSERT INTO socialIdentity (accountId, provider, subject, createdAt) VALUES (?, 'corp', 'bob', 0)", [accountId])
         }
         #expect(try fixture.socialSignIn(identity("bob", email: nil)).grant.session.accountId == accountId)
         guard case .needsLink = try fixture.social(identity("bob-github", provider: "github", email: "BOB@example.com")) else {
@@ -141,10 +139,9 @@ struct SocialSignInTests {
         // Given an account with a password and a linked identity, locked after failed password sign-ins
         let fixture = try TestFixture(lockout: LockoutPolicy(maxFailures: 2))
         let accountId = try fixture.signUp("ann@example.com").session.accountId
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1")
-            try db.execute(sql: "INSERT INTO socialIdentity (accountId, provider, subject, createdAt) VALUES (?, 'corp', 'sub-1', 0)",
-                           arguments: [accountId])
+        try fixture.database.write { tx in
+            try tx.execute("UPDATE emailAddress SET verifiedAt = 1")
+            try tx.execute("INSERT INTO socialIdentity (accountId, provider, subject, createdAt) VALUES (?, 'corp', 'sub-1', 0)", [accountId])
         }
         for _ in 0..<2 { _ = try? fixture.signIn("ann@example.com", password: "wrong guess") }
         #expect(try fixture.services.lockout.lockedUntil(accountId: accountId) != nil)
@@ -174,7 +171,7 @@ struct SocialSignInTests {
         guard case .needsLink(let token) = outcome else { Issue.record("expected .needsLink, got \(outcome)"); return }
         #expect(try fixture.linkedIdentities().isEmpty)
         #expect(try fixture.count("account") == 1 && fixture.count("session") == 1)
-        let row = try #require(try fixture.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM socialPending") })
+        let row = try #require(try fixture.database.read { tx in try tx.row("SELECT * FROM socialPending") })
         #expect(row["linkAccountId"] as Int64? == accountId)
         #expect(row["digest"] as Data == SecretToken(encoded: token)?.digest)
         #expect(row["expiresAt"] as Double == fixture.clock.now().timeIntervalSince1970 + 600)
@@ -188,7 +185,7 @@ struct SocialSignInTests {
             guard case .needsEmail = outcome else { Issue.record("expected .needsEmail for \(subject), got \(outcome)"); continue }
         }
         #expect(try fixture.count("account") == 1 && fixture.count("socialPending") == 3)
-        #expect(try fixture.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM socialPending WHERE linkAccountId IS NOT NULL") } == 0)
+        #expect(try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM socialPending WHERE linkAccountId IS NOT NULL") } == 0)
     }
 
     @Test func anIdentityFromAnotherProviderThanTheFlowIsRefused() throws {

@@ -1,7 +1,6 @@
 // SocialTestKit.swift: shortcuts for the social sign-in tests: identities, whole flows (begin → finish → complete),
 // and looks at the rows they leave.
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -59,30 +58,28 @@ extension TestFixture {
     }
 
     /// Rows of `event` in the audit trail, oldest first.
-    func audits(_ event: AuditEvent) throws -> [Row] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM audit WHERE event = ? ORDER BY id", arguments: [event.rawValue])
-        }
+    func audits(_ event: AuditEvent) throws -> [SQLRow] {
+        try database.read { tx in try tx.rows("SELECT * FROM audit WHERE event = ? ORDER BY id", [event.rawValue]) }
     }
 
     /// Kinds of the mails queued to `address`, oldest first.
     func mailKinds(to address: String) throws -> [String] {
-        try database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT kind FROM mailQueue WHERE recipientKey = ? ORDER BY id", arguments: [address.lowercased()])
+        try database.read { tx in
+            try tx.values(String.self, "SELECT kind FROM mailQueue WHERE recipientKey = ? ORDER BY id", [address.lowercased()])
         }
     }
 
     /// (provider, subject, accountId) of every linked identity.
     func linkedIdentities() throws -> [String] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT provider, subject, accountId FROM socialIdentity ORDER BY id").map { row in
-                "\(row[0] as String)/\(row[1] as String)→\(row[2] as Int64)"
+        try database.read { tx in
+            try tx.rows("SELECT provider, subject, accountId FROM socialIdentity ORDER BY id").map { row in
+                "\(row["provider"] as String)/\(row["subject"] as String)→\(row["accountId"] as Int64)"
             }
         }
     }
 
     /// The account's stored password hash.
     func passwordHash(_ accountId: Int64) throws -> String? {
-        try database.writer.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE id = ?", arguments: [accountId]) }
+        try database.read { tx in try tx.value(String.self, "SELECT passwordHash FROM account WHERE id = ?", [accountId]) }
     }
 }

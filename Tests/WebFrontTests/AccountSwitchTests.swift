@@ -11,7 +11,7 @@ struct AccountSwitchTests {
 
     /// Sign-up signs in (confirmation is off): those sessions belong to other browsers and are not counted here.
     func endSignUpSessions(_ test: TestApp) throws {
-        try test.services.database.writer.write { try $0.execute(sql: "DELETE FROM session") }
+        try test.services.database.write { tx in try tx.execute("DELETE FROM session") }
     }
 
     /// A browser signed in to ann, then (adding) to bob: bob is active, ann waits.
@@ -33,7 +33,7 @@ struct AccountSwitchTests {
         #expect(home.text.contains("Signed in as bob@example.com"))
         #expect(home.text.contains(#"aria-label="Switch to ann@example.com""#))
         #expect(browser.cookies[RequestContext.accountsCookie] != nil)
-        #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 2)
+        #expect(try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM session") } == 2)
     }
 
     @Test func switchingMakesTheOtherAccountActiveForTheGateToo() throws {
@@ -54,13 +54,13 @@ struct AccountSwitchTests {
         let out = browser.post("/account/sign_out", [:])
         #expect(out.header("Location") == "/account/", "another account is still signed in")
         #expect(browser.get("/account/").text.contains("Signed in as ann@example.com"))
-        #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 1)
+        #expect(try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM session") } == 1)
         #expect(browser.cookies[RequestContext.accountsCookie] == nil, "nobody waits any more")
 
         #expect(browser.post("/account/sign_in", ["email": "bob@example.com", "password": "correct horse", "add": "1"]).status == 303)
         let all = browser.post("/account/sign_out", ["scope": "all"])
         #expect(all.header("Location") == "/account/sign_in")
-        #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 0)
+        #expect(try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM session") } == 0)
         #expect(browser.get("/account/").status == 302)
     }
 
@@ -69,7 +69,7 @@ struct AccountSwitchTests {
         let before = try #require(browser.cookies["frontdoor_session"])
         #expect(browser.post("/account/sign_in", ["email": "bob@example.com", "password": "correct horse", "add": "1"]).status == 303)
         #expect(browser.cookies["frontdoor_session"] != before)
-        #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 2,
+        #expect(try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM session") } == 2,
                 "bob's older session ended; ann's waits")
     }
 
@@ -84,13 +84,13 @@ struct AccountSwitchTests {
         #expect(browser.get("/account/").text.contains("signed in to the most accounts it may hold"))
         let refused = browser.post("/account/sign_in", ["email": "cyd@example.com", "password": "correct horse", "add": "1"])
         #expect(refused.header("Location") == "/account/")
-        #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 2)
+        #expect(try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM session") } == 2)
     }
 
     @Test func aWaitingSessionRevokedElsewhereDisappearsFromTheSwitcher() throws {
         let (test, browser) = try twoAccounts()
-        try test.services.database.writer.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE accountId = (SELECT accountId FROM emailAddress WHERE address = 'ann@example.com')")
+        try test.services.database.write { tx in
+            try tx.execute("DELETE FROM session WHERE accountId = (SELECT accountId FROM emailAddress WHERE address = 'ann@example.com')")
         }
         let home = browser.get("/account/")
         #expect(!home.text.contains("Switch to ann@example.com"))

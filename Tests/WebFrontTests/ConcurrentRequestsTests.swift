@@ -6,7 +6,6 @@ import AccountCore
 import BrowserID
 import FastCGI
 import Foundation
-import GRDB
 import Locking
 import Testing
 @testable import WebFront
@@ -41,8 +40,8 @@ struct ConcurrentRequestsTests {
                                                                     "password_confirmation": "correct horse"]).status
                 seen["home"] = browser.get("/account/").status
                 seen["gate"] = browser.get("/account/auth/check").status
-                try? database.writer.write { db in
-                    try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1 WHERE address = ?", arguments: [email])
+                try? database.write { tx in
+                    try tx.execute("UPDATE emailAddress SET verifiedAt = 1 WHERE address = ?", [email])
                 }
                 seen["certify"] = browser.post("/account/browserid/certify", ["email": email, "pubkey": userKey.jsonText]).status
                 seen["support document"] = browser.get("/.well-known/browserid").status
@@ -58,6 +57,6 @@ struct ConcurrentRequestsTests {
         let all = statuses.withLock { $0 }
         #expect(all.count == 4 * rounds)
         for seen in all { #expect(seen == expected) }
-        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") } == 4 * rounds)
+        #expect(try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 4 * rounds)
     }
 }

@@ -1,6 +1,5 @@
 import AccountCore
 import FastCGI
-import GRDB
 import MailTestKit
 import Testing
 @testable import WebFront
@@ -58,7 +57,7 @@ struct ConfirmationPageTests {
         let strip = { (text: String) in text.replacing(/name="csrf_token" value="[^"]*"/, with: "") }
         #expect(strip(fresh.text) == strip(taken.text))
         #expect(fresh.headers.map(\.name) == taken.headers.map(\.name))
-        #expect(try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 2)
+        #expect(try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 2)
         let mails = try test.deliveredMail()
         #expect(mails.contains { $0.field("To") == "Bea@Example.com" && $0.readable.contains("Someone, perhaps you, tried to create an account") })
     }

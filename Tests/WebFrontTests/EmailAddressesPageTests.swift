@@ -1,7 +1,6 @@
 // EmailAddressesPageTests.swift: the settings/emails page in-process: list, add, confirm from a signed-in browser.
 import AccountCore
 import FastCGI
-import GRDB
 import Testing
 @testable import WebFront
 
@@ -15,7 +14,7 @@ struct EmailAddressesPageTests {
     }
 
     func addresses(_ test: TestApp) throws -> [String] {
-        try test.services.database.writer.read { try String.fetchAll($0, sql: "SELECT address FROM emailAddress ORDER BY id") }
+        try test.services.database.read { tx in try tx.values(String.self, "SELECT address FROM emailAddress ORDER BY id") }
     }
 
     @Test func anAddedAddressIsListedAndItsLinkLeadsBackToTheList() throws {

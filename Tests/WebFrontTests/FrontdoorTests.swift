@@ -1,6 +1,5 @@
 import AccountCore
 import FastCGI
-import GRDB
 import Testing
 @testable import WebFront
 
@@ -30,7 +29,7 @@ struct FrontdoorTests {
         #expect(page.text.contains("Password confirmation doesn&#39;t match Password") || page.text.contains("doesn't match Password"))
         #expect(page.text.contains(#"value="not-an-email""#))
         #expect(!page.text.contains(#"value="abc""#))
-        #expect(try services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+        #expect(try services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 0)
     }
 
     @Test func aPostWithoutAValidTokenIsForbiddenAndChangesNothing() throws {
@@ -45,7 +44,7 @@ struct FrontdoorTests {
         let stranger = TestBrowser(app)
         forged["csrf_token"] = browser.csrfToken(for: "/account/sign_up")
         #expect(stranger.post("/account/sign_up", forged).status == 403, "a token is bound to the browser that got it")
-        #expect(try services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+        #expect(try services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 0)
     }
 
     @Test func signInFailuresAllSayTheSameThing() throws {

@@ -2,7 +2,6 @@
 // checked way back, CSRF, and a language not offered.
 import AccountCore
 import FastCGI
-import GRDB
 import Testing
 @testable import WebFront
 
@@ -12,7 +11,7 @@ struct LanguageActionTests {
     }
 
     private func preference(_ test: TestApp) throws -> String? {
-        try test.services.database.writer.read { db in try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = 1") }
+        try test.services.database.read { tx in try tx.value(String.self, "SELECT language FROM account WHERE id = 1") }
     }
 
     /// A browser signed up (in English) and signed in.

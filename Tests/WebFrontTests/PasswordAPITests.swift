@@ -44,7 +44,7 @@ import Testing
     @Test func remindingAnswersTheSameForEveryAddressAndTheTokenResets() throws {
         let (app, _) = try signedIn("joe@example.com")
         // Reminders go to confirmed addresses only (with confirmation off, sign-up leaves the address unconfirmed).
-        try app.services.database.writer.write { try $0.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        try app.services.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         let api = APIClient(app.app)
         let known = api.send("POST", "v1/users/password", ["user": ["email": "joe@example.com"]])
         let unknown = api.send("POST", "v1/users/password", ["user": ["email": "nobody@example.com"]])

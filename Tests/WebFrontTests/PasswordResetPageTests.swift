@@ -1,7 +1,6 @@
 import AccountCore
 import FastCGI
 import Foundation
-import GRDB
 import MailTestKit
 import Testing
 @testable import WebFront

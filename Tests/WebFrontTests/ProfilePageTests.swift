@@ -1,7 +1,6 @@
 // ProfilePageTests.swift: `GET|POST <base>/settings`: the language choice shown, saved, cleared and refused.
 import AccountCore
 import FastCGI
-import GRDB
 import Testing
 @testable import WebFront
 
@@ -17,7 +16,7 @@ struct ProfilePageTests {
     }
 
     private func preference(_ test: TestApp) throws -> String? {
-        try test.services.database.writer.read { db in try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = 1") }
+        try test.services.database.read { tx in try tx.value(String.self, "SELECT language FROM account WHERE id = 1") }
     }
 
     /// The `<option>` elements of the language choice.
@@ -58,7 +57,7 @@ struct ProfilePageTests {
         let (test, browser) = try signedIn(cookie: "fr")
         browser.cookies["frontdoor_lang"] = nil
         #expect(browser.post("/account/settings", ["display_name": "", "language": ""]).status == 303)
-        let isNull = try test.services.database.writer.read { db in try Bool.fetchOne(db, sql: "SELECT language IS NULL FROM account WHERE id = 1") }
+        let isNull = try test.services.database.read { tx in try tx.value(Bool.self, "SELECT language IS NULL FROM account WHERE id = 1") }
         #expect(isNull == true)
         let page = browser.get("/account/settings", headers: ["Accept-Language": "de"])
         #expect(page.text.contains(#"<html lang="de">"#), "the browser's language again")

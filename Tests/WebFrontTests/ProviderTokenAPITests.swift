@@ -41,8 +41,8 @@ import Testing
     @Test func tokensSealedUnderAnotherKeyAreAnsweredNotCrashedOn() throws {
         let app = try makeSocialApp(FakeGitHub())
         TestBrowser(app.app).signInWithProvider()
-        try app.services.database.writer.write { db in
-            try db.execute(sql: "UPDATE socialIdentity SET sealedTokens = randomblob(80)")
+        try app.services.database.write { tx in
+            try tx.execute("UPDATE socialIdentity SET sealedTokens = ?", [Data((0..<80).map { _ in UInt8.random(in: 0...255) })])
         }
         let response = TestBrowser(app.app).get("/account/internal/provider_token?provider=github&account=1")
         #expect(response.status == 404 && response.text.contains("token_unreadable"))

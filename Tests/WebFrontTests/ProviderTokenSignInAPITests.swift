@@ -78,7 +78,7 @@ final class FakeGoogle: HTTPClient, @unchecked Sendable {
         }
         let noEmail = api.send("POST", "v1/users/auth/google", body("ya29.noemail"))
         #expect(noEmail.status == 422 && noEmail.message?.contains("did not give a verified email address") == true)
-        #expect(try app.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+        #expect(try app.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 0)
     }
 
     @Test func anAddressWithAnAccountIsNeverLinkedSilently() throws {

@@ -2,7 +2,6 @@
 // default), what every page gets from it (`<html lang>`, wording, the switcher) and the per-language page cache.
 import AccountCore
 import FastCGI
-import GRDB
 import Testing
 @testable import WebFront
 
@@ -19,10 +18,10 @@ struct RequestContextTests {
     }
 
     private func storedLanguage(_ test: TestApp, _ email: String = "ann@example.com") throws -> String? {
-        try test.services.database.writer.read { db in
-            try String.fetchOne(db, sql: """
+        try test.services.database.read { tx in
+            try tx.value(String.self, """
                 SELECT a.language FROM account a JOIN emailAddress e ON e.accountId = a.id WHERE e.normalizedAddress = ?
-                """, arguments: [email])
+                """, [email])
         }
     }
 

@@ -1,7 +1,6 @@
 // SignUpPageTests.swift: the sign-up page in invite and closed mode (open mode: FrontdoorTests).
 import AccountCore
 import FastCGI
-import GRDB
 import Testing
 @testable import WebFront
 
@@ -22,7 +21,7 @@ struct SignUpPageTests {
     }
 
     func accounts(_ test: TestApp) throws -> Int {
-        try test.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } ?? 0
+        try test.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } ?? 0
     }
 
     @Test func withoutAnInvitationThePageSaysInvitationOnlyAndAPostCreatesNothing() throws {

@@ -3,13 +3,12 @@
 import AccountCore
 import FastCGI
 import Foundation
-import GRDB
 import Testing
 @testable import WebFront
 
 @Suite struct SocialCallbackPageTests {
     func count(_ app: TestApp, _ sql: String) throws -> Int {
-        try app.services.database.writer.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+        try app.services.database.read { tx in try tx.value(Int.self, sql) ?? 0 }
     }
 
     @Test func theSignInAndSignUpPagesShowAButtonPerProvider() throws {

@@ -3,7 +3,6 @@ import AccountCore
 import AccountRules
 import FastCGI
 import Foundation
-import GRDB
 import Logging
 import MailTestKit
 import OAuthClient
@@ -20,8 +19,8 @@ struct TestApp {
     /// (a file's modification time is too coarse to order mails written in one delivery run).
     func deliveredMail() throws -> [ReadMail] {
         try services.mail.deliverDue()
-        let ids = try services.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT messageId FROM mailQueue WHERE sentAt IS NOT NULL ORDER BY id")
+        let ids = try services.database.read { tx in
+            try tx.values(String.self, "SELECT messageId FROM mailQueue WHERE sentAt IS NOT NULL ORDER BY id")
         }
         return try ids.map { try ReadMail(String(contentsOfFile: outbox + "/\($0).eml", encoding: .utf8)) }
     }

@@ -42,7 +42,7 @@ import Testing
         let mismatch = api.send("POST", "v1/users", ["user": ["email": "b@example.com", "password": "correct horse",
                                                               "passwordConfirmation": "other horse"]])
         #expect(mismatch.message == "Validation failed: Password confirmation doesn't match Password")
-        #expect(try app.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+        #expect(try app.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 0)
     }
 
     @Test func withConfirmationRequiredNewAndTakenAddressesAnswerAlike() throws {
@@ -128,8 +128,8 @@ import Testing
         #expect(stale.json["error"] as? String == "This needs a recent sign-in: sign in again, then retry.")
         let wrong = api.send("PUT", "v1/users", ["user": ["email": "thief@example.net", "currentPassword": "wrong horse"]])
         #expect(wrong.status == 422)
-        let addresses = try app.services.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT address FROM emailAddress ORDER BY id")
+        let addresses = try app.services.database.read { tx in
+            try tx.values(String.self, "SELECT address FROM emailAddress ORDER BY id")
         }
         #expect(addresses == ["hal@example.com"])
         #expect(try app.link(containing: "confirm?token=") == nil)
@@ -152,7 +152,7 @@ import Testing
         let deleted = api.send("DELETE", "v1/users", ["user": ["currentPassword": "correct horse"]])
         #expect(deleted.status == 200)
         #expect(deleted.user["email"] as? String == "gus@example.com")
-        #expect(try app.services.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account") } == 0)
+        #expect(try app.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 0)
     }
 
     @Test func malformedRequestsGetJSONErrors() throws {
@@ -194,7 +194,7 @@ import Testing
         var api = APIClient(app.app)
         api.send("POST", "v1/users/", ["user": ["email": "ann@example.com", "password": "correct horse"]])
         #expect(api.signIn("ann@example.com", "correct horse").status == 201)
-        try app.services.database.writer.write { db in try db.execute(sql: "UPDATE account SET language = 'de' WHERE id = 1") }
+        try app.services.database.write { tx in try tx.execute("UPDATE account SET language = 'de' WHERE id = 1") }
         let updated = api.send("PUT", "v1/users", ["user": ["displayName": "Ann"]])
         #expect(updated.status == 200, "\(updated.message ?? "")")
         #expect(try app.services.profile.values(of: 1).displayName == "Ann")
