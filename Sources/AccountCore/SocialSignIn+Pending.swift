@@ -107,14 +107,14 @@ extension SocialSignIn {
                       let hash = try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE id = ?", arguments: [target]) else { return nil }
                 return (pending, target, hash)
             }
-            return (found, try lockout.isBlocked(client, in: db))
+            return (found, try lockout.isBlocked(client, in: Transaction(sqlite: db)))
         }
         guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
         let typed = pending.identity.email ?? ""
         if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
-        if try database.writer.read({ db in try lockout.isLocked(accountId: target, in: db) }) {
+        if try database.writer.read({ db in try lockout.isLocked(accountId: target, in: Transaction(sqlite: db)) }) {
             try lockout.refuse(accountId: target, email: typed, client: client, reason: matches ? "linking: account locked" : "linking: account locked, wrong password",
                      counts: !matches)
         }
@@ -128,16 +128,16 @@ extension SocialSignIn {
                 }
                 let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? typed
                 if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
-                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: db)
+                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: Transaction(sqlite: db))
                     return .failed(.unconfirmed)
                 }
                 _ = try linkIdentity(pending.identity, to: target, client: client, in: db)
                 guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
-                try lockout.recordSuccess(accountId: target, in: db)
+                try lockout.recordSuccess(accountId: target, in: Transaction(sqlite: db))
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe, client: client,
                                              previousToken: previousToken, in: db)
                 try audit.record(.signIn, accountId: target, email: primary, client: client,
-                                 detail: "password, linking \(pending.identity.provider)", in: db)
+                                 detail: "password, linking \(pending.identity.provider)", in: Transaction(sqlite: db))
                 return .done(.signedIn(grant, created: false))
             }
         }

@@ -33,7 +33,7 @@ extension SocialSignIn {
             guard db.changesCount == 1 else { throw AccountError.notFound }
             try store.refresh(record, in: db)
             try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: db),
-                             client: client, detail: "via \(record.provider)", in: db)
+                             client: client, detail: "via \(record.provider)", in: Transaction(sqlite: db))
         }
         logger.info("re-authenticated through a provider", metadata: ["account": "\(session.accountId)", "provider": "\(record.provider)"])
         return .reauthenticated
@@ -55,7 +55,7 @@ extension SocialSignIn {
                 let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? ""
                 if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client,
-                                     detail: "via \(record.provider): address not confirmed", in: db)
+                                     detail: "via \(record.provider): address not confirmed", in: Transaction(sqlite: db))
                     return .failed(.unconfirmed)
                 }
                 _ = try linkIdentity(pending.identity, to: target, client: client, in: db)
@@ -63,7 +63,7 @@ extension SocialSignIn {
                 try store.refresh(record, in: db)
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
                                              client: client, previousToken: previousToken, in: db)
-                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: db)
+                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: Transaction(sqlite: db))
                 logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(target)"])
                 return .done(.signedIn(grant, created: false))
             })
@@ -86,7 +86,7 @@ extension SocialSignIn {
         }
         try store.insert(record, accountId: accountId, in: db)
         let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
-        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: db)
+        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: Transaction(sqlite: db))
         if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: db) }
         logger.info("identity linked", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return true

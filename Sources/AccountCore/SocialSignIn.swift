@@ -176,13 +176,13 @@ public struct SocialSignIn: Sendable {
         let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
         if confirmation.required, try store.isUnconfirmed(accountId: accountId, in: db) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
-                             detail: "via \(record.provider): address not confirmed", in: db)
+                             detail: "via \(record.provider): address not confirmed", in: Transaction(sqlite: db))
             return .failed(.unconfirmed)
         }
         try store.refresh(record, in: db)
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
                                      previousToken: previousToken, kind: kind, in: db)
-        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: db)
+        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: Transaction(sqlite: db))
         logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
     }
@@ -253,8 +253,8 @@ public struct SocialSignIn: Sendable {
             try db.execute(sql: "UPDATE account SET displayName = ? WHERE id = ?", arguments: [record.displayName, accountId])
         }
         try store.insert(record, accountId: accountId, in: db)
-        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: db)
-        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: db)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: Transaction(sqlite: db))
+        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: Transaction(sqlite: db))
         logger.info("account created through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return accountId
     }
@@ -262,8 +262,8 @@ public struct SocialSignIn: Sendable {
     /// Ends the browser's previous session and starts a new one (`kind: .api`: issues an API token instead).
     func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, previousToken: String?,
                       kind: SessionKind = .browser, in db: Database) throws -> SessionGrant {
-        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: db) }
-        return try sessions.create(in: db, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
+        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: Transaction(sqlite: db)) }
+        return try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
     }
 
     /// The audit detail of a sign-in or sign-up through `provider`: "via <provider>", "api via <provider>" for the JSON API.
