@@ -125,7 +125,7 @@ struct SocialNativeSignInTests {
         try fixture.database.writer.write { db in
             try db.execute(sql: "CREATE TEMP TRIGGER boom BEFORE INSERT ON session BEGIN SELECT RAISE(ABORT, 'boom'); END")
         }
-        #expect(throws: DatabaseError.self) { try fixture.services.social.signInWithProviderToken(google(), client: app) }
+        #expect(throws: StorageError.self) { try fixture.services.social.signInWithProviderToken(google(), client: app) }
         #expect(try rows(fixture) == [0, 0, 0, 0, 0])
         #expect(try fixture.count("audit") == 0)
     }
