@@ -70,8 +70,8 @@ public struct APITokens: Sendable {
     /// Ends the API session `digest` (the API's sign-out) and records it; an unknown digest is ignored.
     public func signOut(session digest: Data, client: ClientInfo) throws {
         try database.write { tx in
-            guard let accountId = try tx.apiSessionAccount(digest: digest) else { return }
-            try sessions.revoke(digest: digest, in: tx)
+            // Recorded once: only the sign-out whose DELETE ended the session writes the audit row.
+            guard let accountId = try tx.apiSessionAccount(digest: digest), try sessions.revoke(digest: digest, in: tx) else { return }
             try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx.grdb),
                              client: client, detail: "api", in: tx)
         }

@@ -90,8 +90,8 @@ public struct Authentication: Sendable {
     public func signOut(token encoded: String, client: ClientInfo) throws {
         guard let token = SecretToken(encoded: encoded) else { return }
         try database.write { tx in
-            guard let owner = try tx.sessionOwner(digest: token.digest) else { return }
-            try sessions.revoke(digest: token.digest, in: tx)
+            // Recorded once: only the sign-out whose DELETE ended the session writes the audit row.
+            guard let owner = try tx.sessionOwner(digest: token.digest), try sessions.revoke(digest: token.digest, in: tx) else { return }
             try audit.record(.signOut, accountId: owner.accountId, email: owner.email, client: client, in: tx)
         }
     }

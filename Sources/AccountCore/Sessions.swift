@@ -136,9 +136,11 @@ public struct Sessions: Sendable {
         try database.write { tx in try revoke(digest: token.digest, in: tx) }
     }
 
-    /// Ends the session `digest` in the caller's transaction; an unknown digest is ignored.
-    func revoke(digest: Data, in tx: Transaction) throws {
-        try tx.deleteSession(digest: digest)
+    /// Ends the session `digest` in the caller's transaction; an unknown digest is ignored. True when this call ended
+    /// it (the DELETE's changed-row count: of two sign-outs at once, one ends the session).
+    @discardableResult
+    func revoke(digest: Data, in tx: Transaction) throws -> Bool {
+        try tx.deleteSession(digest: digest) == 1
     }
 
     /// Removes sessions past their absolute lifetime or idle timeout.
