@@ -10,7 +10,6 @@
 // while the app is away); the session cookie never carries one.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// What the JSON API says about an account (devise-ios's user: id, email, createdAt, updatedAt).
@@ -45,52 +44,36 @@ public struct APITokens: Sendable {
     public func find(email: String, token encoded: String) throws -> SessionInfo? {
         guard let token = SecretToken(encoded: encoded), !email.isEmpty else { return nil }
         let digest = token.digest
-        let row = try database.writer.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT s.accountId, p.address, s.createdAt, s.lastSeenAt, s.expiresAt
-                FROM session s JOIN emailAddress p ON p.accountId = s.accountId AND p.isPrimary
-                WHERE s.digest = ? AND s.kind = 'api' AND EXISTS (
-                    SELECT 1 FROM emailAddress e WHERE e.accountId = s.accountId AND e.normalizedAddress = ?)
-                """, arguments: [digest, EmailFormat.normalized(email)])
-        }
-        guard let row else { return nil }
-        return try sessions.touched(SessionInfo(digest: digest, accountId: row[0], email: row[1],
-                                                createdAt: Date(timeIntervalSince1970: row[2]), lastSeenAt: Date(timeIntervalSince1970: row[3]),
-                                                expiresAt: Date(timeIntervalSince1970: row[4]), rememberMe: true, kind: .api))
+        let found = try database.read { tx in try tx.apiSession(digest: digest, normalizedAddress: EmailFormat.normalized(email)) }
+        guard let found else { return nil }
+        return try sessions.touched(found)
     }
 
     /// The account as the API describes it.
     ///
     /// - Throws: `AccountError.notFound` when the account is gone.
     public func summary(of accountId: Int64) throws -> APIUser {
-        try database.writer.read { db in try Self.summary(of: accountId, in: db) }
+        try database.read { tx in try Self.summary(of: accountId, in: tx) }
     }
 
-    static func summary(of accountId: Int64, in db: Database) throws -> APIUser {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT a.id, e.address, a.createdAt, a.updatedAt,
-                   (SELECT address FROM emailAddress WHERE accountId = a.id AND makePrimaryOnVerify AND verifiedAt IS NULL
-                    ORDER BY id DESC LIMIT 1)
-            FROM account a JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary WHERE a.id = ?
-            """, arguments: [accountId]) else { throw AccountError.notFound }
-        return APIUser(id: row[0], email: row[1], createdAt: Date(timeIntervalSince1970: row[2]),
-                              updatedAt: Date(timeIntervalSince1970: row[3]), pendingEmail: row[4])
+    static func summary(of accountId: Int64, in tx: Transaction) throws -> APIUser {
+        guard let user = try tx.apiUser(accountId: accountId) else { throw AccountError.notFound }
+        return user
     }
 
     /// Issues an API token for `accountId` in the caller's transaction (residences, provider tokens).
-    func issue(accountId: Int64, client: ClientInfo, in db: Database) throws -> SessionGrant {
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
-        return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: true, client: client, kind: .api)
+    func issue(accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> SessionGrant {
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb) ?? ""
+        return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: true, client: client, kind: .api)
     }
 
     /// Ends the API session `digest` (the API's sign-out) and records it; an unknown digest is ignored.
     public func signOut(session digest: Data, client: ClientInfo) throws {
-        try database.writer.write { db in
-            guard let accountId = try Int64.fetchOne(db, sql: "SELECT accountId FROM session WHERE digest = ? AND kind = 'api'",
-                                                     arguments: [digest]) else { return }
-            try sessions.revoke(digest: digest, in: db)
-            try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: db),
-                             client: client, detail: "api", in: db)
+        try database.write { tx in
+            // Recorded once: only the sign-out whose DELETE ended the session writes the audit row.
+            guard let accountId = try tx.apiSessionAccount(digest: digest), try sessions.revoke(digest: digest, in: tx) else { return }
+            try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx.grdb),
+                             client: client, detail: "api", in: tx)
         }
     }
 }

@@ -89,7 +89,7 @@ public struct AccountDeletion: Sendable {
         if anonymize {
             try db.execute(sql: "UPDATE audit SET email = NULL WHERE accountId = ?", arguments: [accountId])
         }
-        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: db)
+        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: Transaction(sqlite: db))
         return primary
     }
 }

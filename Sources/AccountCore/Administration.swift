@@ -107,7 +107,7 @@ public struct Administration: Sendable {
                 let ids = try Account.insert(address: address, passwordHash: passwordHash, verified: confirmed, language: nil,
                                                  now: clock.now(), in: db)
                 try audit.record(.accountCreated, accountId: ids.account, email: address, client: client,
-                                 detail: confirmed ? "by the operator, confirmed" : "by the operator", in: db)
+                                 detail: confirmed ? "by the operator, confirmed" : "by the operator", in: Transaction(sqlite: db))
                 return ids.account
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -155,7 +155,7 @@ public struct Administration: Sendable {
             try db.execute(sql: "UPDATE emailAddress SET verifiedAt = ? WHERE accountId = ? AND verifiedAt IS NULL",
                            arguments: [clock.now().timeIntervalSince1970, accountId])
             for address in pending {
-                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: db)
+                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: Transaction(sqlite: db))
             }
             return pending
         }
@@ -193,7 +193,7 @@ public struct Administration: Sendable {
             try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
             let ended = db.changesCount
             try audit.record(.passwordChanged, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "by the operator; \(ended) session(s) ended", in: db)
+                             detail: "by the operator; \(ended) session(s) ended", in: Transaction(sqlite: db))
             return ended
         }
     }
@@ -227,10 +227,10 @@ public struct Administration: Sendable {
             guard let target = matches.first else { throw AdministrationError.noSession(shortId) }
             guard matches.count == 1 else { throw AdministrationError.ambiguousSession(shortId, matches: matches.count) }
             let digest: Data = target[0], accountId: Int64 = target[1]
-            try sessions.revoke(digest: digest, in: db)
+            try sessions.revoke(digest: digest, in: Transaction(sqlite: db))
             let short = digest.prefix(6).map { String(format: "%02x", $0) }.joined()
             try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "session \(short) by the operator", in: db)
+                             detail: "session \(short) by the operator", in: Transaction(sqlite: db))
             return accountId
         }
     }
@@ -242,7 +242,7 @@ public struct Administration: Sendable {
         try database.writer.write { db in
             try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
             try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "\(live) session(s) by the operator", in: db)
+                             detail: "\(live) session(s) by the operator", in: Transaction(sqlite: db))
         }
         return live
     }

@@ -5,7 +5,6 @@
 // account's last sign-in (`account.lastSignInAt`) beside it, so neither is lost with pruned rows.
 // The detail column holds the real reason of a failure (which the person never sees). Never a password or token.
 import Foundation
-import GRDB
 
 /// What happened. The raw values are what the table, `frontdoor audit list --event` and metrics use.
 public enum AuditEvent: String, Sendable, CaseIterable, Codable {
@@ -82,57 +81,24 @@ public struct AuditLog: Sendable {
     }
 
     /// Records `event` inside the caller's transaction.
-    func record(_ event: AuditEvent, accountId: Int64?, email: String?, client: ClientInfo, detail: String = "", in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO audit (createdAt, event, accountId, email, remoteAddress, addressGroup, userAgent, detail)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [clock.now().timeIntervalSince1970, event.rawValue, accountId, email,
-                                     client.remoteAddress, client.addressGroup, client.userAgent, String(detail.prefix(500))])
+    func record(_ event: AuditEvent, accountId: Int64?, email: String?, client: ClientInfo, detail: String = "", in tx: Transaction) throws {
+        try tx.insertAudit(event, accountId: accountId, email: email, client: client, detail: detail, at: clock.now())
     }
 
     /// Records `event` in a transaction of its own (for actions that change nothing else, such as sign-out).
     public func record(_ event: AuditEvent, accountId: Int64?, email: String?, client: ClientInfo, detail: String = "") throws {
-        try database.writer.write { db in try record(event, accountId: accountId, email: email, client: client, detail: detail, in: db) }
+        try database.write { tx in try record(event, accountId: accountId, email: email, client: client, detail: detail, in: tx) }
     }
 
     /// Rows matching `filter`, newest first.
     public func list(_ filter: AuditFilter) throws -> [AuditEntry] {
-        var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        if let accountId = filter.accountId { conditions.append("accountId = ?"); arguments.append(accountId) }
-        if let email = filter.email { conditions.append("email = ? COLLATE NOCASE"); arguments.append(email) }
-        if let event = filter.event { conditions.append("event = ?"); arguments.append(event.rawValue) }
-        if let address = filter.remoteAddress { conditions.append("remoteAddress = ?"); arguments.append(address) }
-        if let since = filter.since { conditions.append("createdAt >= ?"); arguments.append(since.timeIntervalSince1970) }
-        if let until = filter.until { conditions.append("createdAt < ?"); arguments.append(until.timeIntervalSince1970) }
-        let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        arguments.append(max(0, filter.limit))
-        return try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, createdAt, event, accountId, email, remoteAddress, userAgent, detail FROM audit \(clause)
-                ORDER BY id DESC LIMIT ?
-                """, arguments: StatementArguments(arguments)).map { row in
-                AuditEntry(id: row[0], createdAt: Date(timeIntervalSince1970: row[1]), event: row[2], accountId: row[3],
-                           email: row[4], remoteAddress: row[5], userAgent: row[6], detail: row[7])
-            }
-        }
+        try database.read { tx in try tx.auditEntries(filter) }
     }
 
     /// How many times each of `events` was recorded since the trail began (for metrics): event name → total, events
     /// never recorded left out. Read by key from `auditCount`, which a trigger keeps up on every insert and pruning
     /// leaves alone, so the totals never fall and a scrape never counts the table.
     public func counts(of events: [AuditEvent] = AuditEvent.allCases) throws -> [String: Int] {
-        try database.writer.read { db in
-            var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: Self.countsSQL(events.count), arguments: StatementArguments(events.map(\.rawValue))) {
-                counts[row[0]] = row[1]
-            }
-            return counts
-        }
-    }
-
-    /// The statement `counts(of:)` runs for `count` events.
-    static func countsSQL(_ count: Int) -> String {
-        "SELECT event, total FROM auditCount WHERE event IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        try database.read { tx in try tx.auditTotals(of: events) }
     }
 }

@@ -11,7 +11,6 @@
 // the same argon2id work (against the dummy hash), and the failure counts towards its lock.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// Sign-in with a password.
@@ -36,13 +35,10 @@ public struct Authentication: Sendable {
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
                        previousToken: String? = nil, kind: SessionKind = .browser) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
-        let (found, addressBlocked) = try database.writer.read { db in
-            let found = try Row.fetchOne(db, sql: """
-                SELECT a.id, a.passwordHash, e.verifiedAt IS NOT NULL, e.isPrimary FROM emailAddress e
-                JOIN account a ON a.id = e.accountId
-                WHERE e.normalizedAddress = ?
-                """, arguments: [normalized]).map { (id: $0[0] as Int64, hash: $0[1] as String, verified: $0[2] as Bool, primary: $0[3] as Bool) }
-            return (found, try lockout.isBlocked(client, in: db))
+        let (found, addressBlocked) = try database.read { tx in
+            let found = try tx.signInCandidate(normalizedAddress: normalized)
+                .map { (id: $0.accountId, hash: $0.passwordHash, verified: $0.verified, primary: $0.primary) }
+            return (found, try lockout.isBlocked(client, in: tx))
         }
         let typed = String(email.prefix(320))
         if addressBlocked {
@@ -60,7 +56,7 @@ public struct Authentication: Sendable {
             try lockout.refuse(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
         }
         let passwordMatches = found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash)
-        if try database.writer.read({ db in try lockout.isLocked(accountId: found.id, in: db) }) {
+        if try database.read({ tx in try lockout.isLocked(accountId: found.id, in: tx) }) {
             try lockout.refuse(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
                      counts: !passwordMatches)
         }
@@ -73,19 +69,18 @@ public struct Authentication: Sendable {
             throw AccountError.unconfirmed
         }
         let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
-        let grant = try database.writer.write { db in
+        let grant = try database.write { tx in
             if let previous = previousToken.flatMap(SecretToken.init(encoded:)) {
-                try sessions.revoke(digest: previous.digest, in: db)
+                try sessions.revoke(digest: previous.digest, in: tx)
             }
             if let upgradedHash {
-                try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
-                               arguments: [upgradedHash, clock.now().timeIntervalSince1970, found.id])
+                try tx.upgradePasswordHash(accountId: found.id, hash: upgradedHash, now: clock.now())
             }
-            let primary = try EmailAddress.primaryAddress(of: found.id, in: db) ?? email
-            try lockout.recordSuccess(accountId: found.id, in: db)
+            let primary = try EmailAddress.primaryAddress(of: found.id, in: tx.grdb) ?? email
+            try lockout.recordSuccess(accountId: found.id, in: tx)
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
-            try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: db)
-            return try sessions.create(in: db, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind)
+            try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: tx)
+            return try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind)
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant
@@ -94,13 +89,10 @@ public struct Authentication: Sendable {
     /// Ends the session whose token is `encoded` and records the sign-out; unknown tokens are ignored.
     public func signOut(token encoded: String, client: ClientInfo) throws {
         guard let token = SecretToken(encoded: encoded) else { return }
-        try database.writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT s.accountId, e.address FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
-                WHERE s.digest = ?
-                """, arguments: [token.digest]) else { return }
-            try sessions.revoke(digest: token.digest, in: db)
-            try audit.record(.signOut, accountId: row[0], email: row[1], client: client, in: db)
+        try database.write { tx in
+            // Recorded once: only the sign-out whose DELETE ended the session writes the audit row.
+            guard let owner = try tx.sessionOwner(digest: token.digest), try sessions.revoke(digest: token.digest, in: tx) else { return }
+            try audit.record(.signOut, accountId: owner.accountId, email: owner.email, client: client, in: tx)
         }
     }
 }

@@ -36,7 +36,7 @@ public struct Confirmation: Sendable {
 
     /// Issues a token for the address and queues the mail, in the caller's transaction.
     func start(accountId: Int64, emailAddressId: Int64, address: String, in db: Database) throws {
-        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: db)
+        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: Transaction(sqlite: db))
         try mail.enqueue(.confirmation(token: token.encoded), to: address, in: db)
     }
 
@@ -45,12 +45,12 @@ public struct Confirmation: Sendable {
     /// - Throws: `AccountError.invalidToken` when the link is unknown, used or expired.
     public func confirm(token: String, client: ClientInfo = ClientInfo()) throws -> String {
         let address = try database.writer.write { db -> String? in
-            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: db), let id = redeemed.emailAddressId else { return nil }
+            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: Transaction(sqlite: db)), let id = redeemed.emailAddressId else { return nil }
             try db.execute(sql: "UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?",
                            arguments: [mail.clock.now().timeIntervalSince1970, id])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE id = ?", arguments: [id]) else { return nil }
             let email = try EmailAddress(row: row)
-            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: db)
+            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: Transaction(sqlite: db))
             if row["makePrimaryOnVerify"] as Bool, !email.isPrimary {
                 try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: db)
                 logger.info("confirmed address made primary", metadata: ["account": "\(email.accountId)"])
@@ -74,7 +74,7 @@ public struct Confirmation: Sendable {
                 SELECT id, accountId, address, isPrimary FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NULL
                 """, arguments: [EmailFormat.normalized(email)]) else { return }
             let address: String = row["address"]
-            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: db) else {
+            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: Transaction(sqlite: db)) else {
                 logger.info("confirmation not resent: account locked or client address blocked")
                 return
             }
@@ -84,7 +84,7 @@ public struct Confirmation: Sendable {
                 return
             }
             guard added else { return try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db) }
-            let token = try tokens.issue(.confirmation, accountId: row["accountId"], emailAddressId: row["id"], lifetime: lifetime, in: db)
+            let token = try tokens.issue(.confirmation, accountId: row["accountId"], emailAddressId: row["id"], lifetime: lifetime, in: Transaction(sqlite: db))
             try mail.enqueue(.addressVerification(token: token.encoded), to: address, fallback: client.language, in: db)
         }
     }

@@ -84,7 +84,7 @@ public struct EmailAddresses: Sendable {
                 guard verified > 1 else { throw AccountError.refused("address_last_verified") }
             }
             try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [addressId])
-            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: db)
+            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: Transaction(sqlite: db))
             if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: db) {
                 try mail.enqueue(.addressRemoved(address: email.address), to: primary, in: db)
             }
@@ -120,7 +120,7 @@ public struct EmailAddresses: Sendable {
             """, arguments: [email.accountId])
         try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [email.id])
         if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: db) }
-        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: db)
+        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: Transaction(sqlite: db))
     }
 
     /// `add`'s checks and row: the address (valid, trimmed) becomes the account's, unverified, and is mailed a link.
@@ -137,14 +137,14 @@ public struct EmailAddresses: Sendable {
             }
             try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [held.id])
             try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
-                             detail: "stale claim: added by account \(accountId)", in: db)
+                             detail: "stale claim: added by account \(accountId)", in: Transaction(sqlite: db))
             logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
         }
         var email = EmailAddress(id: nil, accountId: accountId, address: address, normalizedAddress: EmailFormat.normalized(address),
                                  isPrimary: false, verifiedAt: nil, createdAt: now)
         try email.insert(db)
         try sendLink(email, in: db)
-        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: db)
+        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
         return email
     }
 
@@ -203,7 +203,7 @@ public struct EmailAddresses: Sendable {
 
     /// Issues a confirmation token for `email` and queues the verification mail, in the caller's transaction.
     private func sendLink(_ email: EmailAddress, in db: Database) throws {
-        let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime, in: db)
+        let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime, in: Transaction(sqlite: db))
         try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: db)
     }
 }

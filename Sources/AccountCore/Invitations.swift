@@ -52,7 +52,7 @@ public struct Invitations: Sendable {
                 INSERT INTO invite (digest, address, normalizedAddress, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [token.digest, address, EmailFormat.normalized(address), now.timeIntervalSince1970,
                                  expiresAt.timeIntervalSince1970])
-            try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: db)
+            try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: Transaction(sqlite: db))
             if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: db) }
         }
         logger.info("invitation created", metadata: ["mailed": "\(sendMail)"])

@@ -10,7 +10,6 @@
 // Locks expire by themselves; the owner is mailed a reset link, and a password reset lifts the lock.
 // Reminders and confirmation resends are not sent while the account is locked or the address blocked.
 import Foundation
-import GRDB
 import Logging
 
 /// Counts failed sign-ins and decides locks.
@@ -25,122 +24,141 @@ public struct Lockout: Sendable {
     /// Lifetime of the reset link in the lock mail.
     let resetLifetime: TimeInterval
 
+    /// What recording a failure locked or blocked, for the log written after the transaction.
+    struct FailureOutcome: Sendable {
+        /// The account this failure locked.
+        var lockedAccount: Int64?
+        /// True when this failure blocked the client's address group.
+        var blockedAddress = false
+    }
+
     /// True while the account's lock lasts.
-    func isLocked(accountId: Int64, in db: Database) throws -> Bool {
-        let until = try Double.fetchOne(db.cachedStatement(sql: "SELECT lockedUntil FROM account WHERE id = ?"), arguments: [accountId])
+    func isLocked(accountId: Int64, in tx: Transaction) throws -> Bool {
+        let until = try tx.lockedUntil(accountId: accountId)
         return until.map { $0 > clock.now().timeIntervalSince1970 } ?? false
     }
 
     /// True while `client`'s address (its `addressGroup`: an IPv6 client's whole /64) is blocked.
-    func isBlocked(_ client: ClientInfo, in db: Database) throws -> Bool {
+    func isBlocked(_ client: ClientInfo, in tx: Transaction) throws -> Bool {
         guard !client.addressGroup.isEmpty else { return false }
-        let until = try Double.fetchOne(db.cachedStatement(sql: "SELECT blockedUntil FROM addressBlock WHERE remoteAddress = ?"),
-                                        arguments: [client.addressGroup])
+        let until = try tx.addressBlockedUntil(client.addressGroup)
         return until.map { $0 > clock.now().timeIntervalSince1970 } ?? false
     }
 
     /// Whether mail on behalf of this account may go out now (not for a locked account or a blocked address).
-    func allowsMail(accountId: Int64, client: ClientInfo, in db: Database) throws -> Bool {
-        try !isLocked(accountId: accountId, in: db) && !isBlocked(client, in: db)
+    func allowsMail(accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> Bool {
+        try !isLocked(accountId: accountId, in: tx) && !isBlocked(client, in: tx)
     }
 
     /// Records a failed password check (counted towards locks unless `counts` is false) and throws the one sign-in
     /// failure, `AccountError.invalidCredentials`: sign-in and linking to an existing account (SocialSignIn) share it.
     func refuse(accountId: Int64?, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
         logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])
-        try database.writer.write { db in
+        let outcome = try database.write { tx -> FailureOutcome in
             if counts {
-                try recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: db)
-            } else {
-                try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
+                return try recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: tx)
             }
+            try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: tx)
+            return FailureOutcome()
         }
+        log(outcome, client: client)
         throw AccountError.invalidCredentials
     }
 
     /// Records a failed sign-in (`reason` goes to the audit trail only); locks the account and blocks the
-    /// address when their limits are reached.
-    func recordFailure(accountId: Int64?, email: String, client: ClientInfo, reason: String, in db: Database) throws {
+    /// address when their limits are reached. Counting and then locking hold as one rule by the caller's write
+    /// transaction (serialised on both backends); the lock's conditional UPDATE lets only one transaction lock.
+    @discardableResult
+    func recordFailure(accountId: Int64?, email: String, client: ClientInfo, reason: String, in tx: Transaction) throws -> FailureOutcome {
         let now = clock.now().timeIntervalSince1970
-        try db.execute(sql: "INSERT INTO signInFailure (accountId, remoteAddress, createdAt) VALUES (?, ?, ?)",
-                       arguments: [accountId, client.addressGroup, now])
-        try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: db)
-        if let accountId, policy.maxFailures > 0, try !isLocked(accountId: accountId, in: db) {
-            let failures = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signInFailure WHERE accountId = ? AND createdAt > ?",
-                                            arguments: [accountId, now - policy.window]) ?? 0
-            if failures >= policy.maxFailures { try lock(accountId: accountId, until: now + policy.duration, client: client, in: db) }
-        }
-        if policy.addressMaxFailures > 0, !client.addressGroup.isEmpty, try !isBlocked(client, in: db) {
-            let failures = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signInFailure WHERE remoteAddress = ? AND createdAt > ?",
-                                            arguments: [client.addressGroup, now - policy.addressWindow]) ?? 0
-            if failures >= policy.addressMaxFailures {
-                try db.execute(sql: "INSERT OR REPLACE INTO addressBlock (remoteAddress, blockedUntil) VALUES (?, ?)",
-                               arguments: [client.addressGroup, now + policy.addressDuration])
-                try audit.record(.addressBlocked, accountId: nil, email: nil, client: client,
-                                 detail: "\(failures) failures from \(client.addressGroup) in \(Int(policy.addressWindow))s", in: db)
-                logger.notice("client address blocked", metadata: ["address": "\(client.addressGroup)"])
+        var outcome = FailureOutcome()
+        try tx.recordSignInFailure(accountId: accountId, addressGroup: client.addressGroup, at: now)
+        try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: tx)
+        if let accountId, policy.maxFailures > 0, try !isLocked(accountId: accountId, in: tx) {
+            let failures = try tx.countRecentFailures(accountId: accountId, since: now - policy.window)
+            if failures >= policy.maxFailures, try lock(accountId: accountId, until: now + policy.duration, client: client, in: tx) {
+                outcome.lockedAccount = accountId
             }
         }
-        try purge(before: now - max(policy.window, policy.addressWindow), in: db)
+        if policy.addressMaxFailures > 0, !client.addressGroup.isEmpty, try !isBlocked(client, in: tx) {
+            let failures = try tx.countRecentFailures(addressGroup: client.addressGroup, since: now - policy.addressWindow)
+            if failures >= policy.addressMaxFailures {
+                try tx.blockAddress(client.addressGroup, until: now + policy.addressDuration)
+                try audit.record(.addressBlocked, accountId: nil, email: nil, client: client,
+                                 detail: "\(failures) failures from \(client.addressGroup) in \(Int(policy.addressWindow))s", in: tx)
+                outcome.blockedAddress = true
+            }
+        }
+        try purge(before: now - max(policy.window, policy.addressWindow), in: tx)
+        return outcome
+    }
+
+    /// Logs what `recordFailure` locked or blocked (after its transaction committed).
+    func log(_ outcome: FailureOutcome, client: ClientInfo) {
+        if let account = outcome.lockedAccount { logger.notice("account locked", metadata: ["account": "\(account)"]) }
+        if outcome.blockedAddress { logger.notice("client address blocked", metadata: ["address": "\(client.addressGroup)"]) }
     }
 
     /// A successful sign-in forgets the account's failures.
-    func recordSuccess(accountId: Int64, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM signInFailure WHERE accountId = ?", arguments: [accountId])
+    func recordSuccess(accountId: Int64, in tx: Transaction) throws {
+        try tx.forgetSignInFailures(accountId: accountId)
     }
 
-    /// Locks the account until `until` and mails its owner a reset link (which also lifts the lock).
-    func lock(accountId: Int64, until: Double, client: ClientInfo, detail: String = "too many failed sign-ins", in db: Database) throws {
-        try db.execute(sql: "UPDATE account SET lockedUntil = ? WHERE id = ?", arguments: [until, accountId])
-        let primary = try primaryAddress(accountId, in: db)
-        try audit.record(.lockout, accountId: accountId, email: primary, client: client, detail: detail, in: db)
-        logger.notice("account locked", metadata: ["account": "\(accountId)"])
-        guard let primary else { return }
-        let token = try tokens.issue(.reset, accountId: accountId, emailAddressId: nil, lifetime: resetLifetime, in: db)
-        try mail.enqueue(.accountLocked(token: token.encoded), to: primary, in: db)
+    /// Locks the account until `until` unless it is locked already, and then mails its owner a reset link (which also
+    /// lifts the lock); true when this call locked it. One lock, one audit row and one mail: the conditional UPDATE's
+    /// changed-row count decides.
+    func lock(accountId: Int64, until: Double, client: ClientInfo, detail: String = "too many failed sign-ins",
+              in tx: Transaction) throws -> Bool {
+        guard try tx.lockAccountIfUnlocked(accountId: accountId, until: until, now: clock.now().timeIntervalSince1970) else { return false }
+        let primary = try primaryAddress(accountId, in: tx)
+        try audit.record(.lockout, accountId: accountId, email: primary, client: client, detail: detail, in: tx)
+        guard let primary else { return true }
+        let token = try tokens.issue(.reset, accountId: accountId, emailAddressId: nil, lifetime: resetLifetime, in: tx)
+        try mail.enqueue(.accountLocked(token: token.encoded), to: primary, in: tx.grdb)
+        return true
     }
 
     /// Lifts the account's lock and forgets its failures (a password reset, or the operator).
-    func unlock(accountId: Int64, in db: Database) throws {
-        try db.execute(sql: "UPDATE account SET lockedUntil = NULL WHERE id = ?", arguments: [accountId])
-        try db.execute(sql: "DELETE FROM signInFailure WHERE accountId = ?", arguments: [accountId])
+    func unlock(accountId: Int64, in tx: Transaction) throws {
+        try tx.clearLock(accountId: accountId)
+        try tx.forgetSignInFailures(accountId: accountId)
     }
 
     /// Locks the account for `duration` (default: the policy's), as the operator asks; no mail.
     public func lock(accountId: Int64, for duration: TimeInterval? = nil, client: ClientInfo) throws {
-        try database.writer.write { db in
-            let until = clock.now().timeIntervalSince1970 + (duration ?? policy.duration)
-            try db.execute(sql: "UPDATE account SET lockedUntil = ? WHERE id = ?", arguments: [until, accountId])
-            try audit.record(.lockout, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "by the operator", in: db)
+        let until = clock.now().timeIntervalSince1970 + (duration ?? policy.duration)
+        try database.write { tx in
+            try tx.setLockedUntil(until, accountId: accountId)
+            try audit.record(.lockout, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
+                             detail: "by the operator", in: tx)
         }
     }
 
     /// Lifts the lock, as the operator asks.
     public func unlock(accountId: Int64, client: ClientInfo) throws {
-        try database.writer.write { db in
-            try unlock(accountId: accountId, in: db)
-            try audit.record(.unlock, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "by the operator", in: db)
+        try database.write { tx in
+            try unlock(accountId: accountId, in: tx)
+            try audit.record(.unlock, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
+                             detail: "by the operator", in: tx)
         }
     }
 
     /// When the account's lock ends, or nil when it is not locked.
     public func lockedUntil(accountId: Int64) throws -> Date? {
-        try database.writer.read { db in
-            guard let until = try Double.fetchOne(db, sql: "SELECT lockedUntil FROM account WHERE id = ?", arguments: [accountId]),
-                  until > clock.now().timeIntervalSince1970 else { return nil }
+        let now = clock.now().timeIntervalSince1970
+        return try database.read { tx in
+            guard let until = try tx.lockedUntil(accountId: accountId), until > now else { return nil }
             return Date(timeIntervalSince1970: until)
         }
     }
 
-    private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: db)
+    private func primaryAddress(_ accountId: Int64, in tx: Transaction) throws -> String? {
+        try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
     }
 
     /// Failures older than every window no longer count.
-    private func purge(before cutoff: Double, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM signInFailure WHERE createdAt <= ?", arguments: [cutoff])
-        try db.execute(sql: "DELETE FROM addressBlock WHERE blockedUntil <= ?", arguments: [clock.now().timeIntervalSince1970])
+    private func purge(before cutoff: Double, in tx: Transaction) throws {
+        try tx.purgeSignInFailures(before: cutoff)
+        try tx.purgeAddressBlocks(endedBy: clock.now().timeIntervalSince1970)
     }
 }

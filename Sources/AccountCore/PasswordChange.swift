@@ -101,11 +101,11 @@ public struct PasswordChange: Sendable {
             guard db.changesCount == 1 else { throw setting ? blankCurrent : AccountError.notFound }
             try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
             let ended = db.changesCount
-            try tokens.voidAll(.reset, accountId: accountId, in: db)
+            try tokens.voidAll(.reset, accountId: accountId, in: Transaction(sqlite: db))
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
             if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: db) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
-                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: db)
+                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: Transaction(sqlite: db))
             return ended
         }
         logger.info("password changed", metadata: ["account": "\(accountId)", "sessions_ended": "\(ended)"])

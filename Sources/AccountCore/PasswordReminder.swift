@@ -41,7 +41,7 @@ public struct PasswordReminder: Sendable {
                 return
             }
             let address: String = row["address"]
-            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: db) else {
+            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: Transaction(sqlite: db)) else {
                 logger.info("reminder not sent", metadata: ["reason": "account locked or client address blocked"])
                 return
             }
@@ -49,14 +49,14 @@ public struct PasswordReminder: Sendable {
                 logger.info("reminder not sent", metadata: ["reason": "throttled"])
                 return
             }
-            let token = try tokens.issue(.reset, accountId: row["accountId"], emailAddressId: nil, lifetime: lifetime, in: db)
+            let token = try tokens.issue(.reset, accountId: row["accountId"], emailAddressId: nil, lifetime: lifetime, in: Transaction(sqlite: db))
             try mail.enqueue(.passwordReset(token: token.encoded), to: address, fallback: client.language, in: db)
         }
     }
 
     /// True while the reset link can still be used (GET shows the form, or the "expired" page).
     public func isRedeemable(token: String) throws -> Bool {
-        try database.writer.read { db in try tokens.isRedeemable(token, purpose: .reset, in: db) }
+        try database.writer.read { db in try tokens.isRedeemable(token, purpose: .reset, in: Transaction(sqlite: db)) }
     }
 
     /// Sets the new password from `form` (password, password_confirmation) and signs this browser in.
@@ -70,17 +70,17 @@ public struct PasswordReminder: Sendable {
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         let passwordHash = try hasher.hash(form["password"] ?? "")
         let grant = try database.writer.write { db -> SessionGrant? in
-            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: db) else { return nil }
+            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: Transaction(sqlite: db)) else { return nil }
             let accountId = redeemed.accountId
             try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
                            arguments: [passwordHash, clock.now().timeIntervalSince1970, accountId])
             try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
-            try tokens.voidAll(.reset, accountId: accountId, in: db)
-            try lockout.unlock(accountId: accountId, in: db)
+            try tokens.voidAll(.reset, accountId: accountId, in: Transaction(sqlite: db))
+            try lockout.unlock(accountId: accountId, in: Transaction(sqlite: db))
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
             try mail.enqueue(.passwordChanged, to: primary, in: db)
-            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: db)
-            return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
+            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: Transaction(sqlite: db))
+            return try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
         }
         guard let grant else { throw AccountError.invalidToken }
         logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])

@@ -92,7 +92,7 @@ public struct Profile: Sendable {
                            arguments: [displayName, newLanguage, clock.now().timeIntervalSince1970, accountId])
             try store(values, accountId: accountId, signUp: false, in: db)
             try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: changed.joined(separator: ", "), in: db)
+                             detail: changed.joined(separator: ", "), in: Transaction(sqlite: db))
         }
         logger.info("profile updated", metadata: ["account": "\(accountId)"])
     }

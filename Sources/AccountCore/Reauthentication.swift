@@ -8,7 +8,6 @@
 // with a linked provider instead (SocialSignIn, purpose reauthenticate, sets `authenticatedAt` the same way).
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// The recency of a session's password entry, and entering it again.
@@ -23,9 +22,7 @@ public struct Reauthentication: Sendable {
 
     /// True when the password was entered for the session `digest` within `session.reauthenticate_after`.
     public func isRecent(_ digest: Data) throws -> Bool {
-        let at = try database.writer.read { db in
-            try Double.fetchOne(db, sql: "SELECT authenticatedAt FROM session WHERE digest = ?", arguments: [digest])
-        }
+        let at = try database.read { tx in try tx.sessionAuthenticatedAt(digest: digest) }
         guard let at else { return false }
         return clock.now().timeIntervalSince1970 - at < policy.reauthenticateAfter
     }
@@ -42,17 +39,12 @@ public struct Reauthentication: Sendable {
     /// The session's account when it has no password (made through a provider): the forms that ask the current
     /// password ask for a recent sign-in instead. Nil when it has one, or the session is gone.
     func passwordlessAccount(session digest: Data) throws -> Int64? {
-        try database.writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT a.id FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ? AND a.passwordHash = ''",
-                               arguments: [digest])
-        }
+        try database.read { tx in try tx.passwordlessSessionAccount(digest: digest) }
     }
 
     /// The session's account, or nil when the session is gone.
     func sessionAccount(_ digest: Data) throws -> Int64? {
-        try database.writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT accountId FROM session WHERE digest = ?", arguments: [digest])
-        }
+        try database.read { tx in try tx.sessionAccountId(digest: digest) }
     }
 
     /// Checks `password` for the session's account and, when right, records the entry for the session.
@@ -61,10 +53,11 @@ public struct Reauthentication: Sendable {
     ///   `AccountError.notFound` when the session is gone.
     public func confirm(session digest: Data, password: String, client: ClientInfo) throws {
         let accountId = try checkPassword(session: digest, password: password, client: client)
-        try database.writer.write { db in
-            try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ?",
-                           arguments: [clock.now().timeIntervalSince1970, digest])
-            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: db), client: client, in: db)
+        let now = clock.now()
+        try database.write { tx in
+            try tx.markSessionAuthenticated(digest: digest, at: now)
+            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx.grdb),
+                             client: client, in: tx)
         }
     }
 
@@ -72,24 +65,24 @@ public struct Reauthentication: Sendable {
     /// is counted). Used by `confirm`, and by the forms that ask the current password (password change, deletion).
     func checkPassword(session digest: Data, password: String, client: ClientInfo, field: String = "password",
                        displayName: String = "Password") throws -> Int64 {
-        let found = try database.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT a.id, a.passwordHash FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ?",
-                             arguments: [digest]).map { (id: $0[0] as Int64, hash: $0[1] as String) }
+        let found = try database.read { tx in
+            try tx.sessionCredentials(digest: digest).map { (id: $0.accountId, hash: $0.passwordHash) }
         }
         guard let found else { throw AccountError.notFound }
         let matches = password.utf8.count <= 4096
             && (found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash))
-        let locked = try database.writer.read { db in try lockout.isLocked(accountId: found.id, in: db) }
+        let locked = try database.read { tx in try lockout.isLocked(accountId: found.id, in: tx) }
         guard matches, !locked else {
             logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])
-            try database.writer.write { db in
-                let email = try EmailAddress.primaryAddress(of: found.id, in: db) ?? ""
+            let outcome = try database.write { tx -> Lockout.FailureOutcome in
+                let email = try EmailAddress.primaryAddress(of: found.id, in: tx.grdb) ?? ""
                 if matches {
-                    try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: db)
-                } else {
-                    try lockout.recordFailure(accountId: found.id, email: email, client: client, reason: "re-authentication: wrong password", in: db)
+                    try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: tx)
+                    return Lockout.FailureOutcome()
                 }
+                return try lockout.recordFailure(accountId: found.id, email: email, client: client, reason: "re-authentication: wrong password", in: tx)
             }
+            lockout.log(outcome, client: client)
             var errors = ValidationErrors()
             errors.add(FieldError(key: "wrong_password"), to: field, displayName: displayName)
             throw AccountError.invalid(errors)

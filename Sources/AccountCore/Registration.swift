@@ -86,12 +86,12 @@ public struct Registration: Sendable {
                                                              language: client.language, in: db)
                 try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created", metadata: ["account": "\(accountId)"])
-                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: db)
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
                 if confirmation.required {
                     try confirmation.start(accountId: accountId, emailAddressId: emailId, address: address, in: db)
                     return .confirmationSent
                 }
-                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client,
+                return .signedIn(try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: address, rememberMe: false, client: client,
                                                      kind: kind))
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -132,8 +132,8 @@ public struct Registration: Sendable {
                                                        language: client.language, in: db)
                 try profile.store(values, accountId: accountId, signUp: true, in: db)
                 logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
-                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: db)
-                return .signedIn(try sessions.create(in: db, accountId: accountId, email: address, rememberMe: false, client: client,
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: Transaction(sqlite: db))
+                return .signedIn(try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: address, rememberMe: false, client: client,
                                                      kind: kind))
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {

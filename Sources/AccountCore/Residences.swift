@@ -82,9 +82,9 @@ public struct Residences: Sendable {
                 """, arguments: [id, address, EmailFormat.normalized(address), secret.digest, link.digest, client.userAgent,
                                  client.remoteAddress, now, now + lifetime])
             let holder = try EmailAddress.holding(address, in: db)?.accountId
-            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: db)
-            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: db) }
-                else { try !lockout.isBlocked(client, in: db) }
+            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: Transaction(sqlite: db))
+            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: Transaction(sqlite: db)) }
+                else { try !lockout.isBlocked(client, in: Transaction(sqlite: db)) }
             guard allowed else { return false }
             try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address,
                              fallback: client.language, in: db)
@@ -120,12 +120,12 @@ public struct Residences: Sendable {
             guard let accountId = try account(for: address, client: client, in: db) else {
                 try db.execute(sql: "UPDATE residence SET state = 'refused' WHERE id = ?", arguments: [id])
                 try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: db)?.accountId, email: address,
-                                 client: client, in: db)
+                                 client: client, in: Transaction(sqlite: db))
                 return (address, false)
             }
             try db.execute(sql: "UPDATE residence SET state = 'verified', accountId = ?, verifiedAt = ?, expiresAt = ? WHERE id = ?",
                            arguments: [accountId, now, now + lifetime, id])
-            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: db)
+            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
             return (address, true)
         }
         logger.info("residence decided", metadata: ["approved": "\(approved)"])
@@ -161,8 +161,8 @@ public struct Residences: Sendable {
                   let accountId = row["accountId"] as Int64? else { throw AccountError.notFound }
             let address: String = row["address"]
             try db.execute(sql: "UPDATE residence SET state = 'used', usedAt = ? WHERE id = ?", arguments: [now, id])
-            let grant = try apiTokens.issue(accountId: accountId, client: client, in: db)
-            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: db)
+            let grant = try apiTokens.issue(accountId: accountId, client: client, in: Transaction(sqlite: db))
+            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: Transaction(sqlite: db))
             return (accountId, .verified(email: address, grant: grant))
         }
         logger.info("residence collected", metadata: ["account": "\(accountId)"])
@@ -189,13 +189,13 @@ public struct Residences: Sendable {
             if held.verifiedAt != nil { return held.accountId }
             guard held.isPrimary else { return nil }
             try db.execute(sql: "UPDATE emailAddress SET verifiedAt = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, held.id])
-            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: db)
+            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: Transaction(sqlite: db))
             return held.accountId
         }
         guard invitations.policy.mode == .open else { return nil }
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, language: client.language,
                                                 now: now, in: db)
-        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: db)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: Transaction(sqlite: db))
         logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
         return accountId
     }

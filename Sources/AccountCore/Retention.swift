@@ -9,7 +9,6 @@
 // Rules that read these tables look back less far than the shortest retention allowed (`shortestRetention`), and what
 // must outlive the rows is kept beside them (migration v11: `auditCount` totals, `account.lastSignInAt`).
 import Foundation
-import GRDB
 
 /// Prunes the tables that grow with use.
 ///
@@ -24,17 +23,6 @@ public struct Retention: Sendable {
         case audit
         /// Delivered rows of `mailQueue`, by `sentAt`.
         case sentMail = "sent_mail"
-
-        /// One batch: the oldest matching rows (at most `?2`) before the cutoff `?1`, found through an index
-        /// (`audit_on_createdAt`, `mailQueue_due`), never by scanning the table.
-        var batchSQL: String {
-            switch self {
-            case .audit:
-                "DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE createdAt < ?1 ORDER BY createdAt LIMIT ?2)"
-            case .sentMail:
-                "DELETE FROM mailQueue WHERE id IN (SELECT id FROM mailQueue WHERE sentAt < ?1 ORDER BY sentAt LIMIT ?2)"
-            }
-        }
     }
 
     /// What one table's pruning did.
@@ -77,10 +65,7 @@ public struct Retention: Sendable {
     private func deleteBatches(_ kind: Kind, before cutoff: Date, maxBatches: Int) throws -> Int {
         var deleted = 0
         for _ in 0..<max(maxBatches, 0) {
-            let count = try database.writer.write { db in
-                try db.execute(sql: kind.batchSQL, arguments: [cutoff.timeIntervalSince1970, batchSize])
-                return db.changesCount
-            }
+            let count = try database.write { tx in try tx.pruneBatch(kind, before: cutoff, limit: batchSize) }
             deleted += count
             if count < batchSize { break }
         }

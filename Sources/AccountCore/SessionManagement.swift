@@ -5,7 +5,6 @@
 // the cookie's token), which cannot be turned back into a cookie. Every change is scoped to the account and audited;
 // a revoked session stops working on its next request, since every request reads the session table.
 import Foundation
-import GRDB
 import Logging
 
 /// One live session as its owner sees it.
@@ -40,19 +39,8 @@ public struct SessionManagement: Sendable {
     /// The account's live sessions, most recently seen first; `current` marks the asking browser's.
     public func list(accountId: Int64, current digest: Data) throws -> [SessionEntry] {
         let now = clock.now()
-        return try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT digest, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, kind FROM session
-                WHERE accountId = ? AND expiresAt > ? AND (rememberMe OR lastSeenAt > ?)
-                ORDER BY lastSeenAt DESC, createdAt DESC, digest
-                """, arguments: [accountId, now.timeIntervalSince1970, (now - sessions.policy.idleTimeout).timeIntervalSince1970])
-            .map { row in
-                let rowDigest: Data = row[0]
-                return SessionEntry(handle: Self.handle(for: rowDigest), createdAt: Date(timeIntervalSince1970: row[1]),
-                                    lastSeenAt: Date(timeIntervalSince1970: row[2]), expiresAt: Date(timeIntervalSince1970: row[3]),
-                                    rememberMe: row[4], userAgent: row[5], remoteAddress: row[6], isCurrent: rowDigest == digest,
-                                    kind: SessionKind(rawValue: row[7]) ?? .browser)
-            }
+        return try database.read { tx in
+            try tx.liveSessions(accountId: accountId, now: now, idleSince: now - sessions.policy.idleTimeout, current: digest)
         }
     }
 
@@ -61,11 +49,10 @@ public struct SessionManagement: Sendable {
     /// - Throws: `AccountError.notFound` when `handle` names none of the account's sessions.
     public func revoke(handle: String, accountId: Int64, client: ClientInfo) throws {
         guard let prefix = Self.bytes(hex: handle), prefix.count == 16 else { throw AccountError.notFound }
-        try database.writer.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND substr(digest, 1, 16) = ?", arguments: [accountId, prefix])
-            guard db.changesCount > 0 else { throw AccountError.notFound }
-            try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: db), client: client,
-                             detail: "session \(handle.prefix(12).lowercased()) by its owner", in: db)
+        try database.write { tx in
+            guard try tx.deleteSession(accountId: accountId, digestPrefix: prefix) > 0 else { throw AccountError.notFound }
+            try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: tx), client: client,
+                             detail: "session \(handle.prefix(12).lowercased()) by its owner", in: tx)
         }
         logger.info("session revoked by its owner", metadata: ["account": "\(accountId)"])
     }
@@ -73,19 +60,18 @@ public struct SessionManagement: Sendable {
     /// Ends every session of the account except `digest` (the asking browser's); returns how many ended.
     @discardableResult
     public func revokeOthers(accountId: Int64, except digest: Data, client: ClientInfo) throws -> Int {
-        let ended = try database.writer.write { db -> Int in
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
-            let ended = db.changesCount
-            try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: db), client: client,
-                             detail: "\(ended) other session(s) by its owner", in: db)
+        let ended = try database.write { tx -> Int in
+            let ended = try tx.deleteSessions(accountId: accountId, except: digest)
+            try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: tx), client: client,
+                             detail: "\(ended) other session(s) by its owner", in: tx)
             return ended
         }
         logger.info("other sessions revoked by their owner", metadata: ["account": "\(accountId)", "ended": "\(ended)"])
         return ended
     }
 
-    private func primary(_ accountId: Int64, in db: Database) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: db)
+    private func primary(_ accountId: Int64, in tx: Transaction) throws -> String? {
+        try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
     }
 
     /// The bytes `hex` spells (two digits each), or nil when it is not hex.

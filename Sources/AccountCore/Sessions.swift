@@ -9,7 +9,6 @@
 // A session is of one kind: `browser` (the session cookie; the gate, pages and BrowserID read only these) or `api`
 // (the JSON API's X-User-Token, found by `APITokens.find`, only together with one of the account's addresses).
 import Foundation
-import GRDB
 import IPAddresses
 
 /// Who is asking: recorded with a session so its owner can recognise it later.
@@ -74,20 +73,16 @@ public struct Sessions: Sendable {
 
     /// Starts a session for `accountId` and removes expired ones. An `api` session lasts `apiTokenLifetime` and has no
     /// idle timeout (it is stored as remembered; `rememberMe` is ignored).
-    func create(in db: Database, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo,
+    func create(in tx: Transaction, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo,
                 kind: SessionKind = .browser) throws -> SessionGrant {
         let now = clock.now()
-        try purgeExpired(in: db, now: now)
+        try purgeExpired(in: tx, now: now)
         let token = SecretToken(random: random)
         let remembered = kind == .api || rememberMe
         let lifetime = kind == .api ? policy.apiTokenLifetime : (rememberMe ? policy.rememberLifetime : policy.lifetime)
         let expiresAt = now + lifetime
-        try db.execute(sql: """
-            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [token.digest, accountId, now.timeIntervalSince1970, now.timeIntervalSince1970,
-                             expiresAt.timeIntervalSince1970, remembered, client.userAgent, client.remoteAddress, now.timeIntervalSince1970,
-                             kind.rawValue])
+        try tx.insertSession(digest: token.digest, accountId: accountId, now: now, expiresAt: expiresAt, rememberMe: remembered,
+                             client: client, kind: kind)
         let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
         return SessionGrant(token: token, session: info)
@@ -117,10 +112,7 @@ public struct Sessions: Sendable {
         guard isLive(info, at: now) else { return nil }
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
             do {
-                try database.writer.writeWithoutTransaction { db in
-                    try db.cachedStatement(sql: "UPDATE session SET lastSeenAt = ? WHERE digest = ?")
-                        .execute(arguments: [now.timeIntervalSince1970, info.digest])
-                }
+                try database.write { tx in try tx.touchSession(digest: info.digest, lastSeenAt: now) }
             } catch where StorageFailure.isUnavailable(error) {}
             info.lastSeenAt = now
         }
@@ -141,18 +133,18 @@ public struct Sessions: Sendable {
     /// Ends the session whose token is `encoded` (sign-out); unknown tokens are ignored.
     public func revoke(token encoded: String) throws {
         guard let token = SecretToken(encoded: encoded) else { return }
-        try database.writer.write { db in try revoke(digest: token.digest, in: db) }
+        try database.write { tx in try revoke(digest: token.digest, in: tx) }
     }
 
-    func revoke(digest: Data, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM session WHERE digest = ?", arguments: [digest])
+    /// Ends the session `digest` in the caller's transaction; an unknown digest is ignored. True when this call ended
+    /// it (the DELETE's changed-row count: of two sign-outs at once, one ends the session).
+    @discardableResult
+    func revoke(digest: Data, in tx: Transaction) throws -> Bool {
+        try tx.deleteSession(digest: digest) == 1
     }
 
     /// Removes sessions past their absolute lifetime or idle timeout.
-    func purgeExpired(in db: Database, now: Date) throws {
-        // Two statements, each on its own index (an OR of both would scan the table).
-        try db.cachedStatement(sql: "DELETE FROM session WHERE expiresAt <= ?").execute(arguments: [now.timeIntervalSince1970])
-        try db.cachedStatement(sql: "DELETE FROM session WHERE NOT rememberMe AND lastSeenAt <= ?")
-            .execute(arguments: [(now - policy.idleTimeout).timeIntervalSince1970])
+    func purgeExpired(in tx: Transaction, now: Date) throws {
+        try tx.purgeExpiredSessions(now: now, idleSince: now - policy.idleTimeout)
     }
 }

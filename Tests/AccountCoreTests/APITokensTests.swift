@@ -1,6 +1,5 @@
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -12,7 +11,7 @@ struct APITokensTests {
     /// An account (Ann@Example.com, verified) and an API token from a password sign-in.
     func apiSignIn(_ fixture: TestFixture) throws -> SessionGrant {
         try fixture.signUp("Ann@Example.com")
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         return try fixture.services.authentication.signIn(email: "ann@example.com", password: "correct horse", rememberMe: false,
                                                           client: app, kind: .api)
     }
@@ -56,8 +55,8 @@ struct APITokensTests {
     @Test func anUnverifiedPrimaryAddressStillGoesWithTheToken() throws {
         let fixture = try TestFixture()
         let grant = try fixture.signUp("ann@example.com")
-        let token = try fixture.database.writer.write { db in
-            try fixture.services.apiTokens.issue(accountId: grant.session.accountId, client: app, in: db)
+        let token = try fixture.database.write { tx in
+            try fixture.services.apiTokens.issue(accountId: grant.session.accountId, client: app, in: tx)
         }
         #expect(try fixture.services.apiTokens.find(email: "ann@example.com", token: token.token.encoded)?.accountId == grant.session.accountId)
     }
@@ -131,8 +130,8 @@ struct APITokensTests {
         let fixture = try TestFixture()
         _ = try apiSignIn(fixture)
         try fixture.services.reminder.sendReminder(email: "ann@example.com")
-        let message = try #require(try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'password_reset'")
+        let message = try #require(try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'password_reset'")
         })
         let token = String(try #require(message.firstMatch(of: /passwordReset\(token: "([A-Za-z0-9_-]+)"\)/)).1)
         let grant = try fixture.services.reminder.reset(token: token, form: ["password": "battery staple", "password_confirmation": "battery staple"],

@@ -24,7 +24,7 @@ struct AccountDeletionTests {
             try db.execute(sql: "INSERT INTO profileValue (accountId, field, value) VALUES (?, 'username', 'ann')", arguments: [id])
         }
         try fixture.database.writer.write { db in
-            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: db)
+            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: Transaction(sqlite: db))
             try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: db)
             try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: db)
             try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: db)

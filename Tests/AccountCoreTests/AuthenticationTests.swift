@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -71,7 +70,7 @@ struct AuthenticationTests {
         let accountId = try fixture.signUp(password: "correct horse").session.accountId
         let old = PasswordHasher(parameters: .init(memoryKiB: 128, iterations: 2, parallelism: 1), random: SeededRandomSource(seed: 9))
         let oldHash = try old.hash("correct horse")
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE account SET passwordHash = ?", arguments: [oldHash]) }
+        try fixture.database.write { tx in try tx.execute("UPDATE account SET passwordHash = ?", [oldHash]) }
         fixture.clock.advance(by: 60)
         // When a wrong password is tried, nothing changes
         #expect(throws: AccountError.invalidCredentials) { try fixture.signIn(password: "wrong horse") }
@@ -79,10 +78,13 @@ struct AuthenticationTests {
         // When the right one is used
         _ = try fixture.signIn(password: "correct horse")
         // Then the hash uses the current parameters and still verifies
-        let account = try #require(try fixture.database.writer.read { db in try Account.fetchOne(db, key: accountId) })
-        #expect(account.passwordHash.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$"))
-        #expect(fixture.services.hasher.verify("correct horse", against: account.passwordHash))
-        #expect(account.updatedAt == fixture.clock.now())
+        let account = try #require(try fixture.database.read { tx in
+            try tx.row("SELECT passwordHash, updatedAt FROM account WHERE id = ?", [accountId])
+        })
+        let passwordHash: String = try account.decode("passwordHash")
+        #expect(passwordHash.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$"))
+        #expect(fixture.services.hasher.verify("correct horse", against: passwordHash))
+        #expect(try account.decode("updatedAt") as Date == fixture.clock.now())
         #expect(try fixture.signIn(password: "correct horse").session.accountId == accountId)
     }
 
@@ -99,18 +101,18 @@ struct AuthenticationTests {
         _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo())
         #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@example.com", password: "wrong horse") }
         #expect(throws: AccountError.unconfirmed) { try fixture.signIn("ann@example.com") }
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         #expect(try fixture.signIn("ann@example.com").session.email == "ann@example.com")
     }
 
     @Test func signingInWithASecondaryAddressShowsThePrimaryOne() throws {
         let fixture = try TestFixture()
         let accountId = try fixture.signUp("ann@example.com").session.accountId
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        try fixture.database.write { tx in
+            try tx.execute("""
                 INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                VALUES (?, 'Ann@Work.example', 'ann@work.example', 0, 1, 0)
-                """, arguments: [accountId])
+                VALUES (?, 'Ann@Work.example', 'ann@work.example', FALSE, 1, 0)
+                """, [accountId])
         }
         let grant = try fixture.signIn("ann@work.example")
         #expect(grant.session.accountId == accountId)
@@ -128,13 +130,13 @@ struct AuthenticationTests {
             #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@work.example") }
         }
         #expect(try fixture.services.lockout.lockedUntil(accountId: accountId) == nil)
-        let failure = try fixture.database.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT accountId, detail FROM audit WHERE event = 'sign_in_failed' ORDER BY id DESC")
+        let failure = try fixture.database.read { tx in
+            try tx.row("SELECT accountId, detail FROM audit WHERE event = 'sign_in_failed' ORDER BY id DESC")
         }
         #expect(failure?["accountId"] as Int64? == nil)
         // When it is confirmed, it signs in to the account, showing the primary address
-        let token = try #require(try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_verification'")
+        let token = try #require(try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'address_verification'")
         }?.firstMatch(of: /addressVerification\(token: "([A-Za-z0-9_-]+)"\)/)).1
         _ = try fixture.services.confirmation.confirm(token: String(token))
         let grant = try fixture.signIn("ANN@work.example")
@@ -145,14 +147,14 @@ struct AuthenticationTests {
     @Test func withoutRequiredConfirmationAnUnverifiedPrimaryAddressStillSignsIn() throws {
         let fixture = try TestFixture()
         let accountId = try fixture.signUp("ann@example.com").session.accountId
-        #expect(try fixture.database.writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT verifiedAt IS NULL FROM emailAddress WHERE isPrimary")
+        #expect(try fixture.database.read { tx in
+            try tx.value(Bool.self, "SELECT verifiedAt IS NULL AS unverified FROM emailAddress WHERE isPrimary")
         } == true)
         #expect(try fixture.signIn("ann@example.com").session.accountId == accountId)
     }
 
     func storedHash(_ fixture: TestFixture) throws -> String? {
-        try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM account") }
+        try fixture.database.read { tx in try tx.value(String.self, "SELECT passwordHash FROM account") }
     }
 
     @Test func anAccountWithoutAPasswordFailsLikeAWrongPasswordAndCountsTowardsItsLock() throws {

@@ -1,6 +1,5 @@
 // LockoutTests.swift: failed sign-ins lock the account and block the client address; locks expire and resets lift them.
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -13,7 +12,7 @@ struct LockoutTests {
     }
 
     func queued(_ fixture: TestFixture, kind: String) throws -> Int {
-        try fixture.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE kind = ?", arguments: [kind]) ?? 0 }
+        try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM mailQueue WHERE kind = ?", [kind]) ?? 0 }
     }
 
     @Test func fiveFailuresLockTheAccountEvenAgainstTheRightPasswordUntilTheLockEnds() throws {
@@ -96,13 +95,13 @@ struct LockoutTests {
     @Test func remindersAndResendsWaitWhileLockedAndAResetLiftsTheLock() throws {
         let fixture = try TestFixture(confirmationRequired: true)
         _ = try fixture.services.registration.signUp(TestFixture.form(email: "Ann@Example.com"), client: owner)
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         for _ in 0..<5 { failSignIn(fixture, client: attacker) }
         try fixture.services.reminder.sendReminder(email: "ann@example.com", client: owner)
         #expect(try queued(fixture, kind: "password_reset") == 0)
         // The lock mail's token is a reset token: redeeming it sets the password and unlocks.
-        let token = try #require(try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'account_locked'")
+        let token = try #require(try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'account_locked'")
         }?.firstMatch(of: /accountLocked\(token: "([A-Za-z0-9_-]+)"\)/)).1
         _ = try fixture.services.reminder.reset(token: String(token), form: ["password": "brand new words", "password_confirmation": "brand new words"],
                                                 client: owner)

@@ -88,7 +88,7 @@ struct PasswordChangeTests {
         let other = try fixture.signIn("ann@example.com", rememberMe: true)
         let bob = try fixture.signUp("bob@example.com")
         try fixture.database.writer.write { db in       // an outstanding reset link
-            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: grant.session.accountId, emailAddressId: nil, lifetime: 3600, in: db)
+            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: grant.session.accountId, emailAddressId: nil, lifetime: 3600, in: Transaction(sqlite: db))
         }
         #expect(try fixture.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accountToken WHERE purpose = 'reset' AND usedAt IS NULL")

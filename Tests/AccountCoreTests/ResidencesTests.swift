@@ -297,7 +297,7 @@ struct ResidencesTests {
                 BEGIN SELECT RAISE(ABORT, 'boom'); END
                 """)
         }
-        #expect(throws: DatabaseError.self) { try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) }
+        #expect(throws: StorageError.self) { try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) }
         #expect(try fixture.count("session") == 0)
         #expect(try residence(fixture, ticket.id)?["state"] as String? == "verified")
         try fixture.database.writer.write { db in try db.execute(sql: "DROP TRIGGER boom") }

@@ -1,5 +1,7 @@
 // RetentionTests.swift: pruning old audit rows and sent mail (issue 22): what goes and what stays, batches, the rules
 // that read the rows, two processes at once, a full database, and the statements' query plans.
+// GRDB is imported only for what is SQLite's alone: the transaction observer that sees each batch commit, and the
+// migration test (`theRetentionMigrationCarries…`); everything else goes through the storage seam.
 import Foundation
 import GRDB
 import Logging
@@ -23,21 +25,23 @@ struct RetentionTests {
     /// A queued mail made a minute ago, sent now unless `sent` is false (then it has failed 5 times).
     private func mail(_ fixture: TestFixture, _ subject: String, sent: Bool = true) throws {
         let now = fixture.clock.now().timeIntervalSince1970
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        let lastError: String? = sent ? nil : "refused"
+        let sentAt: Double? = sent ? now : nil
+        try fixture.database.write { tx in
+            try tx.execute("""
                 INSERT INTO mailQueue (kind, sender, recipient, recipientKey, subject, message, messageId, createdAt, attempts,
                                        nextAttemptAt, lastError, sentAt)
                 VALUES ('password_changed', 'a@b.c', 'ann@example.com', 'ann@example.com', ?, 'text', ?, ?, ?, ?, ?, ?)
-                """, arguments: [subject, UUID().uuidString, now - 60, sent ? 1 : 5, now, sent ? nil : "refused", sent ? now : nil])
+                """, [subject, UUID().uuidString, now - 60, sent ? 1 : 5, now, lastError, sentAt])
         }
     }
 
     private func auditDetails(_ fixture: TestFixture) throws -> [String] {
-        try fixture.database.writer.read { db in try String.fetchAll(db, sql: "SELECT detail FROM audit ORDER BY id") }
+        try fixture.database.read { tx in try tx.values(String.self, "SELECT detail FROM audit ORDER BY id") }
     }
 
     private func mailSubjects(_ fixture: TestFixture) throws -> [String] {
-        try fixture.database.writer.read { db in try String.fetchAll(db, sql: "SELECT subject FROM mailQueue ORDER BY id") }
+        try fixture.database.read { tx in try tx.values(String.self, "SELECT subject FROM mailQueue ORDER BY id") }
     }
 
     @Test func rowsOlderThanTheirRetentionGoNewerOnesAndUnsentMailStay() throws {
@@ -88,7 +92,7 @@ struct RetentionTests {
         try audit(fixture, "new 1")
         try audit(fixture, "new 2")
         let observer = DeletionObserver()
-        fixture.database.writer.add(transactionObserver: observer)
+        fixture.database.writer.add(transactionObserver: observer)   // SQLite's commit hook: the one way to see each batch commit
         let pruner = retention(fixture, batchSize: 3)
         // When at most two batches run (as a CGI process does one), then all
         #expect(try pruner.prune(maxBatches: 2).map(\.deleted) == [6, 0])
@@ -141,10 +145,10 @@ struct RetentionTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/frontdoor.sqlite"
         let fixture = try TestFixture(databasePath: path)
-        try fixture.database.writer.write { db in
+        try fixture.database.write { tx in
             for index in 0..<3000 {
-                try db.execute(sql: "INSERT INTO audit (createdAt, event, remoteAddress, userAgent) VALUES (?, 'sign_in', '', '')",
-                               arguments: [fixture.clock.now().timeIntervalSince1970 - 400 * day + Double(index)])
+                try tx.execute("INSERT INTO audit (createdAt, event, remoteAddress, userAgent) VALUES (?, 'sign_in', '', '')",
+                               [fixture.clock.now().timeIntervalSince1970 - 400 * day + Double(index)])
             }
         }
         try audit(fixture, "new")
@@ -172,14 +176,14 @@ struct RetentionTests {
         /// Writes `rows` audit rows with `detail` bytes each in one transaction; true when the cap refused them.
         func refused(rows: Int, detail: Int) throws -> Bool {
             do {
-                try database.writer.write { db in
+                try database.write { tx in
                     for _ in 0..<rows {
                         try log.record(.signInFailed, accountId: nil, email: "x@example.com", client: ClientInfo(),
-                                       detail: String(repeating: "x", count: detail), in: db)
+                                       detail: String(repeating: "x", count: detail), in: tx)
                     }
                 }
                 return false
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            } catch StorageError.unavailable {
                 return true
             }
         }
@@ -192,19 +196,19 @@ struct RetentionTests {
         let outcomes = try Retention(database: database, policy: .default, clock: clock).prune()
         #expect(outcomes[0].deleted > 1000)
         try log.record(.signIn, accountId: nil, email: nil, client: ClientInfo())
-        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit") } == 1)
+        #expect(try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM audit") } == 1)
     }
 
     /// A batch finds its rows through an index, and /metrics reads its totals and the queue depth by key: none of them
     /// scans a table that grows (EXPLAIN QUERY PLAN says SEARCH … USING … INDEX or PRIMARY KEY, never SCAN).
     @Test func pruningAndMetricsStatementsUseIndexesNotScans() throws {
         let database = try AppDatabase.inMemory()
-        var statements: [(String, StatementArguments)] = Retention.Kind.allCases.map { ($0.batchSQL, [1_800_000_000, 1000]) }
-        statements.append((AuditLog.countsSQL(4), ["sign_in", "sign_in_failed", "lockout", "address_blocked"]))
+        var statements: [(String, SQLArguments)] = Retention.Kind.allCases.map { (Transaction.pruneBatchSQL($0), [1_800_000_000.0, 1000]) }
+        statements.append((Transaction.auditTotalsSQL(4), ["sign_in", "sign_in_failed", "lockout", "address_blocked"]))
         statements.append((MailQueue.pendingCountSQL, []))
         for (sql, arguments) in statements {
-            let plan = try database.writer.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+            let plan = try database.read { tx in
+                try tx.rows("EXPLAIN QUERY PLAN " + sql, arguments).map { $0["detail"] as String }
             }
             #expect(!plan.isEmpty && plan.allSatisfy { !$0.hasPrefix("SCAN") }, "\(sql): \(plan)")
             #expect(plan.contains { $0.hasPrefix("SEARCH") && ($0.contains("INDEX") || $0.contains("PRIMARY KEY")) }, "\(sql): \(plan)")
@@ -246,7 +250,7 @@ struct RetentionTests {
         fixture.clock.advance(by: 400 * day)
         let pruner = Pruner(retention: retention(fixture), logger: Logger(label: "test"))
         #expect(pruner.pruneOnce()?.map(\.deleted) == [1, 0])
-        try fixture.database.writer.write { db in try db.execute(sql: "DROP TABLE mailQueue") }
+        try fixture.database.write { tx in try tx.execute("DROP TABLE mailQueue") }
         #expect(pruner.pruneOnce() == nil, "logged, not thrown: the next pass tries again")
     }
 }

@@ -1,6 +1,5 @@
 // SessionManagementTests.swift: a person lists their live sessions, revokes one, signs out everywhere else.
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 

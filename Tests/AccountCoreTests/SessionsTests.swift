@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -127,12 +126,12 @@ struct SessionsTests {
     @Test func onlyTheTokensDigestIsStored() throws {
         let fixture = try TestFixture(session: Self.policy)
         let grant = try fixture.signUp()
-        let row = try #require(try fixture.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM session") })
+        let row = try #require(try fixture.database.read { tx in try tx.row("SELECT * FROM session") })
         #expect(row["digest"] as Data == grant.token.digest)
-        for (column, value) in row {
-            #expect(String.fromDatabaseValue(value) != grant.token.encoded, "\(column)")
-            #expect(Data.fromDatabaseValue(value) != Data(grant.token.bytes), "\(column)")
-            if let text = String.fromDatabaseValue(value) { #expect(!text.contains(grant.token.encoded), "\(column)") }
+        for (column, value) in zip(row.columns, row.values) {
+            #expect(String(sqlValue: value) != grant.token.encoded, "\(column)")
+            #expect(Data(sqlValue: value) != Data(grant.token.bytes), "\(column)")
+            if let text = String(sqlValue: value) { #expect(!text.contains(grant.token.encoded), "\(column)") }
         }
     }
 

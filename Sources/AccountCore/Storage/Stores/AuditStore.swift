@@ -1,0 +1,75 @@
+// AuditStore.swift: the store operations on the audit trail (`audit`, and the `auditCount` totals a trigger keeps
+// beside it), and the retention deletes that prune old rows (audit rows, delivered mail).
+//
+// Options: none; retention ages are the caller's (RetentionPolicy). Times are seconds since 1970.
+// The triggers that keep `auditCount` and `account.lastSignInAt` belong to the backend's migrations.
+import Foundation
+
+extension Transaction {
+    // MARK: Audit trail
+
+    /// Appends one audit row at `at`; `detail` is cut to 500 characters.
+    func insertAudit(_ event: AuditEvent, accountId: Int64?, email: String?, client: ClientInfo, detail: String, at: Date) throws {
+        try execute("""
+            INSERT INTO audit (createdAt, event, accountId, email, remoteAddress, addressGroup, userAgent, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [at.timeIntervalSince1970, event.rawValue, accountId, email, client.remoteAddress, client.addressGroup,
+                  client.userAgent, String(detail.prefix(500))])
+    }
+
+    /// The audit rows matching `filter`, newest first, at most `filter.limit`.
+    func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {
+        var conditions: [String] = []
+        var arguments: [(any SQLBindable)?] = []
+        if let accountId = filter.accountId { conditions.append("accountId = ?"); arguments.append(accountId) }
+        if let email = filter.email { conditions.append("lower(email) = lower(?)"); arguments.append(email) }
+        if let event = filter.event { conditions.append("event = ?"); arguments.append(event.rawValue) }
+        if let address = filter.remoteAddress { conditions.append("remoteAddress = ?"); arguments.append(address) }
+        if let since = filter.since { conditions.append("createdAt >= ?"); arguments.append(since.timeIntervalSince1970) }
+        if let until = filter.until { conditions.append("createdAt < ?"); arguments.append(until.timeIntervalSince1970) }
+        let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments.append(max(0, filter.limit))
+        return try rows("""
+            SELECT id, createdAt, event, accountId, email, remoteAddress, userAgent, detail FROM audit \(clause)
+            ORDER BY id DESC LIMIT ?
+            """, SQLArguments(arguments)).map { row in
+            AuditEntry(id: try row.decode("id"), createdAt: try row.decode("createdAt"), event: try row.decode("event"),
+                       accountId: row["accountId"] as Int64?, email: row["email"] as String?,
+                       remoteAddress: try row.decode("remoteAddress"), userAgent: try row.decode("userAgent"),
+                       detail: try row.decode("detail"))
+        }
+    }
+
+    /// The totals of `events` since the trail began, read by key from `auditCount` (events never recorded left out).
+    func auditTotals(of events: [AuditEvent]) throws -> [String: Int] {
+        guard !events.isEmpty else { return [:] }
+        var totals: [String: Int] = [:]
+        for row in try rows(Self.auditTotalsSQL(events.count), SQLArguments(events.map(\.rawValue))) {
+            totals[try row.decode("event")] = try row.decode("total")
+        }
+        return totals
+    }
+
+    /// The statement `auditTotals(of:)` runs for `count` events (at least one).
+    static func auditTotalsSQL(_ count: Int) -> String {
+        "SELECT event, total FROM auditCount WHERE event IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+    }
+
+    // MARK: Retention
+
+    /// Deletes one batch of `kind`'s rows from before `cutoff` (at most `limit`, the oldest first); returns how many went.
+    func pruneBatch(_ kind: Retention.Kind, before cutoff: Date, limit: Int) throws -> Int {
+        try execute(Self.pruneBatchSQL(kind), [cutoff.timeIntervalSince1970, limit])
+    }
+
+    /// One batch's statement (parameters: the cutoff, the batch size): the oldest matching rows, found through an index
+    /// (`audit_on_createdAt`, `mailQueue_due`), never by scanning the table. Unsent mail (`sentAt` NULL) never matches.
+    static func pruneBatchSQL(_ kind: Retention.Kind) -> String {
+        switch kind {
+        case .audit:
+            "DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE createdAt < ? ORDER BY createdAt LIMIT ?)"
+        case .sentMail:
+            "DELETE FROM mailQueue WHERE id IN (SELECT id FROM mailQueue WHERE sentAt < ? ORDER BY sentAt LIMIT ?)"
+        }
+    }
+}

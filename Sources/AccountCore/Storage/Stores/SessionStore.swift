@@ -1,0 +1,167 @@
+// SessionStore.swift: the store operations on the `session` table (browser sessions and API tokens, which are
+// sessions of kind 'api'), and the sign-in's own reads and writes of the credentials they are made from.
+//
+// Options: none. The hot path's lookup by digest is the backend's `findBrowserSession`, not here.
+// Every statement is portable SQL (see Transaction.swift): `?` parameters, booleans as truth values, times as seconds.
+import Foundation
+
+extension Transaction {
+    // MARK: Sessions
+
+    /// Stores a new session; only `digest` (the SHA-256 of its token) is kept. The digest is the primary key.
+    func insertSession(digest: Data, accountId: Int64, now: Date, expiresAt: Date, rememberMe: Bool, client: ClientInfo,
+                       kind: SessionKind) throws {
+        let at = now.timeIntervalSince1970
+        try execute("""
+            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [digest, accountId, at, at, expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress, at,
+                  kind.rawValue])
+    }
+
+    /// Sets the session's `lastSeenAt` (the touch of a session in use).
+    func touchSession(digest: Data, lastSeenAt: Date) throws {
+        try execute("UPDATE session SET lastSeenAt = ? WHERE digest = ?", [lastSeenAt.timeIntervalSince1970, digest])
+    }
+
+    /// Deletes the session `digest`; returns how many rows went (0 or 1).
+    @discardableResult
+    func deleteSession(digest: Data) throws -> Int {
+        try execute("DELETE FROM session WHERE digest = ?", [digest])
+    }
+
+    /// Deletes sessions past their absolute lifetime (`expiresAt` at or before `now`) and sessions not remembered that
+    /// were last seen at or before `idleSince`.
+    func purgeExpiredSessions(now: Date, idleSince: Date) throws {
+        // Two statements, each on its own index (an OR of both would scan the table).
+        try execute("DELETE FROM session WHERE expiresAt <= ?", [now.timeIntervalSince1970])
+        try execute("DELETE FROM session WHERE NOT rememberMe AND lastSeenAt <= ?", [idleSince.timeIntervalSince1970])
+    }
+
+    /// The account's live sessions (before `now`'s expiry; remembered, or seen after `idleSince`), most recently seen
+    /// first; the one whose digest is `current` is marked.
+    func liveSessions(accountId: Int64, now: Date, idleSince: Date, current: Data) throws -> [SessionEntry] {
+        try rows("""
+            SELECT digest, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, kind FROM session
+            WHERE accountId = ? AND expiresAt > ? AND (rememberMe OR lastSeenAt > ?)
+            ORDER BY lastSeenAt DESC, createdAt DESC, digest
+            """, [accountId, now.timeIntervalSince1970, idleSince.timeIntervalSince1970])
+        .map { row in
+            let digest: Data = try row.decode("digest")
+            return SessionEntry(handle: SessionManagement.handle(for: digest), createdAt: try row.decode("createdAt"),
+                                lastSeenAt: try row.decode("lastSeenAt"), expiresAt: try row.decode("expiresAt"),
+                                rememberMe: try row.decode("rememberMe"), userAgent: try row.decode("userAgent"),
+                                remoteAddress: try row.decode("remoteAddress"), isCurrent: digest == current,
+                                kind: SessionKind(rawValue: try row.decode("kind")) ?? .browser)
+        }
+    }
+
+    /// Deletes the account's session whose digest begins with the 16 bytes `prefix` (a session's handle); returns how
+    /// many went. Digests are 32 bytes, so the prefix is the range from `prefix`+00… to `prefix`+ff… (blobs compare
+    /// bytewise on both backends, and the range uses the primary key).
+    func deleteSession(accountId: Int64, digestPrefix prefix: Data) throws -> Int {
+        let low = prefix + Data(repeating: 0x00, count: 32 - prefix.count)
+        let high = prefix + Data(repeating: 0xff, count: 32 - prefix.count)
+        return try execute("DELETE FROM session WHERE accountId = ? AND digest >= ? AND digest <= ?", [accountId, low, high])
+    }
+
+    /// Deletes every session of the account except `digest`; returns how many went.
+    func deleteSessions(accountId: Int64, except digest: Data) throws -> Int {
+        try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, digest])
+    }
+
+    /// The session's account and that account's primary address (nil when it has none), or nil when the session is gone.
+    func sessionOwner(digest: Data) throws -> (accountId: Int64, email: String?)? {
+        try row("""
+            SELECT s.accountId AS accountId, e.address AS address
+            FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+            WHERE s.digest = ?
+            """, [digest]).map { (accountId: try $0.decode("accountId"), email: $0["address"] as String?) }
+    }
+
+    // MARK: API tokens (sessions of kind 'api')
+
+    /// The API session `digest` with its account's primary address, when the account holds an address whose normalized
+    /// form is `normalizedAddress`; nil otherwise (unknown, a browser session, another account's address).
+    func apiSession(digest: Data, normalizedAddress: String) throws -> SessionInfo? {
+        try row("""
+            SELECT s.accountId AS accountId, p.address AS address, s.createdAt AS createdAt, s.lastSeenAt AS lastSeenAt,
+                   s.expiresAt AS expiresAt
+            FROM session s JOIN emailAddress p ON p.accountId = s.accountId AND p.isPrimary
+            WHERE s.digest = ? AND s.kind = 'api' AND EXISTS (
+                SELECT 1 FROM emailAddress e WHERE e.accountId = s.accountId AND e.normalizedAddress = ?)
+            """, [digest, normalizedAddress]).map { row in
+            SessionInfo(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
+                        createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
+                        expiresAt: try row.decode("expiresAt"), rememberMe: true, kind: .api)
+        }
+    }
+
+    /// The account of the API session `digest`, or nil (unknown, or a browser session).
+    func apiSessionAccount(digest: Data) throws -> Int64? {
+        try value(Int64.self, "SELECT accountId FROM session WHERE digest = ? AND kind = 'api'", [digest])
+    }
+
+    /// The account as the JSON API describes it (primary address, and the address waiting to become primary), or nil
+    /// when the account is gone.
+    func apiUser(accountId: Int64) throws -> APIUser? {
+        try row("""
+            SELECT a.id AS id, e.address AS address, a.createdAt AS createdAt, a.updatedAt AS updatedAt,
+                   (SELECT address FROM emailAddress WHERE accountId = a.id AND makePrimaryOnVerify AND verifiedAt IS NULL
+                    ORDER BY id DESC LIMIT 1) AS pendingEmail
+            FROM account a JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary WHERE a.id = ?
+            """, [accountId]).map { row in
+            APIUser(id: try row.decode("id"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
+                    updatedAt: try row.decode("updatedAt"), pendingEmail: row["pendingEmail"] as String?)
+        }
+    }
+
+    // MARK: Re-authentication
+
+    /// When the password was last entered for the session `digest` (seconds since 1970; 0: never), or nil when it is gone.
+    func sessionAuthenticatedAt(digest: Data) throws -> Double? {
+        try value(Double.self, "SELECT authenticatedAt FROM session WHERE digest = ?", [digest])
+    }
+
+    /// Records that the password was entered for the session `digest` at `at`.
+    func markSessionAuthenticated(digest: Data, at: Date) throws {
+        try execute("UPDATE session SET authenticatedAt = ? WHERE digest = ?", [at.timeIntervalSince1970, digest])
+    }
+
+    /// The session's account, or nil when the session is gone.
+    func sessionAccountId(digest: Data) throws -> Int64? {
+        try value(Int64.self, "SELECT accountId FROM session WHERE digest = ?", [digest])
+    }
+
+    /// The session's account when it has no password (made through a provider); nil when it has one or the session is gone.
+    func passwordlessSessionAccount(digest: Data) throws -> Int64? {
+        try value(Int64.self, "SELECT a.id FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ? AND a.passwordHash = ''",
+                  [digest])
+    }
+
+    /// The session's account and its password hash ('' for none), or nil when the session is gone.
+    func sessionCredentials(digest: Data) throws -> (accountId: Int64, passwordHash: String)? {
+        try row("SELECT a.id AS id, a.passwordHash AS passwordHash FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ?",
+                [digest]).map { (accountId: try $0.decode("id"), passwordHash: try $0.decode("passwordHash")) }
+    }
+
+    // MARK: Sign-in
+
+    /// The account holding the address whose normalized form is `normalizedAddress`, with its password hash and whether
+    /// that address is verified and primary; nil when no account holds it.
+    func signInCandidate(normalizedAddress: String) throws -> (accountId: Int64, passwordHash: String, verified: Bool, primary: Bool)? {
+        try row("""
+            SELECT a.id AS id, a.passwordHash AS passwordHash, e.verifiedAt IS NOT NULL AS verified, e.isPrimary AS isPrimary
+            FROM emailAddress e JOIN account a ON a.id = e.accountId
+            WHERE e.normalizedAddress = ?
+            """, [normalizedAddress]).map { row in
+            (accountId: try row.decode("id"), passwordHash: try row.decode("passwordHash"), verified: try row.decode("verified"),
+             primary: try row.decode("isPrimary"))
+        }
+    }
+
+    /// Replaces the account's password hash with `hash` made with the current parameters (at sign-in), as of `now`.
+    func upgradePasswordHash(accountId: Int64, hash: String, now: Date) throws {
+        try execute("UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?", [hash, now.timeIntervalSince1970, accountId])
+    }
+}
