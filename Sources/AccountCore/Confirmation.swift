@@ -29,15 +29,15 @@ public struct Confirmation: Sendable {
     /// Returns whether a mail was queued.
     @discardableResult
     func noteSignUpAttempt(to address: String, in db: Database) throws -> Bool {
-        guard try !mail.isThrottled(.signUpAttempt, to: address, in: db) else { return false }
-        try mail.enqueue(.signUpAttempt, to: address, in: db)
+        guard try !mail.isThrottled(.signUpAttempt, to: address, in: Transaction(sqlite: db)) else { return false }
+        try mail.enqueue(.signUpAttempt, to: address, in: Transaction(sqlite: db))
         return true
     }
 
     /// Issues a token for the address and queues the mail, in the caller's transaction.
     func start(accountId: Int64, emailAddressId: Int64, address: String, in db: Database) throws {
         let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: db)
-        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: db)
+        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: Transaction(sqlite: db))
     }
 
     /// Marks the token's address verified and returns it.
@@ -52,11 +52,11 @@ public struct Confirmation: Sendable {
             let email = try EmailAddress(row: row)
             try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: db)
             if row["makePrimaryOnVerify"] as Bool, !email.isPrimary {
-                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: db)
+                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: Transaction(sqlite: db))
                 logger.info("confirmed address made primary", metadata: ["account": "\(email.accountId)"])
             } else if !email.isPrimary, let primary = try EmailAddress.primaryAddress(of: email.accountId, in: db) {
                 // The new address can sign in and receive reset links now: the primary address hears of it (ASVS 2.5.5).
-                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: db)
+                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: Transaction(sqlite: db))
             }
             return email.address
         }
@@ -79,13 +79,13 @@ public struct Confirmation: Sendable {
                 return
             }
             let added = !(row["isPrimary"] as Bool)
-            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: address, in: db) else {
+            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: address, in: Transaction(sqlite: db)) else {
                 logger.info("confirmation resend throttled")
                 return
             }
             guard added else { return try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db) }
             let token = try tokens.issue(.confirmation, accountId: row["accountId"], emailAddressId: row["id"], lifetime: lifetime, in: db)
-            try mail.enqueue(.addressVerification(token: token.encoded), to: address, fallback: client.language, in: db)
+            try mail.enqueue(.addressVerification(token: token.encoded), to: address, fallback: client.language, in: Transaction(sqlite: db))
         }
     }
 }

@@ -53,7 +53,7 @@ public struct Invitations: Sendable {
                 """, arguments: [token.digest, address, EmailFormat.normalized(address), now.timeIntervalSince1970,
                                  expiresAt.timeIntervalSince1970])
             try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: db)
-            if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: db) }
+            if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: Transaction(sqlite: db)) }
         }
         logger.info("invitation created", metadata: ["mailed": "\(sendMail)"])
         return IssuedInvitation(address: address, token: token.encoded, expiresAt: expiresAt)

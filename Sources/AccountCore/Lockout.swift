@@ -97,7 +97,7 @@ public struct Lockout: Sendable {
         logger.notice("account locked", metadata: ["account": "\(accountId)"])
         guard let primary else { return }
         let token = try tokens.issue(.reset, accountId: accountId, emailAddressId: nil, lifetime: resetLifetime, in: db)
-        try mail.enqueue(.accountLocked(token: token.encoded), to: primary, in: db)
+        try mail.enqueue(.accountLocked(token: token.encoded), to: primary, in: Transaction(sqlite: db))
     }
 
     /// Lifts the account's lock and forgets its failures (a password reset, or the operator).

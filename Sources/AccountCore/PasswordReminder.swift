@@ -45,12 +45,12 @@ public struct PasswordReminder: Sendable {
                 logger.info("reminder not sent", metadata: ["reason": "account locked or client address blocked"])
                 return
             }
-            guard try !mail.isThrottled(.passwordReset(token: ""), to: address, in: db) else {
+            guard try !mail.isThrottled(.passwordReset(token: ""), to: address, in: Transaction(sqlite: db)) else {
                 logger.info("reminder not sent", metadata: ["reason": "throttled"])
                 return
             }
             let token = try tokens.issue(.reset, accountId: row["accountId"], emailAddressId: nil, lifetime: lifetime, in: db)
-            try mail.enqueue(.passwordReset(token: token.encoded), to: address, fallback: client.language, in: db)
+            try mail.enqueue(.passwordReset(token: token.encoded), to: address, fallback: client.language, in: Transaction(sqlite: db))
         }
     }
 
@@ -78,7 +78,7 @@ public struct PasswordReminder: Sendable {
             try tokens.voidAll(.reset, accountId: accountId, in: db)
             try lockout.unlock(accountId: accountId, in: db)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
-            try mail.enqueue(.passwordChanged, to: primary, in: db)
+            try mail.enqueue(.passwordChanged, to: primary, in: Transaction(sqlite: db))
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: db)
             return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
         }

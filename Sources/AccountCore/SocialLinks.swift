@@ -70,7 +70,7 @@ public struct SocialLinks: Sendable {
             try db.execute(sql: "DELETE FROM socialIdentity WHERE accountId = ? AND provider = ?", arguments: [accountId, provider])
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
             try audit.record(.identityUnlinked, accountId: accountId, email: primary, client: client, detail: provider, in: db)
-            if let primary { try mail.enqueue(.identityUnlinked(provider: provider), to: primary, in: db) }
+            if let primary { try mail.enqueue(.identityUnlinked(provider: provider), to: primary, in: Transaction(sqlite: db)) }
         }
         logger.info("identity unlinked", metadata: ["account": "\(accountId)", "provider": "\(provider)"])
     }

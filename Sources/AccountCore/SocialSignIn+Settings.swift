@@ -87,7 +87,7 @@ extension SocialSignIn {
         try store.insert(record, accountId: accountId, in: db)
         let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
         try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: db)
-        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: db) }
+        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: Transaction(sqlite: db)) }
         logger.info("identity linked", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return true
     }
