@@ -25,10 +25,10 @@ struct AccountDeletionTests {
         }
         try fixture.database.writer.write { db in
             _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: db)
-            try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: db)
-            try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: db)
-            try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: db)
-            try fixture.services.mail.enqueue(.signUpAttempt, to: "Ann@Example.com", in: db)
+            try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: Transaction(sqlite: db))
+            try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: Transaction(sqlite: db))
+            try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: Transaction(sqlite: db))
+            try fixture.services.mail.enqueue(.signUpAttempt, to: "Ann@Example.com", in: Transaction(sqlite: db))
             try db.execute(sql: "UPDATE mailQueue SET sentAt = ? WHERE kind = 'sign_up_attempt'", arguments: [now])
         }
         #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@example.com", password: "wrong password") }
