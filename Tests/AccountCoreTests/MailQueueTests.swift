@@ -103,6 +103,17 @@ struct MailQueueTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 20)
     }
 
+    /// A claim is a conditional UPDATE: the second claim of the same due message changes no row and loses.
+    @Test func aDueMessageIsClaimedOnce() throws {
+        let clock = FixedClock()
+        let (queue, database) = try makeQueue(transport: OutboxTransport(folder: outboxFolder()), clock: clock)
+        try database.write { tx in try queue.enqueue(.passwordChanged, to: "ann@example.com", in: tx) }
+        let now = clock.now().timeIntervalSince1970
+        let id = try #require(try queue.list().first?.id)
+        #expect(try database.write { tx in try tx.claimMail(id: id, now: now, until: now + 300) })
+        #expect(try database.write { tx in try tx.claimMail(id: id, now: now, until: now + 300) } == false)
+    }
+
     @Test func throttlingLooksAtTheKindTheAddressAndTheWindow() throws {
         let clock = FixedClock()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: outboxFolder()), clock: clock)

@@ -232,6 +232,23 @@ struct ResidencesTests {
 
     // MARK: Collect
 
+    /// Two approvals or two collections racing past their reads: the conditional UPDATEs let one of each win.
+    @Test func aRequestIsDecidedOnceAndUsedOnce() throws {
+        let fixture = try TestFixture()
+        let accountId = try fixture.signUp("ann@example.com").session.accountId
+        let ticket = try fixture.services.residences.register(email: "ann@example.com", client: device)
+        let now = fixture.clock.now().timeIntervalSince1970
+        let outcomes = try fixture.database.write { tx in
+            [try tx.approveResidence(id: ticket.id, accountId: accountId, verifiedAt: now, expiresAt: now + 60),
+             try tx.approveResidence(id: ticket.id, accountId: accountId, verifiedAt: now, expiresAt: now + 60),
+             try tx.refuseResidence(id: ticket.id),
+             try tx.useResidence(id: ticket.id, now: now),
+             try tx.useResidence(id: ticket.id, now: now)]
+        }
+        #expect(outcomes == [true, false, false, true, false])
+        #expect(try residence(fixture, ticket.id)?["state"] as String? == "used")
+    }
+
     @Test func aVerifiedRequestIsCollectedOnceForAnAPIToken() throws {
         let fixture = try TestFixture()
         let ticket = try approved(fixture, "Ann@Example.com")
