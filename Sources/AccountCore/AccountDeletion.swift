@@ -56,7 +56,7 @@ public struct AccountDeletion: Sendable {
                                     arguments: [digest, accountId]) == true else { throw AccountError.notFound }
             let language = try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = ?", arguments: [accountId])
             let primary = try deleteAccount(accountId, client: client, detail: "by its owner", in: db)
-            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: db) }
+            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: Transaction(sqlite: db)) }
             return primary
         }
         logger.notice("account deleted by its owner", metadata: ["account": "\(accountId)"])

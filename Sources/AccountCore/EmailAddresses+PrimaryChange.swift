@@ -7,7 +7,6 @@
 //   another account's, or new         → as `add` (its errors), then marked
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 extension EmailAddresses {
@@ -24,19 +23,19 @@ extension EmailAddresses {
     public func requestPrimaryChange(to address: String, accountId: Int64, client: ClientInfo) throws -> Bool {
         let address = try validated(address)
         let changed = try unavailableOnConflict {
-            try database.writer.write { db -> Bool in
-                guard let own = try EmailAddress.holding(address, in: db), own.accountId == accountId else {
-                    let added = try insert(address, to: accountId, client: client, in: db)
-                    try markPrimaryOnVerify(added, in: db)
+            try database.write { tx -> Bool in
+                guard let own = try EmailAddress.holding(address, in: tx.grdb), own.accountId == accountId else {
+                    let added = try insert(address, to: accountId, client: client, in: tx)
+                    try markPrimaryOnVerify(added, in: tx)
                     return true
                 }
                 if own.isPrimary { return false }
                 if own.verifiedAt != nil {
-                    try Self.switchPrimary(to: own, client: client, mail: mail, audit: audit, in: db)
+                    try Self.switchPrimary(to: own, client: client, mail: mail, audit: audit, in: tx)
                     return true
                 }
-                let marked = try markPrimaryOnVerify(own, in: db)
-                return try sendLinkUnlessThrottled(own, in: db) || marked
+                let marked = try markPrimaryOnVerify(own, in: tx)
+                return try sendLinkUnlessThrottled(own, in: tx) || marked
             }
         }
         logger.info("primary address change requested", metadata: ["account": "\(accountId)", "changed": "\(changed)"])
@@ -46,10 +45,10 @@ extension EmailAddresses {
     /// Marks the unverified `email` to become primary when confirmed and unmarks the account's other addresses;
     /// true when it was not marked yet.
     @discardableResult
-    private func markPrimaryOnVerify(_ email: EmailAddress, in db: Database) throws -> Bool {
-        let wasMarked = try Bool.fetchOne(db, sql: "SELECT makePrimaryOnVerify FROM emailAddress WHERE id = ?", arguments: [email.id]) ?? false
-        try db.execute(sql: "UPDATE emailAddress SET makePrimaryOnVerify = (id = ?) WHERE accountId = ? AND (makePrimaryOnVerify OR id = ?)",
-                       arguments: [email.id, email.accountId, email.id])
+    private func markPrimaryOnVerify(_ email: EmailAddress, in tx: Transaction) throws -> Bool {
+        guard let id = email.id else { throw AccountError.notFound }
+        let wasMarked = try tx.isMarkedPrimaryOnVerify(addressId: id)
+        try tx.markPrimaryOnVerify(addressId: id, of: email.accountId)
         return !wasMarked
     }
 }

@@ -5,10 +5,10 @@
 // An address belongs to one account at most (a unique index): one verified by, or waiting for, another account gets a
 // neutral refusal. The primary address is never removed, only a verified address becomes primary (triggers back
 // both), and the last verified address stays. Changing the primary address tells the old one.
-// Every change is one write transaction (SQLite runs them one at a time), so the checks hold under concurrent requests.
+// Every change is one write transaction (serialised on both backends), so the checks hold under concurrent requests;
+// the unique indexes and triggers hold the address and primary rules even without them (EmailAddressStore).
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// Looks up and changes the addresses an account holds.
@@ -28,19 +28,12 @@ public struct EmailAddresses: Sendable {
 
     /// Every address of the account, primary first, then in the order they were added.
     public func all(of accountId: Int64) throws -> [EmailAddress] {
-        try database.writer.read { db in
-            try EmailAddress.fetchAll(db, sql: "SELECT * FROM emailAddress WHERE accountId = ? ORDER BY isPrimary DESC, id",
-                                      arguments: [accountId])
-        }
+        try database.read { tx in try tx.emailAddresses(of: accountId) }
     }
 
     /// The account's verified address matching `address` (compared normalized), or nil when it is not theirs or not verified.
     public func verified(_ address: String, of accountId: Int64) throws -> EmailAddress? {
-        try database.writer.read { db in
-            try EmailAddress.fetchOne(db, sql: """
-                SELECT * FROM emailAddress WHERE accountId = ? AND normalizedAddress = ? AND verifiedAt IS NOT NULL
-                """, arguments: [accountId, EmailFormat.normalized(address)])
-        }
+        try database.read { tx in try tx.verifiedEmailAddress(normalized: EmailFormat.normalized(address), of: accountId) }
     }
 
     /// Adds `address` (trimmed) to the account, unverified, and mails it a verification link.
@@ -52,7 +45,7 @@ public struct EmailAddresses: Sendable {
     public func add(_ address: String, to accountId: Int64, client: ClientInfo) throws -> EmailAddress {
         let address = try validated(address)
         let added = try unavailableOnConflict {
-            try database.writer.write { db in try insert(address, to: accountId, client: client, in: db) }
+            try database.write { tx in try insert(address, to: accountId, client: client, in: tx) }
         }
         logger.info("address added", metadata: ["account": "\(accountId)"])
         return added
@@ -63,10 +56,10 @@ public struct EmailAddresses: Sendable {
     ///
     /// - Throws: `AccountError.notFound` when the address is not this account's.
     public func resend(addressId: Int64, of accountId: Int64, client: ClientInfo) throws {
-        try database.writer.write { db in
-            let email = try address(addressId, of: accountId, in: db)
+        try database.write { tx in
+            let email = try address(addressId, of: accountId, in: tx)
             guard email.verifiedAt == nil else { return }
-            try sendLinkUnlessThrottled(email, in: db)
+            try sendLinkUnlessThrottled(email, in: tx)
         }
     }
 
@@ -75,18 +68,17 @@ public struct EmailAddresses: Sendable {
     /// - Throws: `AccountError.notFound`; `.refused("address_primary_remove")` for the primary address;
     ///   `.refused("address_last_verified")` for the only verified one.
     public func remove(addressId: Int64, of accountId: Int64, client: ClientInfo) throws {
-        try database.writer.write { db in
-            let email = try address(addressId, of: accountId, in: db)
+        try database.write { tx in
+            let email = try address(addressId, of: accountId, in: tx)
             guard !email.isPrimary else { throw AccountError.refused("address_primary_remove") }
             if email.verifiedAt != nil {
-                let verified = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ? AND verifiedAt IS NOT NULL",
-                                                arguments: [accountId]) ?? 0
-                guard verified > 1 else { throw AccountError.refused("address_last_verified") }
+                // Count-then-delete: the write transaction (serialised on both backends) keeps one verified address.
+                guard try tx.countVerifiedEmailAddresses(of: accountId) > 1 else { throw AccountError.refused("address_last_verified") }
             }
-            try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [addressId])
-            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: Transaction(sqlite: db))
-            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: db) {
-                try mail.enqueue(.addressRemoved(address: email.address), to: primary, in: db)
+            try tx.deleteEmailAddress(id: addressId)
+            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: tx.grdb)
+            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb) {
+                try mail.enqueue(.addressRemoved(address: email.address), to: primary, in: tx)
             }
         }
         logger.info("address removed", metadata: ["account": "\(accountId)"])
@@ -97,11 +89,11 @@ public struct EmailAddresses: Sendable {
     ///
     /// - Throws: `AccountError.notFound`; `.refused("address_unverified_primary")` for an unverified address.
     public func makePrimary(addressId: Int64, of accountId: Int64, client: ClientInfo) throws {
-        try database.writer.write { db in
-            let email = try address(addressId, of: accountId, in: db)
+        try database.write { tx in
+            let email = try address(addressId, of: accountId, in: tx)
             guard email.verifiedAt != nil else { throw AccountError.refused("address_unverified_primary") }
             guard !email.isPrimary else { return }
-            try Self.switchPrimary(to: email, client: client, mail: mail, audit: audit, in: db)
+            try Self.switchPrimary(to: email, client: client, mail: mail, audit: audit, in: tx)
         }
         logger.info("primary address changed", metadata: ["account": "\(accountId)"])
     }
@@ -112,50 +104,47 @@ public struct EmailAddresses: Sendable {
     /// A primary change waiting for confirmation (`makePrimaryOnVerify`) is dropped: the latest choice wins.
     /// `makePrimary`, `requestPrimaryChange` and `Confirmation.confirm` share it.
     static func switchPrimary(to email: EmailAddress, client: ClientInfo, mail: MailQueue, audit: AuditLog, detail: String = "primary",
-                              in db: Database) throws {
-        let old = try EmailAddress.primaryAddress(of: email.accountId, in: db)
-        // Clear first: the unique partial index allows one primary address per account at any moment.
-        try db.execute(sql: """
-            UPDATE emailAddress SET isPrimary = 0, makePrimaryOnVerify = 0 WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)
-            """, arguments: [email.accountId])
-        try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [email.id])
-        if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: db) }
-        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: Transaction(sqlite: db))
+                              in tx: Transaction) throws {
+        guard let addressId = email.id else { throw AccountError.notFound }
+        let old = try EmailAddress.primaryAddress(of: email.accountId, in: tx.grdb)
+        // One primary address per account: the unique partial index emailAddress_onePrimary (cleared first, then set).
+        try tx.switchPrimaryAddress(of: email.accountId, to: addressId)
+        if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: tx) }
+        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: tx.grdb)
     }
 
     /// `add`'s checks and row: the address (valid, trimmed) becomes the account's, unverified, and is mailed a link.
-    func insert(_ address: String, to accountId: Int64, client: ClientInfo, in db: Database) throws -> EmailAddress {
+    func insert(_ address: String, to accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> EmailAddress {
         let now = clock.now()
-        let held = try EmailAddress.holding(address, in: db)
+        let held = try EmailAddress.holding(address, in: tx.grdb)
         if held?.accountId == accountId { throw invalid("address_already_yours") }
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ?", arguments: [accountId]) ?? 0
-        guard count < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
+        // The limit is a count-then-insert: the write transaction (serialised on both backends) holds it. One account per
+        // address is the unique index on normalizedAddress (a race reads as address_unavailable: unavailableOnConflict).
+        guard try tx.countEmailAddresses(of: accountId) < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
         if let held {
             guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {
                 logger.info("address not added: held by another account")
                 throw invalid("address_unavailable")
             }
-            try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [held.id])
+            if let heldId = held.id { try tx.deleteEmailAddress(id: heldId) }
             try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
-                             detail: "stale claim: added by account \(accountId)", in: Transaction(sqlite: db))
+                             detail: "stale claim: added by account \(accountId)", in: tx.grdb)
             logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
         }
-        var email = EmailAddress(id: nil, accountId: accountId, address: address, normalizedAddress: EmailFormat.normalized(address),
-                                 isPrimary: false, verifiedAt: nil, createdAt: now)
-        try email.insert(db)
-        try sendLink(email, in: db)
-        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
+        let email = try tx.insertEmailAddress(address, normalized: EmailFormat.normalized(address), accountId: accountId, createdAt: now)
+        try sendLink(email, in: tx)
+        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: tx.grdb)
         return email
     }
 
     /// Mails `email` a new verification link unless one went out within `mail.throttle`; true when it did.
     @discardableResult
-    func sendLinkUnlessThrottled(_ email: EmailAddress, in db: Database) throws -> Bool {
-        guard try !mail.isThrottled(.addressVerification(token: ""), to: email.address, in: db) else {
+    func sendLinkUnlessThrottled(_ email: EmailAddress, in tx: Transaction) throws -> Bool {
+        guard try !mail.isThrottled(.addressVerification(token: ""), to: email.address, in: tx) else {
             logger.info("address verification resend throttled")
             return false
         }
-        try sendLink(email, in: db)
+        try sendLink(email, in: tx)
         return true
     }
 
@@ -181,7 +170,7 @@ public struct EmailAddresses: Sendable {
     func unavailableOnConflict<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch StorageError.uniqueViolation {
             throw invalid("address_unavailable")
         }
     }
@@ -195,15 +184,15 @@ public struct EmailAddresses: Sendable {
     }
 
     /// The account's address `id`, or `AccountError.notFound`.
-    private func address(_ id: Int64, of accountId: Int64, in db: Database) throws -> EmailAddress {
-        guard let email = try EmailAddress.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE id = ? AND accountId = ?",
-                                                    arguments: [id, accountId]) else { throw AccountError.notFound }
+    private func address(_ id: Int64, of accountId: Int64, in tx: Transaction) throws -> EmailAddress {
+        guard let email = try tx.emailAddress(id: id, of: accountId) else { throw AccountError.notFound }
         return email
     }
 
     /// Issues a confirmation token for `email` and queues the verification mail, in the caller's transaction.
-    private func sendLink(_ email: EmailAddress, in db: Database) throws {
-        let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime, in: Transaction(sqlite: db))
-        try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: db)
+    private func sendLink(_ email: EmailAddress, in tx: Transaction) throws {
+        let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime,
+                                     in: tx.grdb)
+        try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: tx)
     }
 }

@@ -103,7 +103,7 @@ public struct PasswordChange: Sendable {
             let ended = db.changesCount
             try tokens.voidAll(.reset, accountId: accountId, in: Transaction(sqlite: db))
             let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
-            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: db) }
+            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: Transaction(sqlite: db)) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
                              detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: Transaction(sqlite: db))
             return ended

@@ -10,7 +10,6 @@
 //   languages   the languages an account may prefer (`language` in the form: one of them, or empty to follow the browser)
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// What an account's profile holds.
@@ -52,17 +51,11 @@ public struct Profile: Sendable {
     ///
     /// - Throws: `AccountError.notFound` when the account does not exist.
     public func values(of accountId: Int64) throws -> ProfileValues {
-        try database.writer.read { db in
-            guard let account = try Row.fetchOne(db, sql: "SELECT displayName, language FROM account WHERE id = ?", arguments: [accountId]) else {
-                throw AccountError.notFound
-            }
+        try database.read { tx in
+            guard let account = try tx.profileHeader(of: accountId) else { throw AccountError.notFound }
             let declared = Set(fields.map(\.name))
-            var values: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT field, value FROM profileValue WHERE accountId = ?", arguments: [accountId]) {
-                let field: String = row["field"]
-                if declared.contains(field) { values[field] = row["value"] }
-            }
-            return ProfileValues(displayName: account["displayName"], fields: values, language: account["language"])
+            let values = try tx.profileValues(of: accountId).filter { declared.contains($0.key) }
+            return ProfileValues(displayName: account.displayName, fields: values, language: account.language)
         }
     }
 
@@ -78,39 +71,33 @@ public struct Profile: Sendable {
         errors.append(try takenErrors(values, signUp: false, accountId: accountId, skipping: errors))
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
-        try database.writer.write { db in
-            guard let before = try Row.fetchOne(db, sql: "SELECT displayName, language FROM account WHERE id = ?", arguments: [accountId]) else {
-                throw AccountError.notFound
-            }
+        try database.write { tx in
+            guard let before = try tx.profileHeader(of: accountId) else { throw AccountError.notFound }
             let displayName = values["display_name"] ?? ""
             // A form without the language choice (the JSON API's) leaves the preference as it is.
-            let newLanguage: String? = values["language"] == nil ? before["language"] : language
-            var changed = try changedFields(values, accountId: accountId, in: db)
-            if (before["language"] as String?) != newLanguage { changed.insert("language", at: 0) }
-            if (before["displayName"] as String) != displayName { changed.insert("display_name", at: 0) }
-            try db.execute(sql: "UPDATE account SET displayName = ?, language = ?, updatedAt = ? WHERE id = ?",
-                           arguments: [displayName, newLanguage, clock.now().timeIntervalSince1970, accountId])
-            try store(values, accountId: accountId, signUp: false, in: db)
-            try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: changed.joined(separator: ", "), in: Transaction(sqlite: db))
+            let newLanguage: String? = values["language"] == nil ? before.language : language
+            var changed = try changedFields(values, accountId: accountId, in: tx)
+            if before.language != newLanguage { changed.insert("language", at: 0) }
+            if before.displayName != displayName { changed.insert("display_name", at: 0) }
+            try tx.updateProfileHeader(of: accountId, displayName: displayName, language: newLanguage,
+                                       updatedAt: clock.now().timeIntervalSince1970)
+            try store(values, accountId: accountId, signUp: false, in: tx)
+            try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
+                             detail: changed.joined(separator: ", "), in: tx.grdb)
         }
         logger.info("profile updated", metadata: ["account": "\(accountId)"])
     }
 
     /// The account's preferred language, nil when it follows the browser or the account is gone.
     public func language(of accountId: Int64) throws -> String? {
-        try database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = ?", arguments: [accountId])
-        }
+        try database.read { tx in try tx.profileLanguage(of: accountId) }
     }
 
     /// Makes `language` the account's preference (the language switcher of a signed-in person); a language not offered
     /// is ignored. Not audited: it changes only wording.
     public func setLanguage(_ language: String, of accountId: Int64) throws {
         guard isOffered(language) else { return }
-        try database.writer.write { db in
-            try db.execute(sql: "UPDATE account SET language = ? WHERE id = ?", arguments: [language, accountId])
-        }
+        try database.write { tx in try tx.setProfileLanguage(language, of: accountId) }
     }
 
     /// Whether an account may prefer `language`: one of `languages`, or (none configured) a well-formed code.
@@ -133,11 +120,10 @@ public struct Profile: Sendable {
         let candidates = (signUp ? signUpFields : fields).filter { $0.unique && !failed.contains($0.name) && !(values[$0.name] ?? "").isEmpty }
         guard !candidates.isEmpty else { return ValidationErrors() }
         var errors = ValidationErrors()
-        try database.writer.read { db in
+        try database.read { tx in
             for field in candidates {
-                let taken = try Bool.fetchOne(db, sql: """
-                    SELECT EXISTS (SELECT 1 FROM profileValue WHERE field = ? AND uniqueValue = ? AND accountId IS NOT ?)
-                    """, arguments: [field.name, Self.uniqueValue(values[field.name] ?? ""), accountId]) ?? false
+                let taken = try tx.isProfileValueTaken(field: field.name, uniqueValue: Self.uniqueValue(values[field.name] ?? ""),
+                                                       byOtherThan: accountId)
                 if taken { errors.add(FieldError(key: "taken"), to: field.name, displayName: field.field.displayName) }
             }
         }
@@ -149,20 +135,22 @@ public struct Profile: Sendable {
     ///
     /// - Throws: `AccountError.invalid` with `taken` on every unique field whose value another account got in the
     ///   meantime (the unique index refused it); the caller's transaction then rolls back, so nothing is written.
-    func store(_ values: [String: String], accountId: Int64, signUp: Bool, in db: Database) throws {
+    ///   Each insert runs in a savepoint, so the transaction goes on to check the other fields (PostgreSQL would abort
+    ///   it at the first error otherwise).
+    func store(_ values: [String: String], accountId: Int64, signUp: Bool, in tx: Transaction) throws {
         var errors = ValidationErrors()
         for field in signUp ? signUpFields : fields {
             let value = values[field.name] ?? ""
             if value.isEmpty {
-                try db.execute(sql: "DELETE FROM profileValue WHERE accountId = ? AND field = ?", arguments: [accountId, field.name])
+                try tx.deleteProfileValue(accountId: accountId, field: field.name)
                 continue
             }
             do {
-                try db.execute(sql: """
-                    INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (accountId, field) DO UPDATE SET value = excluded.value, uniqueValue = excluded.uniqueValue
-                    """, arguments: [accountId, field.name, value, field.unique ? Self.uniqueValue(value) : nil])
-            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                try tx.savepoint {
+                    try tx.storeProfileValue(accountId: accountId, field: field.name, value: value,
+                                             uniqueValue: field.unique ? Self.uniqueValue(value) : nil)
+                }
+            } catch StorageError.uniqueViolation {
                 errors.add(FieldError(key: "taken"), to: field.name, displayName: field.field.displayName)
             }
         }
@@ -170,16 +158,13 @@ public struct Profile: Sendable {
     }
 
     /// The declared fields whose stored value differs from `values`.
-    private func changedFields(_ values: [String: String], accountId: Int64, in db: Database) throws -> [String] {
-        var stored: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT field, value FROM profileValue WHERE accountId = ?", arguments: [accountId]) {
-            stored[row["field"]] = row["value"]
-        }
+    private func changedFields(_ values: [String: String], accountId: Int64, in tx: Transaction) throws -> [String] {
+        let stored = try tx.profileValues(of: accountId)
         return fields.map(\.name).filter { (stored[$0] ?? "") != (values[$0] ?? "") }
     }
 
-    private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: db)
+    private func primaryAddress(_ accountId: Int64, in tx: Transaction) throws -> String? {
+        try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
     }
 
     /// What the unique index compares: the value without case.

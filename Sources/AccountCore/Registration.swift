@@ -84,7 +84,7 @@ public struct Registration: Sendable {
                 }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
                                                              language: client.language, in: db)
-                try profile.store(values, accountId: accountId, signUp: true, in: db)
+                try profile.store(values, accountId: accountId, signUp: true, in: Transaction(sqlite: db))
                 logger.info("account created", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
                 if confirmation.required {
@@ -130,7 +130,7 @@ public struct Registration: Sendable {
                 guard try invitations.redeem(token: invite, address: address, in: db) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
                                                        language: client.language, in: db)
-                try profile.store(values, accountId: accountId, signUp: true, in: db)
+                try profile.store(values, accountId: accountId, signUp: true, in: Transaction(sqlite: db))
                 logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: Transaction(sqlite: db))
                 return .signedIn(try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: address, rememberMe: false, client: client,

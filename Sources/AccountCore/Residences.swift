@@ -13,7 +13,6 @@
 // as sign_in "residence" (or sign_up "residence" for a new account).
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// What `register` hands back to the device, once: the request's id and the secret that collects its token.
@@ -69,25 +68,22 @@ public struct Residences: Sendable {
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         let id = Base64URL.encode(random.bytes(16))
         let secret = SecretToken(random: random), link = SecretToken(random: random)
-        let mailed = try database.writer.write { db -> Bool in
-            guard try !mail.isThrottled(.residence(token: "", userAgent: "", remoteAddress: ""), to: address, in: db) else {
+        let mailed = try database.write { tx -> Bool in
+            guard try !mail.isThrottled(.residence(token: "", userAgent: "", remoteAddress: ""), to: address, in: tx) else {
                 throw AccountError.refused("residence_throttled")
             }
             let now = clock.now().timeIntervalSince1970
-            try db.execute(sql: "DELETE FROM residence WHERE expiresAt <= ?", arguments: [now])
-            try db.execute(sql: """
-                INSERT INTO residence (id, address, normalizedAddress, secretDigest, linkDigest, state, userAgent, remoteAddress,
-                                       createdAt, expiresAt)
-                VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
-                """, arguments: [id, address, EmailFormat.normalized(address), secret.digest, link.digest, client.userAgent,
-                                 client.remoteAddress, now, now + lifetime])
-            let holder = try EmailAddress.holding(address, in: db)?.accountId
-            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: Transaction(sqlite: db))
-            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: Transaction(sqlite: db)) }
-                else { try !lockout.isBlocked(client, in: Transaction(sqlite: db)) }
+            try tx.deleteExpiredResidences(now: now)
+            try tx.insertResidence(id: id, address: address, normalizedAddress: EmailFormat.normalized(address), secretDigest: secret.digest,
+                                   linkDigest: link.digest, userAgent: client.userAgent, remoteAddress: client.remoteAddress,
+                                   createdAt: now, expiresAt: now + lifetime)
+            let holder = try EmailAddress.holding(address, in: tx.grdb)?.accountId
+            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: tx.grdb)
+            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: tx.grdb) }
+                else { try !lockout.isBlocked(client, in: tx.grdb) }
             guard allowed else { return false }
             try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address,
-                             fallback: client.language, in: db)
+                             fallback: client.language, in: tx)
             return true
         }
         logger.info("residence requested", metadata: ["mailed": "\(mailed)"])
@@ -98,10 +94,10 @@ public struct Residences: Sendable {
     ///
     /// - Throws: `AccountError.invalidToken` when the link is unknown, expired, or its request no longer pending.
     public func pendingApproval(token: String) throws -> ResidenceRequest {
-        try database.writer.read { db in
-            let row = try pendingRow(link: token, in: db)
-            return ResidenceRequest(email: row["address"], userAgent: row["userAgent"], remoteAddress: row["remoteAddress"],
-                                    createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+        try database.read { tx in
+            let request = try pending(link: token, in: tx)
+            return ResidenceRequest(email: request.address, userAgent: request.userAgent, remoteAddress: request.remoteAddress,
+                                    createdAt: request.createdAt)
         }
     }
 
@@ -113,19 +109,22 @@ public struct Residences: Sendable {
     ///   account may be used or made for the address (the request is marked refused).
     @discardableResult
     public func approve(token: String, client: ClientInfo) throws -> String {
-        let (address, approved) = try database.writer.write { db -> (String, Bool) in
-            let row = try pendingRow(link: token, in: db)
-            let id: String = row["id"], address: String = row["address"]
+        let (address, approved) = try database.write { tx -> (String, Bool) in
+            let request = try pending(link: token, in: tx)
+            let id = request.id, address = request.address
             let now = clock.now().timeIntervalSince1970
-            guard let accountId = try account(for: address, client: client, in: db) else {
-                try db.execute(sql: "UPDATE residence SET state = 'refused' WHERE id = ?", arguments: [id])
-                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: db)?.accountId, email: address,
-                                 client: client, in: Transaction(sqlite: db))
+            // One decision per request: the conditional UPDATE (still pending) decides; a concurrent approval that decided
+            // first leaves this one as an unknown link, its account creation rolled back.
+            guard let accountId = try account(for: address, client: client, in: tx) else {
+                guard try tx.refuseResidence(id: id) else { throw AccountError.invalidToken }
+                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: tx.grdb)?.accountId, email: address,
+                                 client: client, in: tx.grdb)
                 return (address, false)
             }
-            try db.execute(sql: "UPDATE residence SET state = 'verified', accountId = ?, verifiedAt = ?, expiresAt = ? WHERE id = ?",
-                           arguments: [accountId, now, now + lifetime, id])
-            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
+            guard try tx.approveResidence(id: id, accountId: accountId, verifiedAt: now, expiresAt: now + lifetime) else {
+                throw AccountError.invalidToken
+            }
+            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: tx.grdb)
             return (address, true)
         }
         logger.info("residence decided", metadata: ["approved": "\(approved)"])
@@ -140,11 +139,10 @@ public struct Residences: Sendable {
     public func collect(id: String, secret: String, client: ClientInfo) throws -> ResidenceCollection {
         guard let secret = SecretToken(encoded: secret) else { throw AccountError.notFound }
         // Devices poll: only a verified request takes the write lock.
-        let state = try database.writer.read { db -> String in
-            guard let row = try Row.fetchOne(db, sql: "SELECT state, secretDigest FROM residence WHERE id = ? AND expiresAt > ?",
-                                             arguments: [id, clock.now().timeIntervalSince1970]),
-                  SocialFlows.constantTimeEquals(row["secretDigest"], secret.digest) else { throw AccountError.notFound }
-            return row["state"]
+        let state = try database.read { tx -> String in
+            guard let found = try tx.residenceState(id: id, now: clock.now().timeIntervalSince1970),
+                  SocialFlows.constantTimeEquals(found.secretDigest, secret.digest) else { throw AccountError.notFound }
+            return found.state
         }
         switch state {
         case "pending": return .pending
@@ -152,17 +150,16 @@ public struct Residences: Sendable {
         case "verified": break
         default: throw AccountError.notFound
         }
-        let (accountId, collected) = try database.writer.write { db -> (Int64, ResidenceCollection) in
+        let (accountId, collected) = try database.write { tx -> (Int64, ResidenceCollection) in
             let now = clock.now().timeIntervalSince1970
-            // Collected meanwhile, or its account deleted (the row went with it): as unknown.
-            guard let row = try Row.fetchOne(db, sql: """
-                    SELECT address, accountId FROM residence WHERE id = ? AND state = 'verified' AND expiresAt > ?
-                    """, arguments: [id, now]),
-                  let accountId = row["accountId"] as Int64? else { throw AccountError.notFound }
-            let address: String = row["address"]
-            try db.execute(sql: "UPDATE residence SET state = 'used', usedAt = ? WHERE id = ?", arguments: [now, id])
-            let grant = try apiTokens.issue(accountId: accountId, client: client, in: Transaction(sqlite: db))
-            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: Transaction(sqlite: db))
+            // Collected meanwhile, or its account deleted (the row went with it): as unknown. Collected once: the
+            // conditional UPDATE (still verified) decides between two concurrent collections.
+            guard let found = try tx.verifiedResidence(id: id, now: now), try tx.useResidence(id: id, now: now) else {
+                throw AccountError.notFound
+            }
+            let address = found.address, accountId = found.accountId
+            let grant = try apiTokens.issue(accountId: accountId, client: client, in: tx.grdb)
+            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: tx.grdb)
             return (accountId, .verified(email: address, grant: grant))
         }
         logger.info("residence collected", metadata: ["account": "\(accountId)"])
@@ -172,30 +169,31 @@ public struct Residences: Sendable {
     // MARK: Helpers
 
     /// The pending, unexpired request of the link `token`, or `AccountError.invalidToken`.
-    private func pendingRow(link token: String, in db: Database) throws -> Row {
+    private func pending(link token: String, in tx: Transaction) throws -> PendingResidence {
         guard let link = SecretToken(encoded: token),
-              let row = try Row.fetchOne(db, sql: "SELECT * FROM residence WHERE linkDigest = ? AND state = 'pending' AND expiresAt > ?",
-                                         arguments: [link.digest, clock.now().timeIntervalSince1970]) else { throw AccountError.invalidToken }
-        return row
+              let request = try tx.pendingResidence(linkDigest: link.digest, now: clock.now().timeIntervalSince1970) else {
+            throw AccountError.invalidToken
+        }
+        return request
     }
 
     /// The account an approval of `address` signs in to, in the caller's transaction: the account holding it verified,
     /// or as its primary address (verified now: the mail's owner opened the link); else, when sign-up is open, a new
     /// account without a password. Nil (refused) for another account's unverified added address, or when sign-up is
     /// by invitation or closed.
-    private func account(for address: String, client: ClientInfo, in db: Database) throws -> Int64? {
+    private func account(for address: String, client: ClientInfo, in tx: Transaction) throws -> Int64? {
         let now = clock.now()
-        if let held = try EmailAddress.holding(address, in: db) {
+        if let held = try EmailAddress.holding(address, in: tx.grdb) {
             if held.verifiedAt != nil { return held.accountId }
-            guard held.isPrimary else { return nil }
-            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, held.id])
-            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: Transaction(sqlite: db))
+            guard held.isPrimary, let heldId = held.id else { return nil }
+            try tx.markEmailAddressVerified(id: heldId, at: now)
+            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: tx.grdb)
             return held.accountId
         }
         guard invitations.policy.mode == .open else { return nil }
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, language: client.language,
-                                                now: now, in: db)
-        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: Transaction(sqlite: db))
+                                                now: now, in: tx.grdb)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: tx.grdb)
         logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
         return accountId
     }

@@ -3,7 +3,6 @@
 // Keys are opaque text here (PEM and public JSON made by the caller): AccountCore knows no key formats.
 // At most one key per purpose is current (a unique partial index); rotating retires it in the same transaction.
 import Foundation
-import GRDB
 
 /// One stored key: its private part stays in the database, its public part is published.
 public struct StoredSigningKey: Sendable, Equatable {
@@ -34,69 +33,48 @@ public struct SigningKeys: Sendable {
 
     /// The key new signatures are made with, or nil before the first one exists.
     public func current() throws -> StoredSigningKey? {
-        try database.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM signingKey WHERE purpose = ? AND retiredAt IS NULL", arguments: [purpose])
-                .map(Self.key)
-        }
+        try database.read { tx in try tx.currentSigningKey(purpose: purpose) }
     }
 
     /// The id of the current key: one indexed lookup, for noticing a rotation made by another process.
     public func currentID() throws -> Int64? {
-        try database.writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM signingKey WHERE purpose = ? AND retiredAt IS NULL", arguments: [purpose])
-        }
+        try database.read { tx in try tx.currentSigningKeyID(purpose: purpose) }
     }
 
     /// The current key, then keys retired less than `grace` ago (newest first): what verifiers may still meet.
     public func published(grace: TimeInterval) throws -> [StoredSigningKey] {
         let since = clock.now().addingTimeInterval(-grace).timeIntervalSince1970
-        return try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM signingKey WHERE purpose = ? AND (retiredAt IS NULL OR retiredAt > ?)
-                ORDER BY retiredAt IS NOT NULL, id DESC
-                """, arguments: [purpose, since]).map(Self.key)
-        }
+        return try database.read { tx in try tx.publishedSigningKeys(purpose: purpose, retiredAfter: since) }
     }
 
     /// Every key of this purpose, newest first.
     public func all() throws -> [StoredSigningKey] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM signingKey WHERE purpose = ? ORDER BY id DESC", arguments: [purpose]).map(Self.key)
-        }
+        try database.read { tx in try tx.signingKeys(purpose: purpose) }
     }
 
     /// Stores the first key unless another process stored one meanwhile; returns the current key either way.
+    /// One current key: the unique partial index signingKey_oneCurrent decides between two processes storing at once.
     @discardableResult
     public func addFirst(privateKey: String, publicKey: String) throws -> StoredSigningKey {
-        try database.writer.write { db in
-            if let existing = try Row.fetchOne(db, sql: "SELECT * FROM signingKey WHERE purpose = ? AND retiredAt IS NULL",
-                                               arguments: [purpose]) {
-                return Self.key(existing)
+        try database.write { tx in
+            if let existing = try tx.currentSigningKey(purpose: purpose) { return existing }
+            let now = clock.now().timeIntervalSince1970
+            guard let id = try tx.insertFirstSigningKey(purpose: purpose, privateKey: privateKey, publicKey: publicKey, createdAt: now) else {
+                guard let stored = try tx.currentSigningKey(purpose: purpose) else { throw StorageError.badRow("no current \(purpose) key") }
+                return stored
             }
-            return try insert(db, privateKey: privateKey, publicKey: publicKey)
+            return StoredSigningKey(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: Date(timeIntervalSince1970: now), retiredAt: nil)
         }
     }
 
-    /// Retires the current key (if any) and makes this one current, in one transaction.
+    /// Retires the current key (if any) and makes this one current, in one transaction. Of two concurrent rotations the
+    /// second one's insert meets signingKey_oneCurrent and fails (`StorageError.uniqueViolation`), changing nothing.
     public func rotate(privateKey: String, publicKey: String) throws -> StoredSigningKey {
-        try database.writer.write { db in
-            try db.execute(sql: "UPDATE signingKey SET retiredAt = ? WHERE purpose = ? AND retiredAt IS NULL",
-                           arguments: [clock.now().timeIntervalSince1970, purpose])
-            return try insert(db, privateKey: privateKey, publicKey: publicKey)
+        try database.write { tx in
+            let now = clock.now().timeIntervalSince1970
+            try tx.retireCurrentSigningKey(purpose: purpose, retiredAt: now)
+            let id = try tx.insertSigningKey(purpose: purpose, privateKey: privateKey, publicKey: publicKey, createdAt: now)
+            return StoredSigningKey(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: Date(timeIntervalSince1970: now), retiredAt: nil)
         }
-    }
-
-    private func insert(_ db: Database, privateKey: String, publicKey: String) throws -> StoredSigningKey {
-        let now = clock.now()
-        try db.execute(sql: "INSERT INTO signingKey (purpose, privateKey, publicKey, createdAt) VALUES (?, ?, ?, ?)",
-                       arguments: [purpose, privateKey, publicKey, now.timeIntervalSince1970])
-        return StoredSigningKey(id: db.lastInsertedRowID, privateKey: privateKey, publicKey: publicKey,
-                                createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970), retiredAt: nil)
-    }
-
-    private static func key(_ row: Row) -> StoredSigningKey {
-        StoredSigningKey(id: row["id"], privateKey: row["privateKey"], publicKey: row["publicKey"],
-                         createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-                         retiredAt: (row["retiredAt"] as Double?).map { Date(timeIntervalSince1970: $0) })
     }
 }

@@ -1,7 +1,6 @@
 @testable import AccountCore
 import AccountRules
 import Foundation
-import GRDB
 import IPAddresses
 import Testing
 
@@ -11,21 +10,20 @@ struct EmailAddressesTests {
     /// An account (signed up with confirmation off) whose primary address is verified; returns its id.
     func verifiedAccount(_ fixture: TestFixture, _ email: String = "Ann@Example.com") throws -> Int64 {
         let accountId = try fixture.signUp(email).session.accountId
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1 WHERE accountId = ?", arguments: [accountId])
+        _ = try fixture.database.write { tx in
+            try tx.execute("UPDATE emailAddress SET verifiedAt = 1 WHERE accountId = ?", [accountId])
         }
         return accountId
     }
 
     func mails(_ fixture: TestFixture, kind: String, to address: String) throws -> Int {
-        try fixture.database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailQueue WHERE kind = ? AND recipientKey = ?",
-                             arguments: [kind, address.lowercased()]) ?? 0
+        try fixture.database.read { tx in
+            try tx.value(Int.self, "SELECT COUNT(*) FROM mailQueue WHERE kind = ? AND recipientKey = ?", [kind, address.lowercased()]) ?? 0
         }
     }
 
-    func audits(_ fixture: TestFixture, _ event: String) throws -> [Row] {
-        try fixture.database.writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM audit WHERE event = ? ORDER BY id", arguments: [event]) }
+    func audits(_ fixture: TestFixture, _ event: String) throws -> [SQLRow] {
+        try fixture.database.read { tx in try tx.rows("SELECT * FROM audit WHERE event = ? ORDER BY id", [event]) }
     }
 
     // MARK: Look-ups
@@ -37,7 +35,7 @@ struct EmailAddressesTests {
         let addresses = fixture.services.addresses
         #expect(try addresses.all(of: ann).map(\.address) == ["Ann@Example.com"])
         #expect(try addresses.verified("ann@example.com", of: ann) == nil)   // not confirmed yet
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        _ = try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         #expect(try addresses.verified("ANN@example.com", of: ann)?.address == "Ann@Example.com")
         #expect(try addresses.verified("bob@example.com", of: ann) == nil)
         #expect(try addresses.verified("bob@example.com", of: bob) != nil)
@@ -77,8 +75,8 @@ struct EmailAddressesTests {
         #expect(try mails(fixture, kind: "address_removed", to: "ann@example.com") == 0)
         try fixture.services.addresses.remove(addressId: work.id!, of: ann, client: client)
         #expect(try mails(fixture, kind: "address_removed", to: "ann@example.com") == 1)
-        let text = try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_removed'")
+        let text = try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'address_removed'")
         }
         #expect(text?.contains("work@example.org") == true)
     }
@@ -164,12 +162,12 @@ struct EmailAddressesTests {
         let fixture = try TestFixture()
         let ann = try verifiedAccount(fixture, "ann@example.com")
         let bob = try verifiedAccount(fixture, "bob@example.com")
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 CREATE TEMP TRIGGER race BEFORE INSERT ON emailAddress WHEN NEW.normalizedAddress = 'race@example.com'
                   AND NOT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = 'race@example.com')
                 BEGIN INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                  VALUES (\(bob), 'race@example.com', 'race@example.com', 0, 1, 0); END
+                  VALUES (\(bob), 'race@example.com', 'race@example.com', FALSE, 1, 0); END
                 """)
         }
         #expect(invalidKeys { try fixture.services.addresses.add("race@example.com", to: ann, client: client) } == ["email:address_unavailable"])
@@ -236,8 +234,8 @@ struct EmailAddressesTests {
             try fixture.services.addresses.remove(addressId: primary, of: ann, client: client)
         }
         // The schema holds even when the code's check is skipped.
-        #expect(throws: DatabaseError.self) {
-            try fixture.database.writer.write { db in try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [primary]) }
+        #expect(throws: StorageError.self) {
+            try fixture.database.write { tx in try tx.execute("DELETE FROM emailAddress WHERE id = ?", [primary]) }
         }
         #expect(try fixture.services.addresses.all(of: ann).count == 2)
     }
@@ -271,8 +269,8 @@ struct EmailAddressesTests {
         #expect(all.map(\.isPrimary) == [true, false])
         #expect(try mails(fixture, kind: "primary_address_changed", to: "ann@example.com") == 1)
         #expect(try mails(fixture, kind: "primary_address_changed", to: "work@example.org") == 0)
-        let message = try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'primary_address_changed'")
+        let message = try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'primary_address_changed'")
         }
         #expect(message?.contains("Work@Example.org") == true, "the mail names the new address")
         let audit = try #require(try audits(fixture, "email_changed").first)
@@ -296,10 +294,10 @@ struct EmailAddressesTests {
         #expect(try fixture.services.addresses.all(of: ann).map(\.isPrimary) == [true, false])
         #expect(try fixture.count("mailQueue") == 1, "only the verification mail")
         // The schema refuses it too.
-        #expect(throws: DatabaseError.self) {
-            try fixture.database.writer.write { db in
-                try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0 WHERE accountId = ?", arguments: [ann])
-                try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [work.id!])
+        #expect(throws: StorageError.self) {
+            try fixture.database.write { tx in
+                try tx.execute("UPDATE emailAddress SET isPrimary = FALSE WHERE accountId = ?", [ann])
+                try tx.execute("UPDATE emailAddress SET isPrimary = TRUE WHERE id = ?", [work.id!])
             }
         }
         #expect(try fixture.services.addresses.all(of: ann).map(\.isPrimary) == [true, false], "rolled back")

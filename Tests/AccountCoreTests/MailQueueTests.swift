@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Locking
 import Logging
 import MailTestKit
@@ -29,7 +28,7 @@ struct MailQueueTests {
     @Test func queuedMailIsWrittenToTheOutboxAsAnEmlFile() throws {
         let clock = FixedClock(), folder = outboxFolder()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
-        try database.writer.write { db in try queue.enqueue(.passwordChanged, to: "ann@example.com", in: db) }
+        try database.write { tx in try queue.enqueue(.passwordChanged, to: "ann@example.com", in: tx) }
         #expect(try queue.deliverDue() == (1, 0))
         let files = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(files.count == 1 && files[0].hasSuffix(".eml"))
@@ -43,15 +42,15 @@ struct MailQueueTests {
     @Test func mailIsWordedInTheRecipientsAccountLanguageElseTheFallback() throws {
         let clock = FixedClock(), folder = outboxFolder()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
-        try database.writer.write { db in
-            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: db)
-            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: db)
-            try queue.enqueue(.passwordChanged, to: "ann@example.com", fallback: "de", in: db)
-            try queue.enqueue(.passwordChanged, to: "bob@example.com", fallback: "de", in: db)
-            try queue.enqueue(.signUpAttempt, to: "bob@example.com", in: db)
-            try queue.enqueue(.invitation(token: "t"), to: "new@example.com", in: db)
+        try database.write { tx in
+            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: tx.grdb)
+            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: tx.grdb)
+            try queue.enqueue(.passwordChanged, to: "ann@example.com", fallback: "de", in: tx)
+            try queue.enqueue(.passwordChanged, to: "bob@example.com", fallback: "de", in: tx)
+            try queue.enqueue(.signUpAttempt, to: "bob@example.com", in: tx)
+            try queue.enqueue(.invitation(token: "t"), to: "new@example.com", in: tx)
         }
-        let texts = try database.writer.read { db in try String.fetchAll(db, sql: "SELECT message FROM mailQueue ORDER BY id") }
+        let texts = try database.read { tx in try tx.values(String.self, "SELECT message FROM mailQueue ORDER BY id") }
         let read = try texts.map { try ReadMail($0).readable }
         #expect(read.map { $0.firstMatch(of: /lang=([a-z]+)/).map { String($0.output.1) } } == ["fr", "de", "default", "default"])
     }
@@ -61,7 +60,7 @@ struct MailQueueTests {
         let clock = FixedClock()
         let down = SMTPTransport(settings: .init(url: "smtp://127.0.0.1:1", timeout: 5))
         let (queue, database) = try makeQueue(transport: down, clock: clock)
-        try database.writer.write { db in try queue.enqueue(.signUpAttempt, to: "ann@example.com", in: db) }
+        try database.write { tx in try queue.enqueue(.signUpAttempt, to: "ann@example.com", in: tx) }
         // When delivery fails twice
         #expect(try queue.deliverDue() == (0, 1))
         #expect(try queue.deliverDue() == (0, 0), "not due again before the backoff")
@@ -83,8 +82,8 @@ struct MailQueueTests {
         let (first, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
         var second = first
         second.retryBase = 30
-        try database.writer.write { db in
-            for i in 0..<20 { try first.enqueue(.passwordChanged, to: "user\(i)@example.com", in: db) }
+        try database.write { tx in
+            for i in 0..<20 { try first.enqueue(.passwordChanged, to: "user\(i)@example.com", in: tx) }
         }
         // When both deliver at the same time
         let group = DispatchGroup()
@@ -104,17 +103,28 @@ struct MailQueueTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 20)
     }
 
+    /// A claim is a conditional UPDATE: the second claim of the same due message changes no row and loses.
+    @Test func aDueMessageIsClaimedOnce() throws {
+        let clock = FixedClock()
+        let (queue, database) = try makeQueue(transport: OutboxTransport(folder: outboxFolder()), clock: clock)
+        try database.write { tx in try queue.enqueue(.passwordChanged, to: "ann@example.com", in: tx) }
+        let now = clock.now().timeIntervalSince1970
+        let id = try #require(try queue.list().first?.id)
+        #expect(try database.write { tx in try tx.claimMail(id: id, now: now, until: now + 300) })
+        #expect(try database.write { tx in try tx.claimMail(id: id, now: now, until: now + 300) } == false)
+    }
+
     @Test func throttlingLooksAtTheKindTheAddressAndTheWindow() throws {
         let clock = FixedClock()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: outboxFolder()), clock: clock)
-        try database.writer.write { db in
-            try queue.enqueue(.confirmation(token: "t"), to: "Ann@Example.com", in: db)
-            #expect(try queue.isThrottled(.confirmation(token: "other"), to: "ann@example.com", in: db))
-            #expect(try !queue.isThrottled(.passwordReset(token: "t"), to: "ann@example.com", in: db))
-            #expect(try !queue.isThrottled(.confirmation(token: "t"), to: "bob@example.com", in: db))
+        try database.write { tx in
+            try queue.enqueue(.confirmation(token: "t"), to: "Ann@Example.com", in: tx)
+            #expect(try queue.isThrottled(.confirmation(token: "other"), to: "ann@example.com", in: tx))
+            #expect(try !queue.isThrottled(.passwordReset(token: "t"), to: "ann@example.com", in: tx))
+            #expect(try !queue.isThrottled(.confirmation(token: "t"), to: "bob@example.com", in: tx))
         }
         clock.advance(by: 61)
-        #expect(try database.writer.read { db in try queue.isThrottled(.confirmation(token: "t"), to: "ann@example.com", in: db) } == false)
+        #expect(try database.read { tx in try queue.isThrottled(.confirmation(token: "t"), to: "ann@example.com", in: tx) } == false)
     }
 
     @Test func theSenderAddressIsTakenFromItsAngleBrackets() {

@@ -1,6 +1,5 @@
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -11,18 +10,20 @@ struct PrimaryChangeTests {
     /// An account whose primary address (Ann@Example.com) is verified.
     func account(_ fixture: TestFixture) throws -> Int64 {
         let accountId = try fixture.signUp("Ann@Example.com").session.accountId
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        _ = try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         return accountId
     }
 
     func primary(_ fixture: TestFixture, _ accountId: Int64) throws -> String? {
-        try fixture.database.writer.read { db in try EmailAddress.primaryAddress(of: accountId, in: db) }
+        try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", [accountId])
+        }
     }
 
     /// Addresses marked to become primary when confirmed.
     func marked(_ fixture: TestFixture) throws -> [String] {
-        try fixture.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT address FROM emailAddress WHERE makePrimaryOnVerify ORDER BY id")
+        try fixture.database.read { tx in
+            try tx.values(String.self, "SELECT address FROM emailAddress WHERE makePrimaryOnVerify ORDER BY id")
         }
     }
 
@@ -62,11 +63,11 @@ struct PrimaryChangeTests {
     @Test func aVerifiedAddressOfTheAccountBecomesPrimaryAtOnce() throws {
         let fixture = try TestFixture()
         let ann = try account(fixture)
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                VALUES (?, 'work@example.com', 'work@example.com', 0, 1, 0)
-                """, arguments: [ann])
+                VALUES (?, 'work@example.com', 'work@example.com', FALSE, 1, 0)
+                """, [ann])
         }
         #expect(try fixture.services.addresses.requestPrimaryChange(to: "WORK@example.com", accountId: ann, client: client))
         #expect(try primary(fixture, ann) == "work@example.com")
@@ -162,13 +163,13 @@ struct PrimaryChangeTests {
         // Given a trigger that fails the mark, the last step, after the address and its link were written
         let fixture = try TestFixture()
         let ann = try account(fixture)
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 CREATE TEMP TRIGGER boom BEFORE UPDATE OF makePrimaryOnVerify ON emailAddress WHEN NEW.makePrimaryOnVerify
                 BEGIN SELECT RAISE(ABORT, 'boom'); END
                 """)
         }
-        #expect(throws: DatabaseError.self) {
+        #expect(throws: StorageError.self) {
             try fixture.services.addresses.requestPrimaryChange(to: "new@example.com", accountId: ann, client: client)
         }
         #expect(try [fixture.count("emailAddress"), fixture.count("mailQueue"), fixture.count("accountToken")] == [1, 0, 0])
@@ -180,12 +181,12 @@ struct PrimaryChangeTests {
         let fixture = try TestFixture()
         let ann = try account(fixture)
         let bob = try fixture.signUp("bob@example.com").session.accountId
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 CREATE TEMP TRIGGER race BEFORE INSERT ON emailAddress WHEN NEW.normalizedAddress = 'race@example.com'
                   AND NOT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = 'race@example.com')
                 BEGIN INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                  VALUES (\(bob), 'race@example.com', 'race@example.com', 0, 1, 0); END
+                  VALUES (\(bob), 'race@example.com', 'race@example.com', FALSE, 1, 0); END
                 """)
         }
         #expect(invalidKeys { try fixture.services.addresses.requestPrimaryChange(to: "race@example.com", accountId: ann, client: client) }
@@ -197,16 +198,16 @@ struct PrimaryChangeTests {
         let fixture = try TestFixture()
         let ann = try account(fixture)
         try fixture.services.addresses.requestPrimaryChange(to: "new@example.com", accountId: ann, client: client)
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 CREATE TEMP TRIGGER boom BEFORE INSERT ON mailQueue WHEN NEW.kind = 'primary_address_changed' BEGIN SELECT RAISE(ABORT, 'boom'); END
                 """)
         }
         let token = try verificationToken(fixture, to: "new@example.com")
-        #expect(throws: DatabaseError.self) { try fixture.services.confirmation.confirm(token: token, client: client) }
+        #expect(throws: StorageError.self) { try fixture.services.confirmation.confirm(token: token, client: client) }
         #expect(try primary(fixture, ann) == "Ann@Example.com" && marked(fixture) == ["new@example.com"])
         #expect(try fixture.services.addresses.verified("new@example.com", of: ann) == nil)
-        try fixture.database.writer.write { db in try db.execute(sql: "DROP TRIGGER boom") }
+        _ = try fixture.database.write { tx in try tx.execute("DROP TRIGGER boom") }
         _ = try fixture.services.confirmation.confirm(token: token, client: client)
         #expect(try primary(fixture, ann) == "new@example.com")
     }

@@ -2,7 +2,6 @@
 // the profile form, set by the language switcher, checked against the offered languages, audited when it changes.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 import Testing
 @testable import AccountCore
@@ -23,8 +22,9 @@ private struct LanguageWorld {
         services = AccountServices(database: database, configuration: configuration, validator: AccountForms.signUp(),
                                    composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory() + "frontdoor-unused-outbox"),
                                    logger: Logger(label: "test"), clock: clock, random: SeededRandomSource(seed: 5))
-        account = try database.writer.write { db in
-            try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: language, now: clock.now(), in: db).account
+        account = try database.write { tx in
+            try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: language, now: clock.now(),
+                               in: tx.grdb).account
         }
     }
 
@@ -32,7 +32,7 @@ private struct LanguageWorld {
 
     /// The stored column, read directly (nil when NULL).
     func storedLanguage() throws -> String? {
-        try database.writer.read { db in try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = ?", arguments: [account]) }
+        try database.read { tx in try tx.value(String.self, "SELECT language FROM account WHERE id = ?", [account]) }
     }
 
     /// The details of the account's profile_updated audit rows, oldest first.
@@ -72,8 +72,8 @@ struct ProfileLanguageTests {
     @Test func anEmptyChoiceClearsThePreferenceToNull() throws {
         let world = try LanguageWorld(language: "fr")
         try world.update(["display_name": "", "language": ""])
-        let isNull = try world.database.writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT language IS NULL FROM account WHERE id = ?", arguments: [world.account])
+        let isNull = try world.database.read { tx in
+            try tx.value(Bool.self, "SELECT language IS NULL AS unset FROM account WHERE id = ?", [world.account])
         }
         #expect(isNull == true, "NULL, not an empty string")
         #expect(try world.profile.values(of: world.account).language == nil)

@@ -1,7 +1,6 @@
 // ProfileTests.swift: reading and updating a profile, and the declared fields stored at sign-up.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 import Testing
 @testable import AccountCore
@@ -44,14 +43,14 @@ private struct ProfileWorld {
     }
 
     func rows() throws -> [[String?]] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT accountId, field, value, uniqueValue FROM profileValue ORDER BY accountId, field")
+        try database.read { tx in
+            try tx.rows("SELECT accountId, field, value, uniqueValue FROM profileValue ORDER BY accountId, field")
                 .map { row in [String(row["accountId"] as Int64), row["field"], row["value"], row["uniqueValue"]] }
         }
     }
 
     func count(_ table: String) throws -> Int {
-        try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM \(table)") ?? 0 }
     }
 }
 
@@ -98,9 +97,10 @@ struct ProfileTests {
     @Test(arguments: [false, true])
     func aTakenUniqueValueInOtherCaseIsRefusedAtSignUpAndNothingIsCreated(confirmationRequired: Bool) throws {
         let world = try ProfileWorld(confirmationRequired: confirmationRequired)
-        try world.database.writer.write { db in
-            let (other, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(), in: db)
-            try world.services.profile.store(["username": "Ann_Lee"], accountId: other, signUp: true, in: db)
+        try world.database.write { tx in
+            let (other, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(),
+                                                in: tx.grdb)
+            try world.services.profile.store(["username": "Ann_Lee"], accountId: other, signUp: true, in: tx)
         }
         let error = #expect(throws: AccountError.self) {
             try world.services.registration.signUp(ProfileWorld.form("ann@example.com", ["username": "ANN_lee"]), client: ProfileWorld.client)
@@ -116,9 +116,9 @@ struct ProfileTests {
         let ann = try world.signUp("ann@example.com", ["username": "Ann_Lee"])
         let bob = try world.signUp("bob@example.com", ["username": "bobby"])
         let error = #expect(throws: AccountError.self) {
-            try world.database.writer.write { db in
-                try db.execute(sql: "UPDATE account SET displayName = 'Bob' WHERE id = ?", arguments: [bob])
-                try world.services.profile.store(["username": "ann_LEE", "phone": "123"], accountId: bob, signUp: false, in: db)
+            try world.database.write { tx in
+                try tx.execute("UPDATE account SET displayName = 'Bob' WHERE id = ?", [bob])
+                try world.services.profile.store(["username": "ann_LEE", "phone": "123"], accountId: bob, signUp: false, in: tx)
             }
         }
         #expect(validationErrors(error).keys(for: "username") == ["taken"])
@@ -131,9 +131,10 @@ struct ProfileTests {
         // Bob (no username yet) gets "ann_lee" while Ann's sign-up runs: a trigger plays the other request, firing when
         // Ann's address is inserted, after Registration's check and before it stores her username.
         let world = try ProfileWorld(confirmationRequired: confirmationRequired)
-        try world.database.writer.write { db in
-            let (bob, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(), in: db)
-            try db.execute(sql: """
+        try world.database.write { tx in
+            let (bob, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(),
+                                              in: tx.grdb)
+            try tx.execute("""
                 CREATE TEMP TRIGGER rival AFTER INSERT ON emailAddress WHEN NEW.address = 'ann@example.com'
                 BEGIN INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (\(bob), 'username', 'ANN_LEE', 'ann_lee'); END
                 """)
@@ -184,7 +185,7 @@ struct ProfileTests {
         #expect(audit.count == 1)
         #expect(audit.first?.detail == "display_name, city", "names of what changed, never the values")
         #expect(audit.first?.email == "ann@example.com")
-        let updatedAt = try world.database.writer.read { db in try Double.fetchOne(db, sql: "SELECT updatedAt FROM account") }
+        let updatedAt = try world.database.read { tx in try tx.value(Double.self, "SELECT updatedAt FROM account") }
         #expect(updatedAt == world.clock.now().timeIntervalSince1970)
     }
 
@@ -227,8 +228,8 @@ struct ProfileTests {
     @Test func valuesOfFieldsNoLongerDeclaredAreLeftOutAndAMissingAccountIsNotFound() throws {
         let world = try ProfileWorld()
         let id = try world.signUp("ann@example.com", ["username": "annie"])
-        try world.database.writer.write { db in
-            try db.execute(sql: "INSERT INTO profileValue (accountId, field, value) VALUES (?, 'shoe_size', '42')", arguments: [id])
+        _ = try world.database.write { tx in
+            try tx.execute("INSERT INTO profileValue (accountId, field, value) VALUES (?, 'shoe_size', '42')", [id])
         }
         #expect(try world.services.profile.values(of: id).fields == ["username": "annie"])
         #expect(throws: AccountError.notFound) { try world.services.profile.values(of: id + 100) }
@@ -248,7 +249,7 @@ struct ProfileTests {
     @Test func deletingTheAccountTakesItsValuesAlong() throws {
         let world = try ProfileWorld()
         let id = try world.signUp("ann@example.com", ["username": "annie"])
-        try world.database.writer.write { db in try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id]) }
+        _ = try world.database.write { tx in try tx.execute("DELETE FROM account WHERE id = ?", [id]) }
         #expect(try world.count("profileValue") == 0)
         // The name is free again.
         _ = try world.signUp("bob@example.com", ["username": "Annie"])

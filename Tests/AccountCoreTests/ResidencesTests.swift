@@ -1,7 +1,6 @@
 @testable import AccountCore
 import AccountRules
 import Foundation
-import GRDB
 import IPAddresses
 import MailTestKit
 import Testing
@@ -13,15 +12,15 @@ struct ResidencesTests {
 
     /// The approval token of the newest residence mail to `address`.
     func linkToken(_ fixture: TestFixture, to address: String) throws -> String {
-        let message = try #require(try fixture.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'residence' AND recipientKey = ? ORDER BY id DESC",
-                                arguments: [address.lowercased()])
+        let message = try #require(try fixture.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'residence' AND recipientKey = ? ORDER BY id DESC",
+                         [address.lowercased()])
         })
         return String(try #require(message.firstMatch(of: /residence\(token: "([A-Za-z0-9_-]+)"/)).1)
     }
 
-    func residence(_ fixture: TestFixture, _ id: String) throws -> Row? {
-        try fixture.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM residence WHERE id = ?", arguments: [id]) }
+    func residence(_ fixture: TestFixture, _ id: String) throws -> SQLRow? {
+        try fixture.database.read { tx in try tx.row("SELECT * FROM residence WHERE id = ?", [id]) }
     }
 
     /// Registers `email` and approves it from its mail; returns the ticket.
@@ -65,7 +64,7 @@ struct ResidencesTests {
     @Test func theMailNamesTheAskingDevice() throws {
         let fixture = try TestFixture()
         _ = try fixture.services.residences.register(email: "ann@example.com", client: device)
-        let message = try #require(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") })
+        let message = try #require(try fixture.database.read { tx in try tx.value(String.self, "SELECT message FROM mailQueue") })
         #expect(try ReadMail(message).readable.contains(#"userAgent: "FrontdoorKit/1.0 (iPhone)", remoteAddress: "198.51.100.7""#))
     }
 
@@ -100,9 +99,9 @@ struct ResidencesTests {
         let accountId = try fixture.signUp("ann@example.com").session.accountId
         try fixture.services.lockout.lock(accountId: accountId, client: ClientInfo())
         let locked = try fixture.services.residences.register(email: "ann@example.com", client: device)
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "INSERT INTO addressBlock (remoteAddress, blockedUntil) VALUES (?, ?)",
-                           arguments: [device.remoteAddress, fixture.clock.now().timeIntervalSince1970 + 600])
+        _ = try fixture.database.write { tx in
+            try tx.execute("INSERT INTO addressBlock (remoteAddress, blockedUntil) VALUES (?, ?)",
+                           [device.remoteAddress, fixture.clock.now().timeIntervalSince1970 + 600])
         }
         let blocked = try fixture.services.residences.register(email: "bob@example.com", client: device)
         #expect(locked.id != blocked.id)
@@ -156,8 +155,8 @@ struct ResidencesTests {
         let accountId = try #require(row["accountId"] as Int64?)
         #expect(row["state"] as String == "verified" && row["verifiedAt"] as Double? == fixture.clock.now().timeIntervalSince1970)
         #expect(try fixture.passwordHash(accountId) == "")
-        let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
-        #expect(address.isPrimary && address.verifiedAt == fixture.clock.now() && address.address == "Ann@Example.com")
+        let address = try #require(try fixture.database.read { tx in try tx.row("SELECT address, isPrimary, verifiedAt FROM emailAddress") })
+        #expect(address["isPrimary"] as Bool && address["verifiedAt"] as Date? == fixture.clock.now() && address["address"] as String == "Ann@Example.com")
         #expect(try fixture.audits(.signUp).map { $0["detail"] as String } == ["residence"])
         #expect(try fixture.audits(.residenceApproved).map { $0["accountId"] as Int64? } == [accountId])
         #expect(try fixture.count("session") == 0, "the token waits for the device")
@@ -166,21 +165,21 @@ struct ResidencesTests {
     @Test func theAccountHoldingTheAddressVerifiedIsUsedAsItIs() throws {
         let fixture = try TestFixture()
         let accountId = try fixture.signUp("ann@example.com").session.accountId
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        _ = try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         let before = try fixture.passwordHash(accountId)
         let ticket = try approved(fixture, "ANN@example.com")
         #expect(try residence(fixture, ticket.id)?["accountId"] as Int64? == accountId)
         #expect(try fixture.count("account") == 1 && fixture.passwordHash(accountId) == before)
         #expect(try fixture.audits(.signUp).count == 1, "only the first sign-up")
-        #expect(try fixture.database.writer.read { db in try Double.fetchOne(db, sql: "SELECT verifiedAt FROM emailAddress") } == 1)
+        #expect(try fixture.database.read { tx in try tx.value(Double.self, "SELECT verifiedAt FROM emailAddress") } == 1)
     }
 
     @Test func anUnverifiedPrimaryAddressIsVerifiedByTheApproval() throws {
         let fixture = try TestFixture(confirmationRequired: true)
         _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo())
         _ = try approved(fixture, "ann@example.com")
-        let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
-        #expect(address.verifiedAt == fixture.clock.now())
+        let address = try #require(try fixture.database.read { tx in try tx.row("SELECT verifiedAt FROM emailAddress") })
+        #expect(address["verifiedAt"] as Date? == fixture.clock.now())
         #expect(try fixture.audits(.emailConfirmed).map { $0["detail"] as String } == ["residence"])
         #expect(try fixture.count("account") == 1)
     }
@@ -219,19 +218,36 @@ struct ResidencesTests {
         // Given a trigger that fails the approval's last step (the request's update), after the account was made
         let fixture = try TestFixture()
         let ticket = try fixture.services.residences.register(email: "ann@example.com", client: device)
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 CREATE TEMP TRIGGER boom BEFORE UPDATE ON residence WHEN NEW.state = 'verified' BEGIN SELECT RAISE(ABORT, 'boom'); END
                 """)
         }
         let token = try linkToken(fixture, to: "ann@example.com")
-        #expect(throws: DatabaseError.self) { try fixture.services.residences.approve(token: token, client: browserClient) }
+        #expect(throws: StorageError.self) { try fixture.services.residences.approve(token: token, client: browserClient) }
         #expect(try [fixture.count("account"), fixture.count("emailAddress")] == [0, 0])
         #expect(try fixture.audits(.signUp).isEmpty && fixture.audits(.residenceApproved).isEmpty)
         #expect(try residence(fixture, ticket.id)?["state"] as String? == "pending")
     }
 
     // MARK: Collect
+
+    /// Two approvals or two collections racing past their reads: the conditional UPDATEs let one of each win.
+    @Test func aRequestIsDecidedOnceAndUsedOnce() throws {
+        let fixture = try TestFixture()
+        let accountId = try fixture.signUp("ann@example.com").session.accountId
+        let ticket = try fixture.services.residences.register(email: "ann@example.com", client: device)
+        let now = fixture.clock.now().timeIntervalSince1970
+        let outcomes = try fixture.database.write { tx in
+            [try tx.approveResidence(id: ticket.id, accountId: accountId, verifiedAt: now, expiresAt: now + 60),
+             try tx.approveResidence(id: ticket.id, accountId: accountId, verifiedAt: now, expiresAt: now + 60),
+             try tx.refuseResidence(id: ticket.id),
+             try tx.useResidence(id: ticket.id, now: now),
+             try tx.useResidence(id: ticket.id, now: now)]
+        }
+        #expect(outcomes == [true, false, false, true, false])
+        #expect(try residence(fixture, ticket.id)?["state"] as String? == "used")
+    }
 
     @Test func aVerifiedRequestIsCollectedOnceForAnAPIToken() throws {
         let fixture = try TestFixture()
@@ -252,7 +268,7 @@ struct ResidencesTests {
     @Test func anExistingAccountGetsItsOwnToken() throws {
         let fixture = try TestFixture()
         let accountId = try fixture.signUp("ann@example.com").session.accountId
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1") }
+        _ = try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
         let grant = try collected(fixture, try approved(fixture, "ann@example.com")).grant
         #expect(grant.session.accountId == accountId)
     }
@@ -284,15 +300,15 @@ struct ResidencesTests {
     @Test func aDeletedAccountsApprovalCannotBeCollected() throws {
         let fixture = try TestFixture()
         let ticket = try approved(fixture, "ann@example.com")
-        try fixture.database.writer.write { db in try db.execute(sql: "DELETE FROM account") }
+        _ = try fixture.database.write { tx in try tx.execute("DELETE FROM account") }
         #expect(throws: AccountError.notFound) { try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) }
     }
 
     @Test func aFailedCollectionIssuesNoTokenAndKeepsTheRequestVerified() throws {
         let fixture = try TestFixture()
         let ticket = try approved(fixture, "ann@example.com")
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        _ = try fixture.database.write { tx in
+            try tx.execute("""
                 CREATE TEMP TRIGGER boom BEFORE INSERT ON audit WHEN NEW.detail = 'residence' AND NEW.event = 'sign_in'
                 BEGIN SELECT RAISE(ABORT, 'boom'); END
                 """)
@@ -300,7 +316,7 @@ struct ResidencesTests {
         #expect(throws: StorageError.self) { try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) }
         #expect(try fixture.count("session") == 0)
         #expect(try residence(fixture, ticket.id)?["state"] as String? == "verified")
-        try fixture.database.writer.write { db in try db.execute(sql: "DROP TRIGGER boom") }
+        _ = try fixture.database.write { tx in try tx.execute("DROP TRIGGER boom") }
         _ = try collected(fixture, ticket)
     }
 }

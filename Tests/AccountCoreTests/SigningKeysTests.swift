@@ -38,6 +38,20 @@ import Testing
         #expect(try keys.all().count == 2)
     }
 
+    /// Another process stored the first key between the check and the insert: the partial unique index
+    /// `signingKey_oneCurrent` turns the second insert into nothing, and `addFirst` then returns the stored key.
+    @Test func aSecondFirstKeyIsNotStored() throws {
+        let stored = try fixture.database.write { tx in
+            try tx.insertFirstSigningKey(purpose: "browserid", privateKey: "private-1", publicKey: "public-1", createdAt: 0)
+        }
+        let again = try fixture.database.write { tx in
+            try tx.insertFirstSigningKey(purpose: "browserid", privateKey: "private-2", publicKey: "public-2", createdAt: 0)
+        }
+        #expect(stored != nil && again == nil)
+        #expect(try keys.current()?.privateKey == "private-1")
+        #expect(try fixture.count("signingKey") == 1)
+    }
+
     @Test func purposesAreSeparate() throws {
         try keys.addFirst(privateKey: "a", publicKey: "A")
         let other = SigningKeys(database: fixture.database, purpose: "other", clock: fixture.clock)

@@ -1,4 +1,4 @@
-// MailQueue.swift: mail is queued in SQLite inside the request's transaction, then delivered by a sender with retries.
+// MailQueue.swift: mail is queued in the database inside the request's transaction, then delivered by a sender with retries.
 //
 // Options (config section `mail`):
 //   retry_base   first retry delay; doubles per failed attempt up to one hour (default 30s)
@@ -7,7 +7,6 @@
 // than `retention.sent_mail` is pruned (see Retention); unsent mail is never.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// What a mail is about; decides its wording (see `MailComposer`) and throttling.
@@ -106,58 +105,43 @@ public struct MailQueue: Sendable {
     }
 
     /// True when a mail of `kind` went to `address` within the throttle window.
-    func isThrottled(_ kind: MailKind, to address: String, in db: Database) throws -> Bool {
-        let since = clock.now().timeIntervalSince1970 - throttle
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM mailQueue WHERE recipientKey = ? AND kind = ? AND createdAt > ?)
-            """, arguments: [address.lowercased(), kind.name, since]) ?? false
+    func isThrottled(_ kind: MailKind, to address: String, in tx: Transaction) throws -> Bool {
+        try tx.isMailThrottled(kind: kind.name, recipientKey: address.lowercased(), since: clock.now().timeIntervalSince1970 - throttle)
     }
 
     /// Words and queues a mail in the caller's transaction, in the preferred language of the account holding `address`,
     /// else in `fallback` (the language of the request that caused it, or of an account about to be deleted), else in
     /// the site's default; it is sent after the transaction commits.
-    func enqueue(_ kind: MailKind, to address: String, fallback: String? = nil, in db: Database) throws {
-        let preferred = try String.fetchOne(db, sql: """
-            SELECT a.language FROM emailAddress e JOIN account a ON a.id = e.accountId WHERE e.normalizedAddress = ?
-            """, arguments: [EmailFormat.normalized(address)]) ?? fallback
+    func enqueue(_ kind: MailKind, to address: String, fallback: String? = nil, in tx: Transaction) throws {
+        let preferred = try tx.mailLanguage(ofHolder: EmailFormat.normalized(address)) ?? fallback
         let message = try composer.compose(kind, to: address, language: preferred)
         let id = random.bytes(16).map { String(format: "%02x", $0) }.joined()
         let domain = message.from.split(separator: "@").last.map { String($0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) } ?? "localhost"
         let text = try message.rfc5322(date: clock.now(), id: id, domain: domain.isEmpty ? "localhost" : domain)
         let now = clock.now().timeIntervalSince1970
-        try db.execute(sql: """
-            INSERT INTO mailQueue (kind, sender, recipient, recipientKey, subject, message, messageId, createdAt, nextAttemptAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [kind.name, Self.bareAddress(message.from), address, address.lowercased(), message.subject, text, id, now, now])
+        try tx.enqueueMail(kind: kind.name, sender: Self.bareAddress(message.from), recipient: address, subject: message.subject,
+                           message: text, messageId: id, now: now)
     }
 
     /// Sends every due message (at most `limit`); failures are rescheduled with backoff. Returns (sent, failed).
     @discardableResult
     public func deliverDue(limit: Int = 50) throws -> (sent: Int, failed: Int) {
         let now = clock.now().timeIntervalSince1970
-        let due = try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, sender, recipient, message, messageId, attempts FROM mailQueue
-                WHERE sentAt IS NULL AND nextAttemptAt <= ? ORDER BY id LIMIT ?
-                """, arguments: [now, limit])
-        }
+        let due = try database.read { tx in try tx.dueMail(now: now, limit: limit) }
         var sent = 0, failed = 0
-        for row in due {
-            let id: Int64 = row["id"], attempts: Int = row["attempts"]
+        for mail in due {
+            let id = mail.id, attempts = mail.attempts
             guard try claim(id, now: now) else { continue }
+            // Delivered outside any transaction (a write body may run again; SMTP must not).
             do {
-                try transport.deliver(row["message"], from: row["sender"], to: row["recipient"], id: row["messageId"])
-                try database.writer.write { db in
-                    try db.execute(sql: "UPDATE mailQueue SET sentAt = ?, attempts = ?, lastError = NULL WHERE id = ?",
-                                   arguments: [clock.now().timeIntervalSince1970, attempts + 1, id])
-                }
+                try transport.deliver(mail.message, from: mail.sender, to: mail.recipient, id: mail.messageId)
+                let sentAt = clock.now().timeIntervalSince1970
+                try database.write { tx in try tx.markMailSent(id: id, attempts: attempts + 1, sentAt: sentAt) }
                 sent += 1
             } catch {
                 let delay = min(retryBase * pow(2, Double(attempts)), 3600)
-                try database.writer.write { db in
-                    try db.execute(sql: "UPDATE mailQueue SET attempts = ?, nextAttemptAt = ?, lastError = ? WHERE id = ?",
-                                   arguments: [attempts + 1, clock.now().timeIntervalSince1970 + delay, "\(error)", id])
-                }
+                let nextAttemptAt = clock.now().timeIntervalSince1970 + delay
+                try database.write { tx in try tx.markMailFailed(id: id, attempts: attempts + 1, nextAttemptAt: nextAttemptAt, error: "\(error)") }
                 logger.warning("mail delivery failed; will retry", metadata: ["mail": "\(id)", "retry_in": "\(Int(delay))s", "error": "\(error)"])
                 failed += 1
             }
@@ -169,43 +153,27 @@ public struct MailQueue: Sendable {
     static let claimLease: TimeInterval = 300
 
     /// Takes a due message for this sender by pushing its next attempt past the lease; false when another
-    /// sender (the server's thread, `frontdoor mail retry`) took it first. So a message is never sent twice at once.
+    /// sender (the server's thread, `frontdoor mail retry`, another host) took it first. So a message is never sent twice
+    /// at once: the conditional UPDATE's changed-row count decides (`Transaction.claimMail`).
     private func claim(_ id: Int64, now: Double) throws -> Bool {
-        try database.writer.write { db in
-            try db.execute(sql: "UPDATE mailQueue SET nextAttemptAt = ? WHERE id = ? AND sentAt IS NULL AND nextAttemptAt <= ?",
-                           arguments: [now + Self.claimLease, id, now])
-            return db.changesCount == 1
-        }
+        try database.write { tx in try tx.claimMail(id: id, now: now, until: now + Self.claimLease) }
     }
 
     /// Makes every unsent message due now (`frontdoor mail retry`).
     public func makeAllDue() throws {
-        try database.writer.write { db in
-            try db.execute(sql: "UPDATE mailQueue SET nextAttemptAt = ? WHERE sentAt IS NULL", arguments: [clock.now().timeIntervalSince1970])
-        }
+        let now = clock.now().timeIntervalSince1970
+        try database.write { tx in try tx.makeAllMailDue(now: now) }
     }
 
     /// The newest `limit` messages, unsent first.
     public func list(limit: Int = 100) throws -> [QueuedMail] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, kind, recipient, subject, createdAt, attempts, nextAttemptAt, lastError, sentAt FROM mailQueue
-                ORDER BY sentAt IS NOT NULL, id DESC LIMIT ?
-                """, arguments: [limit]).map { row in
-                QueuedMail(id: row["id"], kind: row["kind"], recipient: row["recipient"], subject: row["subject"],
-                           createdAt: Date(timeIntervalSince1970: row["createdAt"]), attempts: row["attempts"],
-                           nextAttemptAt: Date(timeIntervalSince1970: row["nextAttemptAt"]), lastError: row["lastError"],
-                           sentAt: (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
-        }
+        try database.read { tx in try tx.queuedMail(limit: limit) }
     }
 
     /// How many messages wait to be sent (for metrics): counted in the `mailQueue_due` index, not the table.
     public func pendingCount() throws -> Int {
-        try database.writer.read { db in try Int.fetchOne(db, sql: Self.pendingCountSQL) ?? 0 }
+        try database.read { tx in try tx.pendingMailCount() }
     }
-
-    static let pendingCountSQL = "SELECT COUNT(*) FROM mailQueue WHERE sentAt IS NULL"
 
     /// `Name <a@b.c>` → `a@b.c`.
     static func bareAddress(_ address: String) -> String { MailEncoding.mailbox(address).address }
