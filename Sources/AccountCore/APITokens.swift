@@ -79,7 +79,7 @@ public struct APITokens: Sendable {
 
     /// Issues an API token for `accountId` in the caller's transaction (residences, provider tokens).
     func issue(accountId: Int64, client: ClientInfo, in db: Database) throws -> SessionGrant {
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db)) ?? ""
         return try sessions.create(in: db, accountId: accountId, email: primary, rememberMe: true, client: client, kind: .api)
     }
 
@@ -89,7 +89,7 @@ public struct APITokens: Sendable {
             guard let accountId = try Int64.fetchOne(db, sql: "SELECT accountId FROM session WHERE digest = ? AND kind = 'api'",
                                                      arguments: [digest]) else { return }
             try sessions.revoke(digest: digest, in: db)
-            try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: db),
+            try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db)),
                              client: client, detail: "api", in: db)
         }
     }

@@ -81,7 +81,7 @@ public struct Authentication: Sendable {
                 try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
                                arguments: [upgradedHash, clock.now().timeIntervalSince1970, found.id])
             }
-            let primary = try EmailAddress.primaryAddress(of: found.id, in: db) ?? email
+            let primary = try EmailAddress.primaryAddress(of: found.id, in: Transaction(sqlite: db)) ?? email
             try lockout.recordSuccess(accountId: found.id, in: db)
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: db)

@@ -25,7 +25,7 @@ extension EmailAddresses {
         let address = try validated(address)
         let changed = try unavailableOnConflict {
             try database.writer.write { db -> Bool in
-                guard let own = try EmailAddress.holding(address, in: db), own.accountId == accountId else {
+                guard let own = try EmailAddress.holding(address, in: Transaction(sqlite: db)), own.accountId == accountId else {
                     let added = try insert(address, to: accountId, client: client, in: db)
                     try markPrimaryOnVerify(added, in: db)
                     return true

@@ -85,7 +85,7 @@ public struct EmailAddresses: Sendable {
             }
             try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [addressId])
             try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: db)
-            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: db) {
+            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db)) {
                 try mail.enqueue(.addressRemoved(address: email.address), to: primary, in: db)
             }
         }
@@ -113,7 +113,7 @@ public struct EmailAddresses: Sendable {
     /// `makePrimary`, `requestPrimaryChange` and `Confirmation.confirm` share it.
     static func switchPrimary(to email: EmailAddress, client: ClientInfo, mail: MailQueue, audit: AuditLog, detail: String = "primary",
                               in db: Database) throws {
-        let old = try EmailAddress.primaryAddress(of: email.accountId, in: db)
+        let old = try EmailAddress.primaryAddress(of: email.accountId, in: Transaction(sqlite: db))
         // Clear first: the unique partial index allows one primary address per account at any moment.
         try db.execute(sql: """
             UPDATE emailAddress SET isPrimary = 0, makePrimaryOnVerify = 0 WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)
@@ -126,7 +126,7 @@ public struct EmailAddresses: Sendable {
     /// `add`'s checks and row: the address (valid, trimmed) becomes the account's, unverified, and is mailed a link.
     func insert(_ address: String, to accountId: Int64, client: ClientInfo, in db: Database) throws -> EmailAddress {
         let now = clock.now()
-        let held = try EmailAddress.holding(address, in: db)
+        let held = try EmailAddress.holding(address, in: Transaction(sqlite: db))
         if held?.accountId == accountId { throw invalid("address_already_yours") }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE accountId = ?", arguments: [accountId]) ?? 0
         guard count < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }

@@ -135,7 +135,7 @@ public struct Lockout: Sendable {
     }
 
     private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: db)
+        try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db))
     }
 
     /// Failures older than every window no longer count.

@@ -179,7 +179,7 @@ public struct Profile: Sendable {
     }
 
     private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: db)
+        try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db))
     }
 
     /// What the unique index compares: the value without case.

@@ -64,7 +64,7 @@ public struct Reauthentication: Sendable {
         try database.writer.write { db in
             try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ?",
                            arguments: [clock.now().timeIntervalSince1970, digest])
-            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: db), client: client, in: db)
+            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db)), client: client, in: db)
         }
     }
 
@@ -83,7 +83,7 @@ public struct Reauthentication: Sendable {
         guard matches, !locked else {
             logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])
             try database.writer.write { db in
-                let email = try EmailAddress.primaryAddress(of: found.id, in: db) ?? ""
+                let email = try EmailAddress.primaryAddress(of: found.id, in: Transaction(sqlite: db)) ?? ""
                 if matches {
                     try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: db)
                 } else {

@@ -81,7 +81,7 @@ public struct Residences: Sendable {
                 VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
                 """, arguments: [id, address, EmailFormat.normalized(address), secret.digest, link.digest, client.userAgent,
                                  client.remoteAddress, now, now + lifetime])
-            let holder = try EmailAddress.holding(address, in: db)?.accountId
+            let holder = try EmailAddress.holding(address, in: Transaction(sqlite: db))?.accountId
             try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: db)
             let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: db) }
                 else { try !lockout.isBlocked(client, in: db) }
@@ -119,7 +119,7 @@ public struct Residences: Sendable {
             let now = clock.now().timeIntervalSince1970
             guard let accountId = try account(for: address, client: client, in: db) else {
                 try db.execute(sql: "UPDATE residence SET state = 'refused' WHERE id = ?", arguments: [id])
-                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: db)?.accountId, email: address,
+                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: Transaction(sqlite: db))?.accountId, email: address,
                                  client: client, in: db)
                 return (address, false)
             }
@@ -185,7 +185,7 @@ public struct Residences: Sendable {
     /// by invitation or closed.
     private func account(for address: String, client: ClientInfo, in db: Database) throws -> Int64? {
         let now = clock.now()
-        if let held = try EmailAddress.holding(address, in: db) {
+        if let held = try EmailAddress.holding(address, in: Transaction(sqlite: db)) {
             if held.verifiedAt != nil { return held.accountId }
             guard held.isPrimary else { return nil }
             try db.execute(sql: "UPDATE emailAddress SET verifiedAt = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, held.id])
@@ -194,7 +194,7 @@ public struct Residences: Sendable {
         }
         guard invitations.policy.mode == .open else { return nil }
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, language: client.language,
-                                                now: now, in: db)
+                                                now: now, in: Transaction(sqlite: db))
         try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: db)
         logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
         return accountId

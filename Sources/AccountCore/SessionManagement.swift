@@ -85,7 +85,7 @@ public struct SessionManagement: Sendable {
     }
 
     private func primary(_ accountId: Int64, in db: Database) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: db)
+        try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db))
     }
 
     /// The bytes `hex` spells (two digits each), or nil when it is not hex.

@@ -68,7 +68,7 @@ public struct SocialLinks: Sendable {
                 throw AccountError.refused("social_last_method")
             }
             try db.execute(sql: "DELETE FROM socialIdentity WHERE accountId = ? AND provider = ?", arguments: [accountId, provider])
-            let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
+            let primary = try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db))
             try audit.record(.identityUnlinked, accountId: accountId, email: primary, client: client, detail: provider, in: db)
             if let primary { try mail.enqueue(.identityUnlinked(provider: provider), to: primary, in: db) }
         }

@@ -62,15 +62,15 @@ extension SocialSignIn {
                 guard try store.owner(provider: record.provider, subject: record.subject, in: db) == nil else {
                     throw AccountError.refused("social_identity_taken")
                 }
-                if let held = try EmailAddress.heldAddress(address, in: db) {
+                if let held = try EmailAddress.heldAddress(address, in: Transaction(sqlite: db)) {
                     guard try store.markUsed(pending, in: db) else { throw AccountError.refused("social_pending_invalid") }
-                    if try confirmation.noteSignUpAttempt(to: held, in: db) {
+                    if try confirmation.noteSignUpAttempt(to: held, in: Transaction(sqlite: db)) {
                         logger.info("address given for a provider identity has an account; owner notified")
                     }
                     return .confirmationSent
                 }
                 let invite = store.invite(of: pending)
-                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: db)
+                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: Transaction(sqlite: db))
                 if mode == .invite, !invited {
                     guard try invitedAddress(invite, in: db) != nil else { throw AccountError.invitationRequired }
                     throw emailError("not_invited")
@@ -83,7 +83,7 @@ extension SocialSignIn {
                 if confirmation.required && !invited {
                     let emailId = try Int64.fetchOne(db, sql: "SELECT id FROM emailAddress WHERE accountId = ? AND isPrimary",
                                                      arguments: [accountId])
-                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: db)
+                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: Transaction(sqlite: db))
                     return .confirmationSent
                 }
                 return .signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
@@ -126,7 +126,7 @@ extension SocialSignIn {
                 guard let pending = try store.pending(digest: digest, binding: binding, in: db), pending.linkAccountId == target else {
                     throw AccountError.refused("social_pending_invalid")
                 }
-                let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? typed
+                let primary = try EmailAddress.primaryAddress(of: target, in: Transaction(sqlite: db)) ?? typed
                 if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: db)
                     return .failed(.unconfirmed)

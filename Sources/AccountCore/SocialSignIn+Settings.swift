@@ -32,7 +32,7 @@ extension SocialSignIn {
                            arguments: [clock.now().timeIntervalSince1970, session.digest, session.accountId])
             guard db.changesCount == 1 else { throw AccountError.notFound }
             try store.refresh(record, in: db)
-            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: db),
+            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: Transaction(sqlite: db)),
                              client: client, detail: "via \(record.provider)", in: db)
         }
         logger.info("re-authenticated through a provider", metadata: ["account": "\(session.accountId)", "provider": "\(record.provider)"])
@@ -52,7 +52,7 @@ extension SocialSignIn {
                 guard try store.owner(provider: record.provider, subject: record.subject, in: db) == target else {
                     throw AccountError.refused("social_wrong_account")
                 }
-                let primary = try EmailAddress.primaryAddress(of: target, in: db) ?? ""
+                let primary = try EmailAddress.primaryAddress(of: target, in: Transaction(sqlite: db)) ?? ""
                 if confirmation.required, try store.isUnconfirmed(accountId: target, in: db) {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client,
                                      detail: "via \(record.provider): address not confirmed", in: db)
@@ -85,7 +85,7 @@ extension SocialSignIn {
             throw AccountError.refused("social_already_linked")
         }
         try store.insert(record, accountId: accountId, in: db)
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: db)
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db))
         try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: db)
         if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: db) }
         logger.info("identity linked", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])

@@ -173,7 +173,7 @@ public struct SocialSignIn: Sendable {
     /// `kind: .api` issues an API token (audited "api via <provider>").
     func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, previousToken: String?,
                       kind: SessionKind = .browser, in db: Database) throws -> Settled {
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db)) ?? ""
         if confirmation.required, try store.isUnconfirmed(accountId: accountId, in: db) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
                              detail: "via \(record.provider): address not confirmed", in: db)
@@ -193,7 +193,7 @@ public struct SocialSignIn: Sendable {
         let mode = invitations.policy.mode
         guard mode != .closed else { throw AccountError.signUpClosed }
         // An invitation for this address is used up with the account (open mode too); any other is not used.
-        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: db)
+        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: Transaction(sqlite: db))
         guard mode == .open || invited else { throw AccountError.invitationRequired }
         let accountId = try createAccount(record, address: address, verified: true, client: client,
                                           detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: db)
@@ -248,7 +248,7 @@ public struct SocialSignIn: Sendable {
     func createAccount(_ record: IdentityRecord, address: String, verified: Bool, client: ClientInfo, detail: String,
                        in db: Database) throws -> Int64 {
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, language: client.language,
-                                                now: clock.now(), in: db)
+                                                now: clock.now(), in: Transaction(sqlite: db))
         if !record.displayName.isEmpty {
             try db.execute(sql: "UPDATE account SET displayName = ? WHERE id = ?", arguments: [record.displayName, accountId])
         }

@@ -92,7 +92,7 @@ struct SocialStore: Sendable {
 
     /// The account holding `address` (any of its addresses, verified or not), compared normalized.
     func holder(of address: String, in db: Database) throws -> Int64? {
-        try EmailAddress.holding(address, in: db)?.accountId
+        try EmailAddress.holding(address, in: Transaction(sqlite: db))?.accountId
     }
 
     /// True when the account's primary address is not verified yet.

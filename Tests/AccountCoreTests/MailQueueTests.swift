@@ -44,8 +44,8 @@ struct MailQueueTests {
         let clock = FixedClock(), folder = outboxFolder()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
         try database.writer.write { db in
-            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: db)
-            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: db)
+            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: Transaction(sqlite: db))
+            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: Transaction(sqlite: db))
             try queue.enqueue(.passwordChanged, to: "ann@example.com", fallback: "de", in: db)
             try queue.enqueue(.passwordChanged, to: "bob@example.com", fallback: "de", in: db)
             try queue.enqueue(.signUpAttempt, to: "bob@example.com", in: db)

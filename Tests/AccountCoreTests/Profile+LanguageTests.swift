@@ -24,7 +24,7 @@ private struct LanguageWorld {
                                    composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory() + "frontdoor-unused-outbox"),
                                    logger: Logger(label: "test"), clock: clock, random: SeededRandomSource(seed: 5))
         account = try database.writer.write { db in
-            try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: language, now: clock.now(), in: db).account
+            try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: language, now: clock.now(), in: Transaction(sqlite: db)).account
         }
     }
 

@@ -99,7 +99,7 @@ struct ProfileTests {
     func aTakenUniqueValueInOtherCaseIsRefusedAtSignUpAndNothingIsCreated(confirmationRequired: Bool) throws {
         let world = try ProfileWorld(confirmationRequired: confirmationRequired)
         try world.database.writer.write { db in
-            let (other, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(), in: db)
+            let (other, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(), in: Transaction(sqlite: db))
             try world.services.profile.store(["username": "Ann_Lee"], accountId: other, signUp: true, in: db)
         }
         let error = #expect(throws: AccountError.self) {
@@ -132,7 +132,7 @@ struct ProfileTests {
         // Ann's address is inserted, after Registration's check and before it stores her username.
         let world = try ProfileWorld(confirmationRequired: confirmationRequired)
         try world.database.writer.write { db in
-            let (bob, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(), in: db)
+            let (bob, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(), in: Transaction(sqlite: db))
             try db.execute(sql: """
                 CREATE TEMP TRIGGER rival AFTER INSERT ON emailAddress WHEN NEW.address = 'ann@example.com'
                 BEGIN INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (\(bob), 'username', 'ANN_LEE', 'ann_lee'); END
