@@ -16,7 +16,7 @@ struct PrimaryChangeTests {
     }
 
     func primary(_ fixture: TestFixture, _ accountId: Int64) throws -> String? {
-        try fixture.database.writer.read { db in try EmailAddress.primaryAddress(of: accountId, in: db) }
+        try fixture.database.writer.read { db in try EmailAddress.primaryAddress(of: accountId, in: Transaction(sqlite: db)) }
     }
 
     /// Addresses marked to become primary when confirmed.
@@ -203,7 +203,7 @@ struct PrimaryChangeTests {
                 """)
         }
         let token = try verificationToken(fixture, to: "new@example.com")
-        #expect(throws: DatabaseError.self) { try fixture.services.confirmation.confirm(token: token, client: client) }
+        #expect(throws: StorageError.self) { try fixture.services.confirmation.confirm(token: token, client: client) }
         #expect(try primary(fixture, ann) == "Ann@Example.com" && marked(fixture) == ["new@example.com"])
         #expect(try fixture.services.addresses.verified("new@example.com", of: ann) == nil)
         try fixture.database.writer.write { db in try db.execute(sql: "DROP TRIGGER boom") }
