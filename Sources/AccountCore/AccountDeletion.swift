@@ -9,7 +9,6 @@
 // trail (the operator finds a deleted account's trail by address) and sends no goodbye.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// Deleting an account and everything that names it.
@@ -50,13 +49,12 @@ public struct AccountDeletion: Sendable {
             accountId = try reauthentication.checkPassword(session: digest, password: password, client: client,
                                                            field: "password", displayName: displayName)
         }
-        let primary = try database.writer.write { db -> String in
+        let primary = try database.write { tx -> String in
             // The session that proved the password must still be there (not revoked or deleted meanwhile).
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM session WHERE digest = ? AND accountId = ?",
-                                    arguments: [digest, accountId]) == true else { throw AccountError.notFound }
-            let language = try String.fetchOne(db, sql: "SELECT language FROM account WHERE id = ?", arguments: [accountId])
-            let primary = try deleteAccount(accountId, client: client, detail: "by its owner", in: db)
-            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: Transaction(sqlite: db)) }
+            guard try tx.sessionBelongs(digest: digest, to: accountId) else { throw AccountError.notFound }
+            let language = try tx.accountLanguage(accountId)
+            let primary = try deleteAccount(accountId, client: client, detail: "by its owner", in: tx)
+            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: tx.grdb) }
             return primary
         }
         logger.notice("account deleted by its owner", metadata: ["account": "\(accountId)"])
@@ -70,26 +68,18 @@ public struct AccountDeletion: Sendable {
     /// lose the address; the account id stays as the anonymous id. Records `.accountDeleted` with `detail`.
     ///
     /// - Throws: `AccountError.notFound` when there is no such account (nothing is changed).
-    func deleteAccount(_ accountId: Int64, client: ClientInfo, detail: String, anonymize: Bool = true, in db: Database) throws -> String {
-        let rows = try Row.fetchAll(db, sql: "SELECT address, isPrimary FROM emailAddress WHERE accountId = ?", arguments: [accountId])
-        let addresses: [String] = rows.map { $0[0] }
-        let primary = rows.first { $0[1] as Bool }.map { $0[0] as String } ?? ""
-        try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [accountId])
-        guard db.changesCount == 1 else { throw AccountError.notFound }
-        for address in addresses {
+    func deleteAccount(_ accountId: Int64, client: ClientInfo, detail: String, anonymize: Bool = true, in tx: Transaction) throws -> String {
+        let addresses = try tx.emailAddresses(of: accountId)
+        let primary = addresses.first(where: \.isPrimary)?.address ?? ""
+        guard try tx.deleteAccountRow(accountId) else { throw AccountError.notFound }
+        for email in addresses {
             // The queue's key is `address.lowercased()` (MailQueue.enqueue); invitations use the normalized form.
-            try db.execute(sql: "DELETE FROM mailQueue WHERE sentAt IS NULL AND recipientKey = ?", arguments: [address.lowercased()])
-            try db.execute(sql: "DELETE FROM invite WHERE normalizedAddress = ? AND usedAt IS NOT NULL",
-                           arguments: [EmailFormat.normalized(address)])
-            if anonymize {
-                try db.execute(sql: "UPDATE audit SET email = NULL WHERE accountId IS NULL AND email = ? COLLATE NOCASE",
-                               arguments: [address])
-            }
+            try tx.deleteUnsentMail(recipientKey: email.address.lowercased())
+            try tx.deleteUsedInvites(for: email.address)
+            if anonymize { try tx.forgetAuditAddress(email.address) }
         }
-        if anonymize {
-            try db.execute(sql: "UPDATE audit SET email = NULL WHERE accountId = ?", arguments: [accountId])
-        }
-        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: Transaction(sqlite: db))
+        if anonymize { try tx.forgetAuditAddresses(of: accountId) }
+        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: tx.grdb)
         return primary
     }
 }

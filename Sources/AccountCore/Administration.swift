@@ -6,7 +6,6 @@
 // An account is referred to by one of its addresses (compared normalized) or by its numeric id.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// What the operator cannot do, worded for the terminal.
@@ -81,10 +80,9 @@ public struct Administration: Sendable {
     /// The account `reference` names: a numeric id, or one of its addresses (any case, surrounding space ignored).
     public func resolve(_ reference: String) throws -> Int64 {
         let text = reference.trimmingWhitespace()
-        let found = try database.writer.read { db -> Int64? in
-            if let id = Int64(text), try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE id = ?", arguments: [id]) == true { return id }
-            return try Int64.fetchOne(db, sql: "SELECT accountId FROM emailAddress WHERE normalizedAddress = ?",
-                                      arguments: [EmailFormat.normalized(text)])
+        let found = try database.read { tx -> Int64? in
+            if let id = Int64(text), try tx.accountExists(id) { return id }
+            return try EmailAddress.holding(text, in: tx)?.accountId
         }
         guard let found else { throw AdministrationError.noAccount(reference) }
         return found
@@ -101,17 +99,16 @@ public struct Administration: Sendable {
         let passwordHash = try hasher.hash(password)
         let created: Int64?
         do {
-            created = try database.writer.write { db -> Int64? in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM emailAddress WHERE normalizedAddress = ?",
-                                        arguments: [EmailFormat.normalized(address)]) != true else { return nil }
+            created = try database.write { tx -> Int64? in
+                guard try EmailAddress.holding(address, in: tx) == nil else { return nil }
                 let ids = try Account.insert(address: address, passwordHash: passwordHash, verified: confirmed, language: nil,
-                                                 now: clock.now(), in: db)
+                                             now: clock.now(), in: tx)
                 try audit.record(.accountCreated, accountId: ids.account, email: address, client: client,
-                                 detail: confirmed ? "by the operator, confirmed" : "by the operator", in: Transaction(sqlite: db))
+                                 detail: confirmed ? "by the operator, confirmed" : "by the operator", in: tx.grdb)
                 return ids.account
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            created = nil   // a sign-up for the same address won the race
+        } catch StorageError.uniqueViolation {
+            created = nil   // a sign-up for the same address won the race (the unique index on the normalized address)
         }
         guard let created else {
             errors.add(FieldError(key: "taken"), to: "email", displayName: validator.field(named: "email")?.displayName ?? "Email")
@@ -123,39 +120,28 @@ public struct Administration: Sendable {
 
     /// Accounts, oldest first; `search` keeps those with an address containing it (without case).
     public func list(search: String? = nil, limit: Int = 100) throws -> [AccountSummary] {
-        let pattern = search.map { "%" + EmailFormat.normalized($0).replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%" }
-        return try database.writer.read { db in
-            try Row.fetchAll(db, sql: summarySQL + """
-                WHERE ? IS NULL OR EXISTS (SELECT 1 FROM emailAddress s WHERE s.accountId = a.id AND s.normalizedAddress LIKE ? ESCAPE '\\')
-                ORDER BY a.id LIMIT ?
-                """, arguments: [pattern, pattern, max(0, limit)]).map(summary)
-        }
+        try database.read { tx in try tx.accountSummaries(search: search, limit: limit) }.map(current)
     }
 
     /// The account with its addresses, live session count and newest audit rows.
     public func show(accountId: Int64) throws -> AccountDetail {
-        let (row, addresses, liveCount) = try database.writer.read { db in
-            (try Row.fetchOne(db, sql: summarySQL + "WHERE a.id = ?", arguments: [accountId]),
-             try EmailAddress.fetchAll(db, sql: "SELECT * FROM emailAddress WHERE accountId = ? ORDER BY isPrimary DESC, id", arguments: [accountId]),
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE accountId = ? AND \(live())",
-                              arguments: StatementArguments([accountId] + liveBounds)) ?? 0)
+        let bounds = liveBounds
+        let (found, addresses, liveCount) = try database.read { tx in
+            (try tx.accountSummary(accountId), try tx.emailAddresses(of: accountId),
+             try tx.countLiveSessions(of: accountId, now: bounds.now, idleSince: bounds.idleSince))
         }
-        guard let row else { throw AdministrationError.noAccount(String(accountId)) }
-        return AccountDetail(account: summary(row), addresses: addresses, liveSessions: liveCount,
+        guard let found else { throw AdministrationError.noAccount(String(accountId)) }
+        return AccountDetail(account: current(found), addresses: addresses, liveSessions: liveCount,
                              recentAudit: try audit.list(AuditFilter(accountId: accountId, limit: 10)))
     }
 
     /// Marks the account's unverified addresses verified; returns them.
     @discardableResult
     public func confirm(accountId: Int64, client: ClientInfo) throws -> [String] {
-        try database.writer.write { db in
-            let pending = try String.fetchAll(db, sql: "SELECT address FROM emailAddress WHERE accountId = ? AND verifiedAt IS NULL ORDER BY id",
-                                              arguments: [accountId])
-            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = ? WHERE accountId = ? AND verifiedAt IS NULL",
-                           arguments: [clock.now().timeIntervalSince1970, accountId])
+        try database.write { tx in
+            let pending = try tx.markAllAddressesVerified(of: accountId, at: clock.now())
             for address in pending {
-                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: Transaction(sqlite: db))
+                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: tx.grdb)
             }
             return pending
         }
@@ -168,8 +154,8 @@ public struct Administration: Sendable {
     public func delete(accountId: Int64, client: ClientInfo) throws -> String {
         let primary: String
         do {
-            primary = try database.writer.write { db in
-                try deletion.deleteAccount(accountId, client: client, detail: "by the operator", anonymize: false, in: db)
+            primary = try database.write { tx in
+                try deletion.deleteAccount(accountId, client: client, detail: "by the operator", anonymize: false, in: tx)
             }
         } catch AccountError.notFound {
             throw AdministrationError.noAccount(String(accountId))
@@ -186,34 +172,19 @@ public struct Administration: Sendable {
         let errors = rules(["password"]).validate(["password": password, "password_confirmation": password])
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         let passwordHash = try hasher.hash(password)
-        return try database.writer.write { db in
-            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
-                           arguments: [passwordHash, clock.now().timeIntervalSince1970, accountId])
-            guard db.changesCount == 1 else { throw AdministrationError.noAccount(String(accountId)) }
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
-            let ended = db.changesCount
-            try audit.record(.passwordChanged, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "by the operator; \(ended) session(s) ended", in: Transaction(sqlite: db))
+        return try database.write { tx in
+            guard try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now()) else { throw AdministrationError.noAccount(String(accountId)) }
+            let ended = try tx.deleteSessions(of: accountId)
+            try audit.record(.passwordChanged, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
+                             detail: "by the operator; \(ended) session(s) ended", in: tx.grdb)
             return ended
         }
     }
 
     /// Live sessions, newest first: of every account, or of `accountId`.
     public func liveSessions(accountId: Int64? = nil) throws -> [SessionSummary] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT lower(hex(s.digest)), s.accountId, coalesce(e.address, ''), s.createdAt, s.lastSeenAt, s.expiresAt,
-                       s.rememberMe, s.userAgent, s.remoteAddress, s.kind
-                FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
-                WHERE (?1 IS NULL OR s.accountId = ?1) AND \(live("s.", from: 2))
-                ORDER BY s.createdAt DESC, s.digest
-                """, arguments: StatementArguments([accountId] + liveBounds)).map { row in
-                SessionSummary(shortId: String((row[0] as String).prefix(12)), accountId: row[1], email: row[2],
-                               createdAt: Date(timeIntervalSince1970: row[3]), lastSeenAt: Date(timeIntervalSince1970: row[4]),
-                               expiresAt: Date(timeIntervalSince1970: row[5]), rememberMe: row[6], userAgent: row[7], remoteAddress: row[8],
-                               kind: SessionKind(rawValue: row[9]) ?? .browser)
-            }
-        }
+        let bounds = liveBounds
+        return try database.read { tx in try tx.liveSessions(of: accountId, now: bounds.now, idleSince: bounds.idleSince) }
     }
 
     /// Ends the one live session whose digest, in hex, starts with `shortId` (at least 4 digits); returns its account's id.
@@ -221,16 +192,16 @@ public struct Administration: Sendable {
     public func revokeSession(shortId: String, client: ClientInfo) throws -> Int64 {
         let prefix = shortId.lowercased()
         guard (4...64).contains(prefix.count), prefix.allSatisfy(\.isHexDigit) else { throw AdministrationError.noSession(shortId) }
-        return try database.writer.write { db in
-            let matches = try Row.fetchAll(db, sql: "SELECT digest, accountId FROM session WHERE substr(lower(hex(digest)), 1, ?) = ? AND \(live())",
-                                           arguments: StatementArguments([prefix.count, prefix] + liveBounds))
+        let bounds = liveBounds
+        return try database.write { tx in
+            let matches = try tx.liveSessions(hexPrefix: prefix, now: bounds.now, idleSince: bounds.idleSince)
             guard let target = matches.first else { throw AdministrationError.noSession(shortId) }
             guard matches.count == 1 else { throw AdministrationError.ambiguousSession(shortId, matches: matches.count) }
-            let digest: Data = target[0], accountId: Int64 = target[1]
-            try sessions.revoke(digest: digest, in: Transaction(sqlite: db))
+            let (digest, accountId) = target
+            try sessions.revoke(digest: digest, in: tx.grdb)
             let short = digest.prefix(6).map { String(format: "%02x", $0) }.joined()
-            try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "session \(short) by the operator", in: Transaction(sqlite: db))
+            try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
+                             detail: "session \(short) by the operator", in: tx.grdb)
             return accountId
         }
     }
@@ -239,10 +210,10 @@ public struct Administration: Sendable {
     @discardableResult
     public func revokeSessions(accountId: Int64, client: ClientInfo) throws -> Int {
         let live = try liveSessions(accountId: accountId).count
-        try database.writer.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
-            try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: db), client: client,
-                             detail: "\(live) session(s) by the operator", in: Transaction(sqlite: db))
+        try database.write { tx in
+            try tx.deleteSessions(of: accountId)
+            try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
+                             detail: "\(live) session(s) by the operator", in: tx.grdb)
         }
         return live
     }
@@ -252,34 +223,21 @@ public struct Administration: Sendable {
     /// The validator's fields named `names` (the operator's forms have no confirmation or extra fields).
     private func rules(_ names: [String]) -> Validator { Validator(validator.fields.filter { names.contains($0.name) }) }
 
-    private func primaryAddress(_ accountId: Int64, in db: Database) throws -> String {
-        try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
+    private func primaryAddress(_ accountId: Int64, in tx: Transaction) throws -> String {
+        try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
     }
 
-    private var summarySQL: String {
-        """
-        SELECT a.id, coalesce(e.address, ''), e.verifiedAt IS NOT NULL, a.lockedUntil, a.createdAt,
-               a.lastSignInAt
-        FROM account a LEFT JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary
-
-        """
+    /// `summary` as it is now: a lock that has ended is no lock.
+    private func current(_ summary: AccountSummary) -> AccountSummary {
+        var summary = summary
+        summary.lockedUntil = summary.lockedUntil.flatMap { $0 > clock.now() ? $0 : nil }
+        return summary
     }
 
-    private func summary(_ row: Row) -> AccountSummary {
-        let locked = (row[3] as Double?).map(Date.init(timeIntervalSince1970:)).flatMap { $0 > clock.now() ? $0 : nil }
-        return AccountSummary(id: row[0], email: row[1], confirmed: row[2], lockedUntil: locked,
-                              createdAt: Date(timeIntervalSince1970: row[4]), lastSignIn: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)))
-    }
-
-    /// A live session: before its absolute expiry and, unless remembered, seen within the idle timeout (as `Sessions.isLive`).
-    /// Its two values are `liveBounds`; `from` numbers them when the statement uses numbered parameters.
-    private func live(_ alias: String = "", from index: Int? = nil) -> String {
-        let (now, seen) = index.map { ("?\($0)", "?\($0 + 1)") } ?? ("?", "?")
-        return "\(alias)expiresAt > \(now) AND (\(alias)rememberMe OR \(alias)lastSeenAt > \(seen))"
-    }
-
-    private var liveBounds: [(any DatabaseValueConvertible)?] {
+    /// What makes a session live now (as `Sessions.isLive`): before `now`'s expiry and, unless remembered, seen after
+    /// `idleSince`.
+    private var liveBounds: (now: Double, idleSince: Double) {
         let now = clock.now().timeIntervalSince1970
-        return [now, now - sessions.policy.idleTimeout]
+        return (now, now - sessions.policy.idleTimeout)
     }
 }

@@ -8,7 +8,6 @@
 // in the same transaction, and the old primary address is told.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// Confirmation of email addresses.
@@ -28,64 +27,62 @@ public struct Confirmation: Sendable {
     /// throttle window: sign-up, and an address given for a provider identity, answer such an address like a free one.
     /// Returns whether a mail was queued.
     @discardableResult
-    func noteSignUpAttempt(to address: String, in db: Database) throws -> Bool {
-        guard try !mail.isThrottled(.signUpAttempt, to: address, in: db) else { return false }
-        try mail.enqueue(.signUpAttempt, to: address, in: db)
+    func noteSignUpAttempt(to address: String, in tx: Transaction) throws -> Bool {
+        guard try !mail.isThrottled(.signUpAttempt, to: address, in: tx.grdb) else { return false }
+        try mail.enqueue(.signUpAttempt, to: address, in: tx.grdb)
         return true
     }
 
     /// Issues a token for the address and queues the mail, in the caller's transaction.
-    func start(accountId: Int64, emailAddressId: Int64, address: String, in db: Database) throws {
-        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: Transaction(sqlite: db))
-        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: db)
+    func start(accountId: Int64, emailAddressId: Int64, address: String, in tx: Transaction) throws {
+        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: tx.grdb)
+        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: tx.grdb)
     }
 
     /// Marks the token's address verified and returns it.
     ///
     /// - Throws: `AccountError.invalidToken` when the link is unknown, used or expired.
     public func confirm(token: String, client: ClientInfo = ClientInfo()) throws -> String {
-        let address = try database.writer.write { db -> String? in
-            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: Transaction(sqlite: db)), let id = redeemed.emailAddressId else { return nil }
-            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?",
-                           arguments: [mail.clock.now().timeIntervalSince1970, id])
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM emailAddress WHERE id = ?", arguments: [id]) else { return nil }
-            let email = try EmailAddress(row: row)
-            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: Transaction(sqlite: db))
-            if row["makePrimaryOnVerify"] as Bool, !email.isPrimary {
-                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: db)
-                logger.info("confirmed address made primary", metadata: ["account": "\(email.accountId)"])
-            } else if !email.isPrimary, let primary = try EmailAddress.primaryAddress(of: email.accountId, in: db) {
+        let confirmed = try database.write { tx -> (email: EmailAddress, madePrimary: Bool)? in
+            // One winner: the token's redemption is a conditional UPDATE (AccountTokens.redeem); a second confirmation
+            // with the same link gets nil.
+            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: tx.grdb), let id = redeemed.emailAddressId,
+                  let verified = try tx.markAddressVerified(id: id, at: mail.clock.now()) else { return nil }
+            let email = verified.email
+            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: tx.grdb)
+            if verified.makePrimaryOnVerify, !email.isPrimary {
+                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: tx.grdb)
+                return (email, true)
+            } else if !email.isPrimary, let primary = try EmailAddress.primaryAddress(of: email.accountId, in: tx) {
                 // The new address can sign in and receive reset links now: the primary address hears of it (ASVS 2.5.5).
-                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: db)
+                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: tx.grdb)
             }
-            return email.address
+            return (email, false)
         }
-        guard let address else { throw AccountError.invalidToken }
+        guard let confirmed else { throw AccountError.invalidToken }
+        if confirmed.madePrimary { logger.info("confirmed address made primary", metadata: ["account": "\(confirmed.email.accountId)"]) }
         logger.info("address confirmed")
-        return address
+        return confirmed.email.address
     }
 
     /// Sends a new link when `email` belongs to an unconfirmed address and none was sent within the throttle window.
     /// An address added in the settings (not primary) gets the "confirm the address you added" wording, not sign-up's.
     /// Answers nothing either way: the caller shows one neutral page.
     public func resend(email: String, client: ClientInfo = ClientInfo()) throws {
-        try database.writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, accountId, address, isPrimary FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NULL
-                """, arguments: [EmailFormat.normalized(email)]) else { return }
-            let address: String = row["address"]
-            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: Transaction(sqlite: db)) else {
+        try database.write { tx in
+            guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt == nil, let emailId = held.id else { return }
+            guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx.grdb) else {
                 logger.info("confirmation not resent: account locked or client address blocked")
                 return
             }
-            let added = !(row["isPrimary"] as Bool)
-            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: address, in: db) else {
+            let added = !held.isPrimary
+            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: held.address, in: tx.grdb) else {
                 logger.info("confirmation resend throttled")
                 return
             }
-            guard added else { return try start(accountId: row["accountId"], emailAddressId: row["id"], address: address, in: db) }
-            let token = try tokens.issue(.confirmation, accountId: row["accountId"], emailAddressId: row["id"], lifetime: lifetime, in: Transaction(sqlite: db))
-            try mail.enqueue(.addressVerification(token: token.encoded), to: address, fallback: client.language, in: db)
+            guard added else { return try start(accountId: held.accountId, emailAddressId: emailId, address: held.address, in: tx) }
+            let token = try tokens.issue(.confirmation, accountId: held.accountId, emailAddressId: emailId, lifetime: lifetime, in: tx.grdb)
+            try mail.enqueue(.addressVerification(token: token.encoded), to: held.address, fallback: client.language, in: tx.grdb)
         }
     }
 }

@@ -7,7 +7,6 @@
 // transaction, so two sign-ups with one link: exactly one account.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// A new invitation: the raw token goes into the link and is never stored.
@@ -44,16 +43,11 @@ public struct Invitations: Sendable {
         let token = SecretToken(random: random)
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(policy.inviteLifetime)
-        try database.writer.write { db in
-            let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = ?)",
-                                          arguments: [EmailFormat.normalized(address)]) ?? false
-            guard !taken else { throw Self.emailError("taken") }
-            try db.execute(sql: """
-                INSERT INTO invite (digest, address, normalizedAddress, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [token.digest, address, EmailFormat.normalized(address), now.timeIntervalSince1970,
-                                 expiresAt.timeIntervalSince1970])
-            try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: Transaction(sqlite: db))
-            if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: db) }
+        try database.write { tx in
+            guard try tx.emailAddress(holding: address) == nil else { throw Self.emailError("taken") }
+            try tx.insertInvite(digest: token.digest, address: address, createdAt: now, expiresAt: expiresAt)
+            try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: tx.grdb)
+            if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: tx.grdb) }
         }
         logger.info("invitation created", metadata: ["mailed": "\(sendMail)"])
         return IssuedInvitation(address: address, token: token.encoded, expiresAt: expiresAt)
@@ -62,21 +56,14 @@ public struct Invitations: Sendable {
     /// The address an invitation link is for; nil when the token is malformed, unknown, used or expired.
     public func invitation(token: String) throws -> String? {
         guard let token = SecretToken(encoded: token) else { return nil }
-        return try database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT address FROM invite WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
-                                arguments: [token.digest, clock.now().timeIntervalSince1970])
-        }
+        return try database.read { tx in try tx.openInviteAddress(digest: token.digest, now: clock.now()) }
     }
 
     /// Marks the invitation used, in the sign-up's transaction; false when it is unknown, used, expired or for
-    /// another address. Of two redeemers of one token exactly one gets true.
-    func redeem(token: String, address: String, in db: Database) throws -> Bool {
+    /// another address. Of two redeemers of one token exactly one gets true (`redeemInvite`'s conditional UPDATE).
+    func redeem(token: String, address: String, in tx: Transaction) throws -> Bool {
         guard let token = SecretToken(encoded: token) else { return false }
-        let now = clock.now().timeIntervalSince1970
-        try db.execute(sql: """
-            UPDATE invite SET usedAt = ? WHERE digest = ? AND usedAt IS NULL AND expiresAt > ? AND normalizedAddress = ?
-            """, arguments: [now, token.digest, now, EmailFormat.normalized(address)])
-        return db.changesCount == 1
+        return try tx.redeemInvite(digest: token.digest, address: address, now: clock.now())
     }
 
     private static func emailError(_ key: String) -> AccountError {

@@ -10,7 +10,6 @@
 // (`session.reauthenticate_after`, `.reauthenticationRequired` otherwise), and the rest is the same.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// Changing the password from the settings.
@@ -43,9 +42,7 @@ public struct PasswordChange: Sendable {
 
     /// Whether changing the account's password asks the current one: false for an account without a password.
     public func needsCurrentPassword(accountId: Int64) throws -> Bool {
-        try database.writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT passwordHash <> '' FROM account WHERE id = ?", arguments: [accountId]) ?? true
-        }
+        try database.read { tx in try tx.accountHasPassword(accountId) ?? true }
     }
 
     /// Changes the password of the session `digest`'s account from `form` (`current_password`, `password`,
@@ -89,23 +86,21 @@ public struct PasswordChange: Sendable {
         guard errors.isEmpty, let accountId else { throw AccountError.invalid(errors) }
 
         let passwordHash = try hasher.hash(password)
-        let now = clock.now().timeIntervalSince1970
-        let ended = try database.writer.write { db -> Int in
+        let now = clock.now()
+        let ended = try database.write { tx -> Int in
             // This session must still be there: it is kept, and now counts as a fresh password entry.
-            try db.execute(sql: "UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?",
-                           arguments: [now, digest, accountId])
-            guard db.changesCount == 1 else { throw AccountError.notFound }
-            // Setting a first password holds only while there is none (a reset may have set one since the check).
-            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?" + (setting ? " AND passwordHash = ''" : ""),
-                           arguments: [passwordHash, now, accountId])
-            guard db.changesCount == 1 else { throw setting ? blankCurrent : AccountError.notFound }
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ? AND digest <> ?", arguments: [accountId, digest])
-            let ended = db.changesCount
-            try tokens.voidAll(.reset, accountId: accountId, in: Transaction(sqlite: db))
-            let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
-            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: Transaction(sqlite: db)) }
+            guard try tx.markSessionAuthenticated(digest: digest, of: accountId, at: now) else { throw AccountError.notFound }
+            // Setting a first password holds only while there is none (a reset may have set one since the check): the
+            // conditional UPDATE (`AND passwordHash = ''`) and its changed-row count decide.
+            guard try tx.setPasswordHash(passwordHash, of: accountId, at: now, onlyIfUnset: setting) else {
+                throw setting ? blankCurrent : AccountError.notFound
+            }
+            let ended = try tx.deleteSessions(of: accountId, keeping: digest)
+            try tokens.voidAll(.reset, accountId: accountId, in: tx.grdb)
+            let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
+            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: tx.grdb) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
-                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: Transaction(sqlite: db))
+                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: tx.grdb)
             return ended
         }
         logger.info("password changed", metadata: ["account": "\(accountId)", "sessions_ended": "\(ended)"])

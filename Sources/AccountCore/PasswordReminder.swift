@@ -7,7 +7,6 @@
 // the account, voids other reset links, lifts a lock, mails "your password was changed" and signs in this browser.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// Password reminders and resets.
@@ -33,30 +32,27 @@ public struct PasswordReminder: Sendable {
     /// Mails a reset link when `email` is a known, confirmed address not mailed within the throttle window,
     /// its account not locked and `client`'s address not blocked.
     public func sendReminder(email: String, client: ClientInfo = ClientInfo()) throws {
-        try database.writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT accountId, address FROM emailAddress WHERE normalizedAddress = ? AND verifiedAt IS NOT NULL
-                """, arguments: [EmailFormat.normalized(email)]) else {
+        try database.write { tx in
+            guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt != nil else {
                 logger.info("reminder not sent", metadata: ["reason": "unknown or unconfirmed address"])
                 return
             }
-            let address: String = row["address"]
-            guard try lockout.allowsMail(accountId: row["accountId"], client: client, in: Transaction(sqlite: db)) else {
+            guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx.grdb) else {
                 logger.info("reminder not sent", metadata: ["reason": "account locked or client address blocked"])
                 return
             }
-            guard try !mail.isThrottled(.passwordReset(token: ""), to: address, in: db) else {
+            guard try !mail.isThrottled(.passwordReset(token: ""), to: held.address, in: tx.grdb) else {
                 logger.info("reminder not sent", metadata: ["reason": "throttled"])
                 return
             }
-            let token = try tokens.issue(.reset, accountId: row["accountId"], emailAddressId: nil, lifetime: lifetime, in: Transaction(sqlite: db))
-            try mail.enqueue(.passwordReset(token: token.encoded), to: address, fallback: client.language, in: db)
+            let token = try tokens.issue(.reset, accountId: held.accountId, emailAddressId: nil, lifetime: lifetime, in: tx.grdb)
+            try mail.enqueue(.passwordReset(token: token.encoded), to: held.address, fallback: client.language, in: tx.grdb)
         }
     }
 
     /// True while the reset link can still be used (GET shows the form, or the "expired" page).
     public func isRedeemable(token: String) throws -> Bool {
-        try database.writer.read { db in try tokens.isRedeemable(token, purpose: .reset, in: Transaction(sqlite: db)) }
+        try database.read { tx in try tokens.isRedeemable(token, purpose: .reset, in: tx.grdb) }
     }
 
     /// Sets the new password from `form` (password, password_confirmation) and signs this browser in.
@@ -69,18 +65,19 @@ public struct PasswordReminder: Sendable {
         let errors = passwordValidator.validate(form)
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         let passwordHash = try hasher.hash(form["password"] ?? "")
-        let grant = try database.writer.write { db -> SessionGrant? in
-            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: Transaction(sqlite: db)) else { return nil }
+        let grant = try database.write { tx -> SessionGrant? in
+            // One winner: the reset token's redemption is a conditional UPDATE (AccountTokens.redeem); a second reset
+            // with the same link gets nil.
+            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: tx.grdb) else { return nil }
             let accountId = redeemed.accountId
-            try db.execute(sql: "UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?",
-                           arguments: [passwordHash, clock.now().timeIntervalSince1970, accountId])
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [accountId])
-            try tokens.voidAll(.reset, accountId: accountId, in: Transaction(sqlite: db))
-            try lockout.unlock(accountId: accountId, in: Transaction(sqlite: db))
-            let primary = try EmailAddress.primaryAddress(of: accountId, in: db) ?? ""
-            try mail.enqueue(.passwordChanged, to: primary, in: db)
-            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: Transaction(sqlite: db))
-            return try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
+            _ = try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now())
+            try tx.deleteSessions(of: accountId)
+            try tokens.voidAll(.reset, accountId: accountId, in: tx.grdb)
+            try lockout.unlock(accountId: accountId, in: tx.grdb)
+            let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
+            try mail.enqueue(.passwordChanged, to: primary, in: tx.grdb)
+            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx.grdb)
+            return try sessions.create(in: tx.grdb, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
         }
         guard let grant else { throw AccountError.invalidToken }
         logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])

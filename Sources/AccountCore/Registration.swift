@@ -16,7 +16,6 @@
 // With `signup = "closed"` nobody may.
 import AccountRules
 import Foundation
-import GRDB
 import Logging
 
 /// What a successful sign-up led to.
@@ -70,53 +69,66 @@ public struct Registration: Sendable {
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
         let passwordHash = try hasher.hash(values["password"] ?? "")
+        let step: SignUpStep
         do {
-            return try database.writer.write { db in
-                if confirmation.required, let owner = try EmailAddress.heldAddress(address, in: db) {
-                    if try confirmation.noteSignUpAttempt(to: owner, in: db) {
-                        logger.info("sign-up with an address that has an account; owner notified")
-                    }
-                    return .confirmationSent
+            step = try database.write { tx -> SignUpStep in
+                if confirmation.required, let owner = try EmailAddress.heldAddress(address, in: tx) {
+                    return .ownerNoted(mailed: try confirmation.noteSignUpAttempt(to: owner, in: tx))
                 }
-                guard try allowsAnotherAccount(from: client, in: db) else {
-                    logger.notice("sign-up refused: too many accounts from one client address", metadata: ["address": "\(client.remoteAddress)"])
-                    throw AccountError.refused("sign_up_rate_limited")
-                }
+                // The count and the insert are in one write transaction (serialised on both backends), so two sign-ups
+                // at once cannot both take the last place.
+                guard try allowsAnotherAccount(from: client, in: tx) else { return .rateLimited }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
-                                                             language: client.language, in: db)
-                try profile.store(values, accountId: accountId, signUp: true, in: Transaction(sqlite: db))
-                logger.info("account created", metadata: ["account": "\(accountId)"])
-                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: Transaction(sqlite: db))
+                                                             language: client.language, in: tx)
+                try profile.store(values, accountId: accountId, signUp: true, in: tx.grdb)
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx.grdb)
                 if confirmation.required {
-                    try confirmation.start(accountId: accountId, emailAddressId: emailId, address: address, in: db)
-                    return .confirmationSent
+                    try confirmation.start(accountId: accountId, emailAddressId: emailId, address: address, in: tx)
+                    return .created(accountId, .confirmationSent)
                 }
-                return .signedIn(try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: address, rememberMe: false, client: client,
-                                                     kind: kind))
+                return .created(accountId, .signedIn(try sessions.create(in: tx.grdb, accountId: accountId, email: address, rememberMe: false,
+                                                                        client: client, kind: kind)))
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            // Another sign-up for the same address won the race between the check and the insert.
+        } catch StorageError.uniqueViolation {
+            // Another sign-up for the same address won the race between the check and the insert (the unique index on
+            // emailAddress.normalizedAddress refused this one; the whole transaction is gone).
             if confirmation.required { return .confirmationSent }
             errors.add(takenError, to: "email", displayName: emailDisplayName)
             throw AccountError.invalid(errors)
         }
+        switch step {
+        case .ownerNoted(let mailed):
+            if mailed { logger.info("sign-up with an address that has an account; owner notified") }
+            return .confirmationSent
+        case .rateLimited:
+            logger.notice("sign-up refused: too many accounts from one client address", metadata: ["address": "\(client.remoteAddress)"])
+            throw AccountError.refused("sign_up_rate_limited")
+        case .created(let accountId, let outcome):
+            logger.info("account created", metadata: ["account": "\(accountId)"])
+            return outcome
+        }
+    }
+
+    /// What the sign-up's write transaction did (logged after it, since the body may run more than once).
+    private enum SignUpStep {
+        case ownerNoted(mailed: Bool)
+        case rateLimited
+        case created(Int64, SignUpOutcome)
+    }
+
+    /// False when `client`'s address (its `addressGroup`: an IPv6 client's whole /64) created
+    /// `signup_limit.max_per_address` accounts within the window (counted from the audit log's sign-ups, inside the
+    /// write, so two sign-ups at once cannot both pass the last place).
+    private func allowsAnotherAccount(from client: ClientInfo, in tx: Transaction) throws -> Bool {
+        let policy = invitations.policy
+        guard policy.maxPerAddress > 0 else { return true }
+        let since = clock.now().timeIntervalSince1970 - policy.window
+        return try tx.countSignUps(addressGroup: client.addressGroup, since: since) < policy.maxPerAddress
     }
 
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    /// False when `client`'s address (its `addressGroup`: an IPv6 client's whole /64) created
-    /// `signup_limit.max_per_address` accounts within the window (counted from the audit log's sign-ups, inside the
-    /// write, so two sign-ups at once cannot both pass the last place).
-    private func allowsAnotherAccount(from client: ClientInfo, in db: Database) throws -> Bool {
-        let policy = invitations.policy
-        guard policy.maxPerAddress > 0 else { return true }
-        let since = clock.now().timeIntervalSince1970 - policy.window
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit WHERE event = 'sign_up' AND createdAt > ? AND addressGroup = ?",
-                                     arguments: [since, client.addressGroup]) ?? 0
-        return count < policy.maxPerAddress
-    }
-
     private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
                                client: ClientInfo, kind: SessionKind) throws -> SignUpOutcome {
         var errors = errors
@@ -125,18 +137,19 @@ public struct Registration: Sendable {
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         let passwordHash = try hasher.hash(values["password"] ?? "")
         do {
-            return try database.writer.write { db in
-                // Another sign-up with this link may have won since the check above.
-                guard try invitations.redeem(token: invite, address: address, in: db) else { throw AccountError.invitationRequired }
+            let grant = try database.write { tx -> SessionGrant in
+                // Another sign-up with this link may have won since the check above: the redemption's conditional
+                // UPDATE decides (InviteStore.redeemInvite).
+                guard try invitations.redeem(token: invite, address: address, in: tx) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
-                                                       language: client.language, in: db)
-                try profile.store(values, accountId: accountId, signUp: true, in: Transaction(sqlite: db))
-                logger.info("account created from an invitation", metadata: ["account": "\(accountId)"])
-                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: Transaction(sqlite: db))
-                return .signedIn(try sessions.create(in: Transaction(sqlite: db), accountId: accountId, email: address, rememberMe: false, client: client,
-                                                     kind: kind))
+                                                       language: client.language, in: tx)
+                try profile.store(values, accountId: accountId, signUp: true, in: tx.grdb)
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx.grdb)
+                return try sessions.create(in: tx.grdb, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind)
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            logger.info("account created from an invitation", metadata: ["account": "\(grant.session.accountId)"])
+            return .signedIn(grant)
+        } catch StorageError.uniqueViolation {
             // The address got an account in the meantime; the transaction (and the redemption) was rolled back.
             errors.add(takenError, to: "email", displayName: emailDisplayName)
             throw AccountError.invalid(errors)
@@ -144,14 +157,14 @@ public struct Registration: Sendable {
     }
 
     private func insertAccount(address: String, passwordHash: String, verified: Bool, language: String?,
-                               in db: Database) throws -> (Int64, Int64) {
-        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(), in: db)
+                               in tx: Transaction) throws -> (Int64, Int64) {
+        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(), in: tx)
     }
 
     private var takenError: FieldError { FieldError(key: "taken") }
     private var emailDisplayName: String { validator.field(named: "email")?.displayName ?? "Email" }
 
     private func isTaken(_ address: String) throws -> Bool {
-        try database.writer.read { db in try EmailAddress.heldAddress(address, in: db) != nil }
+        try database.read { tx in try EmailAddress.heldAddress(address, in: tx) != nil }
     }
 }

@@ -1,7 +1,6 @@
 // AccountDeletionTests.swift: a person deletes their own account; the operator's deletion shares the code.
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -16,20 +15,20 @@ struct AccountDeletionTests {
         let bob = try fixture.signUp("bob@example.com")
         let id = ann.session.accountId
         let now = fixture.clock.now().timeIntervalSince1970
-        try fixture.database.writer.write { db in
-            try db.execute(sql: """
+        try fixture.database.write { tx in
+            try tx.execute("""
                 INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                VALUES (?, 'ann@work.example', 'ann@work.example', 0, ?, ?)
-                """, arguments: [id, now, now])
-            try db.execute(sql: "INSERT INTO profileValue (accountId, field, value) VALUES (?, 'username', 'ann')", arguments: [id])
+                VALUES (?, 'ann@work.example', 'ann@work.example', FALSE, ?, ?)
+                """, [id, now, now])
+            try tx.execute("INSERT INTO profileValue (accountId, field, value) VALUES (?, 'username', 'ann')", [id])
         }
-        try fixture.database.writer.write { db in
-            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: Transaction(sqlite: db))
-            try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: db)
-            try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: db)
-            try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: db)
-            try fixture.services.mail.enqueue(.signUpAttempt, to: "Ann@Example.com", in: db)
-            try db.execute(sql: "UPDATE mailQueue SET sentAt = ? WHERE kind = 'sign_up_attempt'", arguments: [now])
+        try fixture.database.write { tx in
+            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: tx.grdb)
+            try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: tx.grdb)
+            try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: tx.grdb)
+            try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: tx.grdb)
+            try fixture.services.mail.enqueue(.signUpAttempt, to: "Ann@Example.com", in: tx.grdb)
+            try tx.execute("UPDATE mailQueue SET sentAt = ? WHERE kind = 'sign_up_attempt'", [now])
         }
         #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@example.com", password: "wrong password") }
         #expect(try fixture.count("accountToken") == 1 && fixture.count("mailQueue") == 4)
@@ -41,8 +40,8 @@ struct AccountDeletionTests {
         return nil
     }
 
-    func rows(_ fixture: TestFixture, _ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
-        try fixture.database.writer.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+    func rows(_ fixture: TestFixture, _ sql: String, _ arguments: SQLArguments = []) throws -> [SQLRow] {
+        try fixture.database.read { tx in try tx.rows(sql, arguments) }
     }
 
     @Test func aWrongOrBlankPasswordDeletesNothing() throws {
@@ -73,7 +72,7 @@ struct AccountDeletionTests {
         }
         // Unsent mail to either address is gone; Bob's stays; the goodbye is queued to the former primary address.
         let unsent = try rows(fixture, "SELECT kind, recipient FROM mailQueue WHERE sentAt IS NULL ORDER BY id")
-            .map { "\($0[0] as String) \($0[1] as String)" }
+            .map { "\($0["kind"] as String) \($0["recipient"] as String)" }
         #expect(unsent == ["password_changed bob@example.com", "account_deleted Ann@Example.com"])
         // The audit rows keep the id but no address; the deletion itself is recorded without one.
         let trail = try fixture.services.audit.list(AuditFilter(accountId: id))
@@ -91,15 +90,15 @@ struct AccountDeletionTests {
         let fixture = try TestFixture()
         let ann = try fixture.signUp("ann@example.com")
         let now = fixture.clock.now().timeIntervalSince1970
-        try fixture.database.writer.write { db in
+        try fixture.database.write { tx in
             for (byte, address, used) in [(UInt8(1), "ann@example.com", true), (2, "cat@example.com", true), (3, "ann@example.com", false)] {
-                try db.execute(sql: """
+                try tx.execute("""
                     INSERT INTO invite (digest, address, normalizedAddress, createdAt, expiresAt, usedAt) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [Data(repeating: byte, count: 32), address, address, now, now + 60, used ? now : nil])
+                    """, [Data(repeating: byte, count: 32), address, address, now, now + 60, used ? now : nil])
             }
         }
         try fixture.services.deletion.delete(session: ann.token.digest, password: "correct horse", client: client)
-        #expect(try rows(fixture, "SELECT hex(substr(digest, 1, 1)) FROM invite ORDER BY digest").map { $0[0] as String } == ["02", "03"])
+        #expect(try rows(fixture, "SELECT digest FROM invite ORDER BY digest").map { ($0["digest"] as Data).first } == [2, 3])
     }
 
     @Test func aSessionThatIsGoneDeletesNothing() throws {
@@ -119,7 +118,7 @@ struct AccountDeletionTests {
         #expect(try fixture.services.administration.delete(accountId: id, client: cli) == "Ann@Example.com")
         #expect(try rows(fixture, "SELECT 1 FROM emailAddress WHERE accountId = ?", [id]).isEmpty)
         let unsent = try rows(fixture, "SELECT kind, recipient FROM mailQueue WHERE sentAt IS NULL ORDER BY id")
-            .map { "\($0[0] as String) \($0[1] as String)" }
+            .map { "\($0["kind"] as String) \($0["recipient"] as String)" }
         #expect(unsent == ["password_changed bob@example.com"], "pending mail goes; no goodbye from the operator")
         let deleted = try #require(try fixture.services.audit.list(AuditFilter(accountId: id)).first)
         #expect(deleted.event == "account_deleted" && deleted.email == "Ann@Example.com" && deleted.detail == "by the operator")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -7,19 +6,17 @@ struct AccountTests {
     @Test func recordsRoundTripWithDatesAsSecondsSince1970() throws {
         let database = try AppDatabase.inMemory()
         let when = Date(timeIntervalSince1970: 1_800_000_000.5)
-        let (account, email) = try database.writer.write { db in
-            var account = Account(id: nil, passwordHash: "$argon2id$x", createdAt: when, updatedAt: when)
-            try account.insert(db)
-            var email = EmailAddress(id: nil, accountId: account.id!, address: "Ann@Example.com", normalizedAddress: "ann@example.com",
-                                     isPrimary: true, verifiedAt: nil, createdAt: when)
-            try email.insert(db)
-            return (account, email)
+        let ids = try database.write { tx in
+            try Account.insert(address: "Ann@Example.com", passwordHash: "$argon2id$x", verified: false, language: nil, now: when, in: tx)
         }
-        #expect(account.id != nil && email.id != nil)
-        let stored = try database.writer.read { db in
-            (try Account.fetchOne(db, key: account.id), try EmailAddress.fetchOne(db, key: email.id),
-             try Row.fetchOne(db, sql: """
-                SELECT typeof(a.createdAt), a.createdAt, typeof(a.updatedAt), typeof(e.createdAt), e.createdAt
+        let account = Account(id: ids.account, passwordHash: "$argon2id$x", createdAt: when, updatedAt: when)
+        let email = EmailAddress(id: ids.address, accountId: ids.account, address: "Ann@Example.com", normalizedAddress: "ann@example.com",
+                                 isPrimary: true, verifiedAt: nil, createdAt: when)
+        let stored = try database.read { tx in
+            (try tx.row("SELECT * FROM account WHERE id = ?", [ids.account]).map(Account.init(row:)),
+             try tx.emailAddress(holding: "ann@example.com"),
+             try tx.row("""
+                SELECT a.createdAt AS accountCreated, a.updatedAt AS accountUpdated, e.createdAt AS addressCreated
                 FROM account a JOIN emailAddress e ON e.accountId = a.id
                 """))
         }
@@ -28,30 +25,37 @@ struct AccountTests {
         // The schema declares these columns `double`, and the rest of AccountCore writes and compares them as seconds
         // since 1970 (sessions, tokens, mail); the records must store them the same way, not as date text.
         let row = try #require(stored.2)
-        #expect([row[0], row[2], row[3]] as [String] == ["real", "real", "real"])
-        #expect(row[1] as DatabaseValue == 1_800_000_000.5.databaseValue)
-        #expect(row[4] as DatabaseValue == 1_800_000_000.5.databaseValue)
+        #expect(row.value("accountCreated") == .real(1_800_000_000.5))
+        #expect(row.value("accountUpdated") == .real(1_800_000_000.5))
+        #expect(row.value("addressCreated") == .real(1_800_000_000.5))
     }
 
     @Test func anAddressBelongsToOneAccountAndAnAccountHasOnePrimaryAddress() throws {
         let database = try AppDatabase.inMemory()
-        try database.writer.write { db in
-            for id in 1...2 { try db.execute(sql: "INSERT INTO account (id, passwordHash, createdAt, updatedAt) VALUES (?, 'x', 0, 0)", arguments: [id]) }
-            try db.execute(sql: "INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (1, 'a@b.c', 'a@b.c', 1, 0)")
+        let (first, second) = try database.write { tx in
+            let ids = try (1...2).map { _ in
+                try tx.insert("INSERT INTO account (passwordHash, createdAt, updatedAt) VALUES ('x', 0, 0) RETURNING id")
+            }
+            try tx.execute("INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (?, 'a@b.c', 'a@b.c', TRUE, 0)",
+                           [ids[0]])
+            return (ids[0], ids[1])
         }
-        #expect(throws: DatabaseError.self, "same normalized address on another account") {
-            try database.writer.write { db in
-                try db.execute(sql: "INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (2, 'A@B.C', 'a@b.c', 1, 0)")
+        #expect(throws: StorageError.self, "same normalized address on another account") {
+            try database.write { tx in
+                try tx.execute("INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (?, 'A@B.C', 'a@b.c', TRUE, 0)",
+                               [second])
             }
         }
-        #expect(throws: DatabaseError.self, "a second primary address") {
-            try database.writer.write { db in
-                try db.execute(sql: "INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (1, 'x@b.c', 'x@b.c', 1, 0)")
+        #expect(throws: StorageError.self, "a second primary address") {
+            try database.write { tx in
+                try tx.execute("INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (?, 'x@b.c', 'x@b.c', TRUE, 0)",
+                               [first])
             }
         }
-        try database.writer.write { db in
-            try db.execute(sql: "INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (1, 'y@b.c', 'y@b.c', 0, 0)")
+        try database.write { tx in
+            try tx.execute("INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, createdAt) VALUES (?, 'y@b.c', 'y@b.c', FALSE, 0)",
+                           [first])
         }
-        #expect(try database.writer.read { db in try EmailAddress.fetchCount(db) } == 2, "secondary addresses are fine")
+        #expect(try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM emailAddress") } == 2, "secondary addresses are fine")
     }
 }

@@ -1,7 +1,6 @@
-// AdministrationTests.swift: the operator's account operations and the online backup, on an in-memory database.
+// AdministrationTests.swift: the operator's account operations, on an in-memory database (the online backup: BackupTests).
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -84,9 +83,9 @@ struct AdministrationTests {
         let keep = try fixture.signUp("bob@example.com").session.accountId
         let grant = try fixture.signUp("ann@example.com")
         let id = grant.session.accountId
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "INSERT INTO accountToken (digest, purpose, accountId, createdAt, expiresAt) VALUES (?, 'reset', ?, 0, 1)",
-                           arguments: [Data(repeating: 7, count: 32), id])
+        try fixture.database.write { tx in
+            try tx.execute("INSERT INTO accountToken (digest, purpose, accountId, createdAt, expiresAt) VALUES (?, 'reset', ?, 0, 1)",
+                           [Data(repeating: 7, count: 32), id])
         }
         #expect(try fixture.services.administration.delete(accountId: id, client: cli) == "ann@example.com")
         #expect(try fixture.services.sessions.find(token: grant.token.encoded) == nil)
@@ -162,12 +161,12 @@ struct AdministrationTests {
         let fixture = try TestFixture()
         let id = try fixture.signUp("ann@example.com").session.accountId
         let now = fixture.clock.now().timeIntervalSince1970
-        try fixture.database.writer.write { db in
+        try fixture.database.write { tx in
             for second in [UInt8(1), 2] {
-                try db.execute(sql: """
+                try tx.execute("""
                     INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress)
-                    VALUES (?, ?, ?, ?, ?, 1, '', '')
-                    """, arguments: [Data([0xab, 0xcd, second]) + Data(repeating: 0, count: 29), id, now, now, now + 3600])
+                    VALUES (?, ?, ?, ?, ?, TRUE, '', '')
+                    """, [Data([0xab, 0xcd, second]) + Data(repeating: 0, count: 29), id, now, now, now + 3600])
             }
         }
         let admin = fixture.services.administration
@@ -177,32 +176,5 @@ struct AdministrationTests {
         try admin.revokeSession(shortId: "abcd02", client: cli)
         #expect(try admin.liveSessions(accountId: id).map(\.shortId).contains("abcd01000000"))
         #expect(try fixture.count("session") == 2)
-    }
-
-    @Test func backupWritesAPrivateCopyWithTheSameRowsAndRefusesAnExistingFile() throws {
-        let fixture = try TestFixture()
-        try fixture.signUp("ann@example.com")
-        try fixture.signUp("bob@example.com")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frontdoor-backup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("copy.sqlite").path
-
-        let size = try fixture.database.backup(to: path)
-        #expect(size > 0)
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect((attributes[.size] as? NSNumber)?.int64Value == size)
-        let copy = try DatabaseQueue(path: path)
-        #expect(try copy.read { db in try String.fetchAll(db, sql: "SELECT address FROM emailAddress ORDER BY id") } == ["ann@example.com", "bob@example.com"])
-        #expect(try copy.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") } == 2)
-        try copy.close()
-
-        #expect(throws: BackupError.exists(path)) { try fixture.database.backup(to: path) }
-        try fixture.signUp("cat@example.com")
-        try fixture.database.backup(to: path, force: true)
-        let replaced = try DatabaseQueue(path: path)
-        #expect(try replaced.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") } == 3)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"], "no temporary file is left")
     }
 }

@@ -22,7 +22,7 @@ struct AppDatabaseTests {
         let database = try AppDatabase.inMemory()
         try database.writer.write { db in
             let now = Date(timeIntervalSince1970: 1_800_000_000)
-            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: nil, now: now, in: db)
+            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: nil, now: now, in: Transaction(sqlite: db))
             try db.execute(sql: """
                 INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
                 VALUES (?, 'other@example.com', 'other@example.com', 0, NULL, 0)

@@ -1,13 +1,12 @@
 // ConfirmationTests.swift: resending a confirmation link from the public page, for a sign-up and for an added address.
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
 struct ConfirmationTests {
     func mails(_ fixture: TestFixture, kind: String) throws -> Int {
-        try fixture.database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM mailQueue WHERE kind = ?", arguments: [kind]) ?? 0 }
+        try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM mailQueue WHERE kind = ?", [kind]) ?? 0 }
     }
 
     @Test func anAddedAddressGetsTheAddedAddressWordingAndASignUpItsOwn() throws {
@@ -18,9 +17,9 @@ struct ConfirmationTests {
         try fixture.services.confirmation.resend(email: "ANN@example.com")
         #expect(try mails(fixture, kind: "confirmation") == 2, "the sign-up's own wording")
 
-        let accountId = try fixture.database.writer.write { db -> Int64 in
-            try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 1")
-            return try Int64.fetchOne(db, sql: "SELECT accountId FROM emailAddress")!
+        let accountId = try fixture.database.write { tx -> Int64 in
+            try tx.execute("UPDATE emailAddress SET verifiedAt = 1")
+            return try tx.value(Int64.self, "SELECT accountId FROM emailAddress")!
         }
         _ = try fixture.services.addresses.add("work@example.org", to: accountId, client: ClientInfo())
         fixture.clock.advance(by: 120)

@@ -1,7 +1,6 @@
 // InvitationsTests.swift: issuing invitations, and sign-up in invite, open and closed mode.
 import AccountRules
 import Foundation
-import GRDB
 import Locking
 import Logging
 import Testing
@@ -36,7 +35,7 @@ private struct InviteWorld {
     }
 
     func count(_ table: String) throws -> Int {
-        try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM \(table)") ?? 0 }
     }
 }
 
@@ -53,11 +52,11 @@ struct InvitationsTests {
         #expect(issued.address == "Ann@Example.com")
         #expect(issued.expiresAt == world.clock.now().addingTimeInterval(InviteWorld.lifetime))
         let token = try #require(SecretToken(encoded: issued.token))
-        let row = try #require(try world.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM invite") })
+        let row = try #require(try world.database.read { tx in try tx.row("SELECT * FROM invite") })
         #expect(row["digest"] as Data == token.digest)
         #expect(row["normalizedAddress"] as String == "ann@example.com")
         #expect(row["usedAt"] as Double? == nil)
-        #expect(!row.databaseValues.contains { "\($0)".contains(issued.token) }, "the raw token is not stored")
+        #expect(!row.values.contains { "\($0)".contains(issued.token) }, "the raw token is not stored")
         let audit = try world.services.audit.list(AuditFilter(event: .inviteCreated))
         #expect(audit.map(\.email) == ["Ann@Example.com"] && audit.first?.userAgent == "frontdoor-cli")
         #expect(try world.count("mailQueue") == 0, "no mail unless asked")
@@ -71,7 +70,7 @@ struct InvitationsTests {
         let issued = try world.invite(mail: true)
         let mails = try world.services.mail.list()
         #expect(mails.map(\.kind) == ["invitation"] && mails.first?.recipient == "Ann@Example.com")
-        let message = try world.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") }
+        let message = try world.database.read { tx in try tx.value(String.self, "SELECT message FROM mailQueue") }
         #expect(message?.contains(issued.token) == true)
     }
 
@@ -104,9 +103,9 @@ struct InvitationsTests {
         // Then she is signed in, her address confirmed, the invitation used and no confirmation mailed
         guard case .signedIn(let grant) = outcome else { Issue.record("expected .signedIn, got \(outcome)"); return }
         #expect(grant.session.email == "ann@EXAMPLE.com")
-        let address = try #require(try world.database.writer.read { db in try EmailAddress.fetchOne(db) })
+        let address = try #require(try world.database.read { tx in try tx.row("SELECT * FROM emailAddress").map(EmailAddress.init(row:)) })
         #expect(address.verifiedAt == world.clock.now())
-        let usedAt = try world.database.writer.read { db in try Double.fetchOne(db, sql: "SELECT usedAt FROM invite") }
+        let usedAt = try world.database.read { tx in try tx.value(Double.self, "SELECT usedAt FROM invite") }
         #expect(usedAt == world.clock.now().timeIntervalSince1970)
         #expect(try [world.count("accountToken"), world.count("mailQueue")] == [0, 0])
         #expect(try world.services.authentication.signIn(email: "ann@example.com", password: "correct horse", rememberMe: false,
@@ -146,8 +145,8 @@ struct InvitationsTests {
         let world = try InviteWorld(.invite, path: path)
         let issued = try world.invite()
         // The conditional UPDATE itself: a second redemption finds the row used.
-        let first = try world.database.writer.write { db in try world.services.invitations.redeem(token: issued.token, address: "ann@example.com", in: db) }
-        let second = try world.database.writer.write { db in try world.services.invitations.redeem(token: issued.token, address: "ann@example.com", in: db) }
+        let first = try world.database.write { tx in try world.services.invitations.redeem(token: issued.token, address: "ann@example.com", in: tx) }
+        let second = try world.database.write { tx in try world.services.invitations.redeem(token: issued.token, address: "ann@example.com", in: tx) }
         #expect(first && !second)
         // Whole sign-ups racing on a fresh link: one account, the others refused.
         let fresh = try world.invite("bob@example.com")
@@ -174,8 +173,8 @@ struct InvitationsTests {
         let issued = try world.invite("ann@example.com")
         guard case .signedIn = try world.signUp("ann@example.com", invite: issued.token) else { Issue.record("expected .signedIn"); return }
         #expect(try world.count("account") == 2, "bob's second sign-up created nothing")
-        #expect(try world.database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress WHERE verifiedAt IS NOT NULL")
+        #expect(try world.database.read { tx in
+            try tx.value(Int.self, "SELECT COUNT(*) FROM emailAddress WHERE verifiedAt IS NOT NULL")
         } == 1)
     }
 }

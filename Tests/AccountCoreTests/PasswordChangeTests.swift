@@ -1,7 +1,6 @@
 // PasswordChangeTests.swift: changing the password from the settings: every problem at once, other sessions ended.
 import AccountRules
 import Foundation
-import GRDB
 import Testing
 @testable import AccountCore
 
@@ -18,12 +17,12 @@ struct PasswordChangeTests {
     }
 
     func passwordHash(_ fixture: TestFixture) throws -> String? {
-        try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM account") }
+        try fixture.database.read { tx in try tx.value(String.self, "SELECT passwordHash FROM account") }
     }
 
     func mails(_ fixture: TestFixture, kind: String) throws -> [String] {
-        try fixture.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT recipient FROM mailQueue WHERE kind = ? ORDER BY id", arguments: [kind])
+        try fixture.database.read { tx in
+            try tx.values(String.self, "SELECT recipient FROM mailQueue WHERE kind = ? ORDER BY id", [kind])
         }
     }
 
@@ -87,11 +86,11 @@ struct PasswordChangeTests {
         let grant = try fixture.signUp("Ann@Example.com")
         let other = try fixture.signIn("ann@example.com", rememberMe: true)
         let bob = try fixture.signUp("bob@example.com")
-        try fixture.database.writer.write { db in       // an outstanding reset link
-            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: grant.session.accountId, emailAddressId: nil, lifetime: 3600, in: Transaction(sqlite: db))
+        try fixture.database.write { tx in       // an outstanding reset link
+            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: grant.session.accountId, emailAddressId: nil, lifetime: 3600, in: tx.grdb)
         }
-        #expect(try fixture.database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accountToken WHERE purpose = 'reset' AND usedAt IS NULL")
+        #expect(try fixture.database.read { tx in
+            try tx.value(Int.self, "SELECT COUNT(*) FROM accountToken WHERE purpose = 'reset' AND usedAt IS NULL")
         } == 1)
         fixture.clock.advance(by: 120)
 
@@ -104,8 +103,8 @@ struct PasswordChangeTests {
         let row = try #require(try fixture.sessionRow(grant))
         #expect(row["authenticatedAt"] as Double == fixture.clock.now().timeIntervalSince1970)
         #expect(try fixture.services.reauthentication.isRecent(grant.token.digest))
-        #expect(try fixture.database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accountToken WHERE purpose = 'reset' AND usedAt IS NULL")
+        #expect(try fixture.database.read { tx in
+            try tx.value(Int.self, "SELECT COUNT(*) FROM accountToken WHERE purpose = 'reset' AND usedAt IS NULL")
         } == 0, "outstanding reset links are void")
         #expect(try mails(fixture, kind: "password_changed") == ["Ann@Example.com"])
         let audited = try #require(try fixture.services.audit.list(AuditFilter(event: .passwordChanged)).first)

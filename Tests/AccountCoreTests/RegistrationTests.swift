@@ -1,6 +1,5 @@
 import AccountRules
 import Foundation
-import GRDB
 import MailTestKit
 import Testing
 @testable import AccountCore
@@ -10,7 +9,7 @@ struct RegistrationTests {
         let fixture = try TestFixture()
         let grant = try fixture.signUp("Ann.Lee@Example.com", client: ClientInfo(userAgent: "Browser/1", remoteAddress: "192.0.2.1"))
 
-        let address = try #require(try fixture.database.writer.read { db in try EmailAddress.fetchOne(db) })
+        let address = try #require(try fixture.database.read { tx in try tx.row("SELECT * FROM emailAddress").map(EmailAddress.init(row:)) })
         #expect(address.address == "Ann.Lee@Example.com", "stored as entered")
         #expect(address.normalizedAddress == "ann.lee@example.com")
         #expect(address.isPrimary)
@@ -57,7 +56,7 @@ struct RegistrationTests {
     @Test func thePasswordIsStoredOnlyAsAnArgon2idHash() throws {
         let fixture = try TestFixture()
         try fixture.signUp(password: "correct horse")
-        let hash = try #require(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM account") })
+        let hash = try #require(try fixture.database.read { tx in try tx.value(String.self, "SELECT passwordHash FROM account") })
         #expect(hash.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$"))
         #expect(!hash.contains("correct horse"))
         #expect(fixture.services.hasher.verify("correct horse", against: hash))
@@ -96,7 +95,7 @@ struct RegistrationTests {
         let fixture = try TestFixture()
         let grant = try fixture.signUp("  ann@example.com \t\n")
         #expect(grant.session.email == "ann@example.com")
-        #expect(try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT address FROM emailAddress") } == "ann@example.com")
+        #expect(try fixture.database.read { tx in try tx.value(String.self, "SELECT address FROM emailAddress") } == "ann@example.com")
         #expect(try fixture.signIn("ann@example.com").session.accountId == grant.session.accountId)
     }
 
@@ -139,7 +138,7 @@ struct RegistrationTests {
     // MARK: - The request's language
 
     private func storedLanguages(_ fixture: TestFixture) throws -> [String?] {
-        try fixture.database.writer.read { db in try String?.fetchAll(db, sql: "SELECT language FROM account ORDER BY id") }
+        try fixture.database.read { tx in try tx.rows("SELECT language FROM account ORDER BY id").map { $0["language"] as String? } }
     }
 
     @Test func theNewAccountKeepsTheLanguageOfTheRequestThatCreatedIt() throws {
@@ -153,7 +152,7 @@ struct RegistrationTests {
         let fixture = try TestFixture(confirmationRequired: true)
         _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo(language: "de"))
         #expect(try storedLanguages(fixture) == ["de"])
-        let message = try fixture.database.writer.read { db in try String.fetchOne(db, sql: "SELECT message FROM mailQueue") }
+        let message = try fixture.database.read { tx in try tx.value(String.self, "SELECT message FROM mailQueue") }
         #expect(try message.map { try ReadMail($0).readable }?.contains("lang=de") == true, "LineComposer writes the language it was asked for")
     }
 

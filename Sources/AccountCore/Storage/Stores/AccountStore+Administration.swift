@@ -1,0 +1,133 @@
+// AccountStore+Administration.swift: store operations for deleting an account (its row, its unsent mail, the trail's
+// addresses) and for the operator's listings and changes (`frontdoor user …`, `frontdoor sessions …`).
+//
+// Options: none. Portable SQL only (see Storage/Transaction.swift). A live session is one before its absolute expiry
+// and, unless remembered, seen after `idleSince` (as `Sessions.isLive`).
+import AccountRules
+import Foundation
+
+extension AccountSummary {
+    /// A row of `AccountSummary.selectSQL`; `lockedUntil` as stored (the caller drops a lock that has ended).
+    init(row: SQLRow) throws {
+        self.init(id: try row.decode("id"), email: try row.decode("email"), confirmed: try row.decode("confirmed"),
+                  lockedUntil: row["lockedUntil"], createdAt: try row.decode("createdAt"), lastSignIn: row["lastSignInAt"])
+    }
+
+    /// Accounts (`a`) with their primary address (`e`, none for an account being deleted).
+    static let selectSQL = """
+        SELECT a.id AS id, COALESCE(e.address, '') AS email, e.verifiedAt IS NOT NULL AS confirmed, a.lockedUntil AS lockedUntil,
+               a.createdAt AS createdAt, a.lastSignInAt AS lastSignInAt
+        FROM account a LEFT JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary
+
+        """
+}
+
+extension Transaction {
+    // MARK: - Deletion
+
+    /// Deletes the account's row (addresses, sessions, tokens, profile values and failed sign-ins go by cascade);
+    /// false when there is no such account.
+    func deleteAccountRow(_ accountId: Int64) throws -> Bool {
+        try execute("DELETE FROM account WHERE id = ?", [accountId]) == 1
+    }
+
+    /// Deletes the unsent mail queued for `recipientKey` (MailQueue's key: the address in lower case).
+    func deleteUnsentMail(recipientKey: String) throws {
+        try execute("DELETE FROM mailQueue WHERE sentAt IS NULL AND recipientKey = ?", [recipientKey])
+    }
+
+    /// Removes `address` (any case) from the audit rows that name it without an account.
+    func forgetAuditAddress(_ address: String) throws {
+        try execute("UPDATE audit SET email = NULL WHERE accountId IS NULL AND lower(email) = lower(?)", [address])
+    }
+
+    /// Removes the address from every audit row of the account (its id stays, as an anonymous id).
+    func forgetAuditAddresses(of accountId: Int64) throws {
+        try execute("UPDATE audit SET email = NULL WHERE accountId = ?", [accountId])
+    }
+
+    // MARK: - The operator's listings
+
+    /// Accounts in id order, at most `limit`; with `search`, those with an address containing it (without case).
+    func accountSummaries(search: String?, limit: Int) throws -> [AccountSummary] {
+        guard let search else {
+            return try rows(AccountSummary.selectSQL + "ORDER BY a.id LIMIT ?", [max(0, limit)]).map(AccountSummary.init(row:))
+        }
+        // Both sides are normalized (lower case); `\` escapes LIKE's wildcards in the search text.
+        let pattern = "%" + EmailFormat.normalized(search).replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try rows(AccountSummary.selectSQL + """
+            WHERE EXISTS (SELECT 1 FROM emailAddress s WHERE s.accountId = a.id AND s.normalizedAddress LIKE ? ESCAPE '\\')
+            ORDER BY a.id LIMIT ?
+            """, [pattern, max(0, limit)]).map(AccountSummary.init(row:))
+    }
+
+    /// The account `accountId` as `accountSummaries` lists it; nil when there is none.
+    func accountSummary(_ accountId: Int64) throws -> AccountSummary? {
+        try row(AccountSummary.selectSQL + "WHERE a.id = ?", [accountId]).map(AccountSummary.init(row:))
+    }
+
+    /// How many sessions of the account are live at `now`.
+    func countLiveSessions(of accountId: Int64, now: Double, idleSince: Double) throws -> Int {
+        try value(Int.self, "SELECT COUNT(*) AS live FROM session WHERE accountId = ? AND " + Self.liveSQL(),
+                  [accountId, now, idleSince]) ?? 0
+    }
+
+    /// The live sessions, newest first: of every account, or of `accountId`.
+    func liveSessions(of accountId: Int64?, now: Double, idleSince: Double) throws -> [SessionSummary] {
+        let filter = accountId == nil ? "" : "s.accountId = ? AND "
+        let arguments: SQLArguments = accountId == nil ? [now, idleSince] : [accountId, now, idleSince]
+        return try rows("""
+            SELECT s.digest AS digest, s.accountId AS accountId, COALESCE(e.address, '') AS email, s.createdAt AS createdAt,
+                   s.lastSeenAt AS lastSeenAt, s.expiresAt AS expiresAt, s.rememberMe AS rememberMe, s.userAgent AS userAgent,
+                   s.remoteAddress AS remoteAddress, s.kind AS kind
+            FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+            WHERE \(filter)\(Self.liveSQL("s."))
+            ORDER BY s.createdAt DESC, s.digest
+            """, arguments).map { row in
+            SessionSummary(shortId: Self.shortId(try row.decode("digest")), accountId: try row.decode("accountId"),
+                           email: try row.decode("email"), createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
+                           expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"),
+                           userAgent: try row.decode("userAgent"), remoteAddress: try row.decode("remoteAddress"),
+                           kind: SessionKind(rawValue: try row.decode("kind")) ?? .browser)
+        }
+    }
+
+    /// The live sessions whose digest, in lower-case hex, starts with `hexPrefix` (hex digits only).
+    func liveSessions(hexPrefix: String, now: Double, idleSince: Double) throws -> [(digest: Data, accountId: Int64)] {
+        // A hex prefix is a range of digests: [prefix padded with 0s, prefix + 1 padded), compared bytewise on both backends.
+        let (low, high) = Self.digestRange(hexPrefix: hexPrefix)
+        let upper = high == nil ? "" : "AND digest < ? "
+        let arguments: SQLArguments = high == nil ? [low, now, idleSince] : [low, high, now, idleSince]
+        return try rows("SELECT digest, accountId FROM session WHERE digest >= ? \(upper)AND " + Self.liveSQL(), arguments).map { row in
+            (try row.decode("digest"), try row.decode("accountId"))
+        }
+    }
+
+    /// The condition of a live session (two parameters: now, then idleSince); `alias` prefixes the columns.
+    static func liveSQL(_ alias: String = "") -> String {
+        "\(alias)expiresAt > ? AND (\(alias)rememberMe OR \(alias)lastSeenAt > ?)"
+    }
+
+    /// A session's short id: the first 12 hex digits (lower case) of its digest.
+    static func shortId(_ digest: Data) -> String {
+        digest.prefix(6).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The digests whose hex starts with `hexPrefix`: from `low` (inclusive) to `high` (exclusive; nil: no upper end,
+    /// when the prefix is all f's).
+    static func digestRange(hexPrefix: String) -> (low: Data, high: Data?) {
+        var digits = Array(hexPrefix.lowercased())
+        let low = bytes(digits)
+        while let last = digits.last, last == "f" { digits.removeLast() }
+        guard let last = digits.popLast(), let value = last.hexDigitValue else { return (low, nil) }
+        digits.append(Character(String(value + 1, radix: 16)))
+        return (low, bytes(digits))
+    }
+
+    /// Hex digits as bytes, an odd count padded with a final 0.
+    private static func bytes(_ digits: [Character]) -> Data {
+        let even = digits.count % 2 == 0 ? digits : digits + ["0"]
+        return Data(stride(from: 0, to: even.count, by: 2).map { UInt8(String(even[$0...$0 + 1]), radix: 16) ?? 0 })
+    }
+}
