@@ -18,8 +18,13 @@ build-release: deps
 run: build-release
 	@scripts/run-dev $(PORT)
 
+# The unit suites twice: on SQLite, then on PostgreSQL (a private cluster from scripts/pg-cluster, stopped after).
 unit: build
-	swift test
+	swift build --build-tests
+	swift test --skip-build
+	@pg=$$(mktemp -d) && url=$$(scripts/pg-cluster start $$pg) && \
+	  { FRONTDOOR_TEST_BACKEND=postgresql FRONTDOOR_TEST_POSTGRES="$$url" swift test --skip-build; rc=$$?; \
+	    scripts/pg-cluster stop $$pg; rm -rf $$pg; exit $$rc; }
 
 # pytest through a real nginx and the debug binary (Tests/e2e; each session on its own free ports and temp folder).
 e2e: build

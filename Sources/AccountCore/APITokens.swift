@@ -63,7 +63,7 @@ public struct APITokens: Sendable {
 
     /// Issues an API token for `accountId` in the caller's transaction (residences, provider tokens).
     func issue(accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> SessionGrant {
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb) ?? ""
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
         return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: true, client: client, kind: .api)
     }
 
@@ -72,7 +72,7 @@ public struct APITokens: Sendable {
         try database.write { tx in
             // Recorded once: only the sign-out whose DELETE ended the session writes the audit row.
             guard let accountId = try tx.apiSessionAccount(digest: digest), try sessions.revoke(digest: digest, in: tx) else { return }
-            try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx.grdb),
+            try audit.record(.signOut, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
                              client: client, detail: "api", in: tx)
         }
     }

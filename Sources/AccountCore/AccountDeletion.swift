@@ -54,7 +54,7 @@ public struct AccountDeletion: Sendable {
             guard try tx.sessionBelongs(digest: digest, to: accountId) else { throw AccountError.notFound }
             let language = try tx.accountLanguage(accountId)
             let primary = try deleteAccount(accountId, client: client, detail: "by its owner", in: tx)
-            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: tx.grdb) }
+            if !primary.isEmpty { try mail.enqueue(.accountDeleted, to: primary, fallback: language, in: tx) }
             return primary
         }
         logger.notice("account deleted by its owner", metadata: ["account": "\(accountId)"])
@@ -79,7 +79,7 @@ public struct AccountDeletion: Sendable {
             if anonymize { try tx.forgetAuditAddress(email.address) }
         }
         if anonymize { try tx.forgetAuditAddresses(of: accountId) }
-        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: tx.grdb)
+        try audit.record(.accountDeleted, accountId: accountId, email: anonymize ? nil : primary, client: client, detail: detail, in: tx)
         return primary
     }
 }

@@ -104,7 +104,7 @@ public struct Administration: Sendable {
                 let ids = try Account.insert(address: address, passwordHash: passwordHash, verified: confirmed, language: nil,
                                              now: clock.now(), in: tx)
                 try audit.record(.accountCreated, accountId: ids.account, email: address, client: client,
-                                 detail: confirmed ? "by the operator, confirmed" : "by the operator", in: tx.grdb)
+                                 detail: confirmed ? "by the operator, confirmed" : "by the operator", in: tx)
                 return ids.account
             }
         } catch StorageError.uniqueViolation {
@@ -141,7 +141,7 @@ public struct Administration: Sendable {
         try database.write { tx in
             let pending = try tx.markAllAddressesVerified(of: accountId, at: clock.now())
             for address in pending {
-                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: tx.grdb)
+                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: tx)
             }
             return pending
         }
@@ -176,7 +176,7 @@ public struct Administration: Sendable {
             guard try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now()) else { throw AdministrationError.noAccount(String(accountId)) }
             let ended = try tx.deleteSessions(of: accountId)
             try audit.record(.passwordChanged, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
-                             detail: "by the operator; \(ended) session(s) ended", in: tx.grdb)
+                             detail: "by the operator; \(ended) session(s) ended", in: tx)
             return ended
         }
     }
@@ -198,10 +198,10 @@ public struct Administration: Sendable {
             guard let target = matches.first else { throw AdministrationError.noSession(shortId) }
             guard matches.count == 1 else { throw AdministrationError.ambiguousSession(shortId, matches: matches.count) }
             let (digest, accountId) = target
-            try sessions.revoke(digest: digest, in: tx.grdb)
+            try sessions.revoke(digest: digest, in: tx)
             let short = digest.prefix(6).map { String(format: "%02x", $0) }.joined()
             try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
-                             detail: "session \(short) by the operator", in: tx.grdb)
+                             detail: "session \(short) by the operator", in: tx)
             return accountId
         }
     }
@@ -213,7 +213,7 @@ public struct Administration: Sendable {
         try database.write { tx in
             try tx.deleteSessions(of: accountId)
             try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
-                             detail: "\(live) session(s) by the operator", in: tx.grdb)
+                             detail: "\(live) session(s) by the operator", in: tx)
         }
         return live
     }

@@ -76,7 +76,7 @@ public struct Authentication: Sendable {
             if let upgradedHash {
                 try tx.upgradePasswordHash(accountId: found.id, hash: upgradedHash, now: clock.now())
             }
-            let primary = try EmailAddress.primaryAddress(of: found.id, in: tx.grdb) ?? email
+            let primary = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? email
             try lockout.recordSuccess(accountId: found.id, in: tx)
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: tx)

@@ -28,15 +28,15 @@ public struct Confirmation: Sendable {
     /// Returns whether a mail was queued.
     @discardableResult
     func noteSignUpAttempt(to address: String, in tx: Transaction) throws -> Bool {
-        guard try !mail.isThrottled(.signUpAttempt, to: address, in: tx.grdb) else { return false }
-        try mail.enqueue(.signUpAttempt, to: address, in: tx.grdb)
+        guard try !mail.isThrottled(.signUpAttempt, to: address, in: tx) else { return false }
+        try mail.enqueue(.signUpAttempt, to: address, in: tx)
         return true
     }
 
     /// Issues a token for the address and queues the mail, in the caller's transaction.
     func start(accountId: Int64, emailAddressId: Int64, address: String, in tx: Transaction) throws {
-        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: tx.grdb)
-        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: tx.grdb)
+        let token = try tokens.issue(.confirmation, accountId: accountId, emailAddressId: emailAddressId, lifetime: lifetime, in: tx)
+        try mail.enqueue(.confirmation(token: token.encoded), to: address, in: tx)
     }
 
     /// Marks the token's address verified and returns it.
@@ -46,16 +46,16 @@ public struct Confirmation: Sendable {
         let confirmed = try database.write { tx -> (email: EmailAddress, madePrimary: Bool)? in
             // One winner: the token's redemption is a conditional UPDATE (AccountTokens.redeem); a second confirmation
             // with the same link gets nil.
-            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: tx.grdb), let id = redeemed.emailAddressId,
+            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: tx), let id = redeemed.emailAddressId,
                   let verified = try tx.markAddressVerified(id: id, at: mail.clock.now()) else { return nil }
             let email = verified.email
-            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: tx.grdb)
+            try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: tx)
             if verified.makePrimaryOnVerify, !email.isPrimary {
-                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: tx.grdb)
+                try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: tx)
                 return (email, true)
             } else if !email.isPrimary, let primary = try EmailAddress.primaryAddress(of: email.accountId, in: tx) {
                 // The new address can sign in and receive reset links now: the primary address hears of it (ASVS 2.5.5).
-                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: tx.grdb)
+                try mail.enqueue(.addressAdded(address: email.address), to: primary, in: tx)
             }
             return (email, false)
         }
@@ -71,18 +71,18 @@ public struct Confirmation: Sendable {
     public func resend(email: String, client: ClientInfo = ClientInfo()) throws {
         try database.write { tx in
             guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt == nil, let emailId = held.id else { return }
-            guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx.grdb) else {
+            guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx) else {
                 logger.info("confirmation not resent: account locked or client address blocked")
                 return
             }
             let added = !held.isPrimary
-            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: held.address, in: tx.grdb) else {
+            guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: held.address, in: tx) else {
                 logger.info("confirmation resend throttled")
                 return
             }
             guard added else { return try start(accountId: held.accountId, emailAddressId: emailId, address: held.address, in: tx) }
-            let token = try tokens.issue(.confirmation, accountId: held.accountId, emailAddressId: emailId, lifetime: lifetime, in: tx.grdb)
-            try mail.enqueue(.addressVerification(token: token.encoded), to: held.address, fallback: client.language, in: tx.grdb)
+            let token = try tokens.issue(.confirmation, accountId: held.accountId, emailAddressId: emailId, lifetime: lifetime, in: tx)
+            try mail.enqueue(.addressVerification(token: token.encoded), to: held.address, fallback: client.language, in: tx)
         }
     }
 }

@@ -24,7 +24,7 @@ extension EmailAddresses {
         let address = try validated(address)
         let changed = try unavailableOnConflict {
             try database.write { tx -> Bool in
-                guard let own = try EmailAddress.holding(address, in: tx.grdb), own.accountId == accountId else {
+                guard let own = try EmailAddress.holding(address, in: tx), own.accountId == accountId else {
                     let added = try insert(address, to: accountId, client: client, in: tx)
                     try markPrimaryOnVerify(added, in: tx)
                     return true

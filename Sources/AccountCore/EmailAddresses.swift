@@ -76,8 +76,8 @@ public struct EmailAddresses: Sendable {
                 guard try tx.countVerifiedEmailAddresses(of: accountId) > 1 else { throw AccountError.refused("address_last_verified") }
             }
             try tx.deleteEmailAddress(id: addressId)
-            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: tx.grdb)
-            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb) {
+            try audit.record(.emailRemoved, accountId: accountId, email: email.address, client: client, in: tx)
+            if email.verifiedAt != nil, let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) {
                 try mail.enqueue(.addressRemoved(address: email.address), to: primary, in: tx)
             }
         }
@@ -106,17 +106,17 @@ public struct EmailAddresses: Sendable {
     static func switchPrimary(to email: EmailAddress, client: ClientInfo, mail: MailQueue, audit: AuditLog, detail: String = "primary",
                               in tx: Transaction) throws {
         guard let addressId = email.id else { throw AccountError.notFound }
-        let old = try EmailAddress.primaryAddress(of: email.accountId, in: tx.grdb)
+        let old = try EmailAddress.primaryAddress(of: email.accountId, in: tx)
         // One primary address per account: the unique partial index emailAddress_onePrimary (cleared first, then set).
         try tx.switchPrimaryAddress(of: email.accountId, to: addressId)
         if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: tx) }
-        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: tx.grdb)
+        try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: tx)
     }
 
     /// `add`'s checks and row: the address (valid, trimmed) becomes the account's, unverified, and is mailed a link.
     func insert(_ address: String, to accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> EmailAddress {
         let now = clock.now()
-        let held = try EmailAddress.holding(address, in: tx.grdb)
+        let held = try EmailAddress.holding(address, in: tx)
         if held?.accountId == accountId { throw invalid("address_already_yours") }
         // The limit is a count-then-insert: the write transaction (serialised on both backends) holds it. One account per
         // address is the unique index on normalizedAddress (a race reads as address_unavailable: unavailableOnConflict).
@@ -128,12 +128,12 @@ public struct EmailAddresses: Sendable {
             }
             if let heldId = held.id { try tx.deleteEmailAddress(id: heldId) }
             try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
-                             detail: "stale claim: added by account \(accountId)", in: tx.grdb)
+                             detail: "stale claim: added by account \(accountId)", in: tx)
             logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
         }
         let email = try tx.insertEmailAddress(address, normalized: EmailFormat.normalized(address), accountId: accountId, createdAt: now)
         try sendLink(email, in: tx)
-        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: tx.grdb)
+        try audit.record(.emailAdded, accountId: accountId, email: address, client: client, in: tx)
         return email
     }
 
@@ -192,7 +192,7 @@ public struct EmailAddresses: Sendable {
     /// Issues a confirmation token for `email` and queues the verification mail, in the caller's transaction.
     private func sendLink(_ email: EmailAddress, in tx: Transaction) throws {
         let token = try tokens.issue(.confirmation, accountId: email.accountId, emailAddressId: email.id, lifetime: confirmation.lifetime,
-                                     in: tx.grdb)
+                                     in: tx)
         try mail.enqueue(.addressVerification(token: token.encoded), to: email.address, in: tx)
     }
 }

@@ -46,8 +46,8 @@ public struct Invitations: Sendable {
         try database.write { tx in
             guard try tx.emailAddress(holding: address) == nil else { throw Self.emailError("taken") }
             try tx.insertInvite(digest: token.digest, address: address, createdAt: now, expiresAt: expiresAt)
-            try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: tx.grdb)
-            if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: tx.grdb) }
+            try audit.record(.inviteCreated, accountId: nil, email: address, client: client, detail: sendMail ? "mailed" : "", in: tx)
+            if sendMail { try mail.enqueue(.invitation(token: token.encoded), to: address, in: tx) }
         }
         logger.info("invitation created", metadata: ["mailed": "\(sendMail)"])
         return IssuedInvitation(address: address, token: token.encoded, expiresAt: expiresAt)

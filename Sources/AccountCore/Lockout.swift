@@ -114,7 +114,7 @@ public struct Lockout: Sendable {
         try audit.record(.lockout, accountId: accountId, email: primary, client: client, detail: detail, in: tx)
         guard let primary else { return true }
         let token = try tokens.issue(.reset, accountId: accountId, emailAddressId: nil, lifetime: resetLifetime, in: tx)
-        try mail.enqueue(.accountLocked(token: token.encoded), to: primary, in: tx.grdb)
+        try mail.enqueue(.accountLocked(token: token.encoded), to: primary, in: tx)
         return true
     }
 
@@ -153,7 +153,7 @@ public struct Lockout: Sendable {
     }
 
     private func primaryAddress(_ accountId: Int64, in tx: Transaction) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
+        try EmailAddress.primaryAddress(of: accountId, in: tx)
     }
 
     /// Failures older than every window no longer count.

@@ -96,11 +96,11 @@ public struct PasswordChange: Sendable {
                 throw setting ? blankCurrent : AccountError.notFound
             }
             let ended = try tx.deleteSessions(of: accountId, keeping: digest)
-            try tokens.voidAll(.reset, accountId: accountId, in: tx.grdb)
+            try tokens.voidAll(.reset, accountId: accountId, in: tx)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
-            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: tx.grdb) }
+            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: tx) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
-                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: tx.grdb)
+                             detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: tx)
             return ended
         }
         logger.info("password changed", metadata: ["account": "\(accountId)", "sessions_ended": "\(ended)"])

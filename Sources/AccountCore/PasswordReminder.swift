@@ -37,22 +37,22 @@ public struct PasswordReminder: Sendable {
                 logger.info("reminder not sent", metadata: ["reason": "unknown or unconfirmed address"])
                 return
             }
-            guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx.grdb) else {
+            guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx) else {
                 logger.info("reminder not sent", metadata: ["reason": "account locked or client address blocked"])
                 return
             }
-            guard try !mail.isThrottled(.passwordReset(token: ""), to: held.address, in: tx.grdb) else {
+            guard try !mail.isThrottled(.passwordReset(token: ""), to: held.address, in: tx) else {
                 logger.info("reminder not sent", metadata: ["reason": "throttled"])
                 return
             }
-            let token = try tokens.issue(.reset, accountId: held.accountId, emailAddressId: nil, lifetime: lifetime, in: tx.grdb)
-            try mail.enqueue(.passwordReset(token: token.encoded), to: held.address, fallback: client.language, in: tx.grdb)
+            let token = try tokens.issue(.reset, accountId: held.accountId, emailAddressId: nil, lifetime: lifetime, in: tx)
+            try mail.enqueue(.passwordReset(token: token.encoded), to: held.address, fallback: client.language, in: tx)
         }
     }
 
     /// True while the reset link can still be used (GET shows the form, or the "expired" page).
     public func isRedeemable(token: String) throws -> Bool {
-        try database.read { tx in try tokens.isRedeemable(token, purpose: .reset, in: tx.grdb) }
+        try database.read { tx in try tokens.isRedeemable(token, purpose: .reset, in: tx) }
     }
 
     /// Sets the new password from `form` (password, password_confirmation) and signs this browser in.
@@ -68,16 +68,16 @@ public struct PasswordReminder: Sendable {
         let grant = try database.write { tx -> SessionGrant? in
             // One winner: the reset token's redemption is a conditional UPDATE (AccountTokens.redeem); a second reset
             // with the same link gets nil.
-            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: tx.grdb) else { return nil }
+            guard let redeemed = try tokens.redeem(token, purpose: .reset, in: tx) else { return nil }
             let accountId = redeemed.accountId
             _ = try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now())
             try tx.deleteSessions(of: accountId)
-            try tokens.voidAll(.reset, accountId: accountId, in: tx.grdb)
-            try lockout.unlock(accountId: accountId, in: tx.grdb)
+            try tokens.voidAll(.reset, accountId: accountId, in: tx)
+            try lockout.unlock(accountId: accountId, in: tx)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
-            try mail.enqueue(.passwordChanged, to: primary, in: tx.grdb)
-            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx.grdb)
-            return try sessions.create(in: tx.grdb, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
+            try mail.enqueue(.passwordChanged, to: primary, in: tx)
+            try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx)
+            return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
         }
         guard let grant else { throw AccountError.invalidToken }
         logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])

@@ -83,7 +83,7 @@ public struct Profile: Sendable {
                                        updatedAt: clock.now().timeIntervalSince1970)
             try store(values, accountId: accountId, signUp: false, in: tx)
             try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
-                             detail: changed.joined(separator: ", "), in: tx.grdb)
+                             detail: changed.joined(separator: ", "), in: tx)
         }
         logger.info("profile updated", metadata: ["account": "\(accountId)"])
     }
@@ -164,7 +164,7 @@ public struct Profile: Sendable {
     }
 
     private func primaryAddress(_ accountId: Int64, in tx: Transaction) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
+        try EmailAddress.primaryAddress(of: accountId, in: tx)
     }
 
     /// What the unique index compares: the value without case.

@@ -56,7 +56,7 @@ public struct Reauthentication: Sendable {
         let now = clock.now()
         try database.write { tx in
             try tx.markSessionAuthenticated(digest: digest, at: now)
-            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx.grdb),
+            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
                              client: client, in: tx)
         }
     }
@@ -75,7 +75,7 @@ public struct Reauthentication: Sendable {
         guard matches, !locked else {
             logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])
             let outcome = try database.write { tx -> Lockout.FailureOutcome in
-                let email = try EmailAddress.primaryAddress(of: found.id, in: tx.grdb) ?? ""
+                let email = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? ""
                 if matches {
                     try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: tx)
                     return Lockout.FailureOutcome()

@@ -80,13 +80,13 @@ public struct Registration: Sendable {
                 guard try allowsAnotherAccount(from: client, in: tx) else { return .rateLimited }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
                                                              language: client.language, in: tx)
-                try profile.store(values, accountId: accountId, signUp: true, in: tx.grdb)
-                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx.grdb)
+                try profile.store(values, accountId: accountId, signUp: true, in: tx)
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx)
                 if confirmation.required {
                     try confirmation.start(accountId: accountId, emailAddressId: emailId, address: address, in: tx)
                     return .created(accountId, .confirmationSent)
                 }
-                return .created(accountId, .signedIn(try sessions.create(in: tx.grdb, accountId: accountId, email: address, rememberMe: false,
+                return .created(accountId, .signedIn(try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false,
                                                                         client: client, kind: kind)))
             }
         } catch StorageError.uniqueViolation {
@@ -143,9 +143,9 @@ public struct Registration: Sendable {
                 guard try invitations.redeem(token: invite, address: address, in: tx) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
                                                        language: client.language, in: tx)
-                try profile.store(values, accountId: accountId, signUp: true, in: tx.grdb)
-                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx.grdb)
-                return try sessions.create(in: tx.grdb, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind)
+                try profile.store(values, accountId: accountId, signUp: true, in: tx)
+                try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx)
+                return try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind)
             }
             logger.info("account created from an invitation", metadata: ["account": "\(grant.session.accountId)"])
             return .signedIn(grant)

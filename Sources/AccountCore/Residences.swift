@@ -77,10 +77,10 @@ public struct Residences: Sendable {
             try tx.insertResidence(id: id, address: address, normalizedAddress: EmailFormat.normalized(address), secretDigest: secret.digest,
                                    linkDigest: link.digest, userAgent: client.userAgent, remoteAddress: client.remoteAddress,
                                    createdAt: now, expiresAt: now + lifetime)
-            let holder = try EmailAddress.holding(address, in: tx.grdb)?.accountId
-            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: tx.grdb)
-            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: tx.grdb) }
-                else { try !lockout.isBlocked(client, in: tx.grdb) }
+            let holder = try EmailAddress.holding(address, in: tx)?.accountId
+            try audit.record(.residenceRequested, accountId: holder, email: address, client: client, in: tx)
+            let allowed = if let holder { try lockout.allowsMail(accountId: holder, client: client, in: tx) }
+                else { try !lockout.isBlocked(client, in: tx) }
             guard allowed else { return false }
             try mail.enqueue(.residence(token: link.encoded, userAgent: client.userAgent, remoteAddress: client.remoteAddress), to: address,
                              fallback: client.language, in: tx)
@@ -117,14 +117,14 @@ public struct Residences: Sendable {
             // first leaves this one as an unknown link, its account creation rolled back.
             guard let accountId = try account(for: address, client: client, in: tx) else {
                 guard try tx.refuseResidence(id: id) else { throw AccountError.invalidToken }
-                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: tx.grdb)?.accountId, email: address,
-                                 client: client, in: tx.grdb)
+                try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: tx)?.accountId, email: address,
+                                 client: client, in: tx)
                 return (address, false)
             }
             guard try tx.approveResidence(id: id, accountId: accountId, verifiedAt: now, expiresAt: now + lifetime) else {
                 throw AccountError.invalidToken
             }
-            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: tx.grdb)
+            try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: tx)
             return (address, true)
         }
         logger.info("residence decided", metadata: ["approved": "\(approved)"])
@@ -158,8 +158,8 @@ public struct Residences: Sendable {
                 throw AccountError.notFound
             }
             let address = found.address, accountId = found.accountId
-            let grant = try apiTokens.issue(accountId: accountId, client: client, in: tx.grdb)
-            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: tx.grdb)
+            let grant = try apiTokens.issue(accountId: accountId, client: client, in: tx)
+            try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: tx)
             return (accountId, .verified(email: address, grant: grant))
         }
         logger.info("residence collected", metadata: ["account": "\(accountId)"])
@@ -183,17 +183,17 @@ public struct Residences: Sendable {
     /// by invitation or closed.
     private func account(for address: String, client: ClientInfo, in tx: Transaction) throws -> Int64? {
         let now = clock.now()
-        if let held = try EmailAddress.holding(address, in: tx.grdb) {
+        if let held = try EmailAddress.holding(address, in: tx) {
             if held.verifiedAt != nil { return held.accountId }
             guard held.isPrimary, let heldId = held.id else { return nil }
             try tx.markEmailAddressVerified(id: heldId, at: now)
-            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: tx.grdb)
+            try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: tx)
             return held.accountId
         }
         guard invitations.policy.mode == .open else { return nil }
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, language: client.language,
-                                                now: now, in: tx.grdb)
-        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: tx.grdb)
+                                                now: now, in: tx)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: tx)
         logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
         return accountId
     }

@@ -71,7 +71,7 @@ public struct SessionManagement: Sendable {
     }
 
     private func primary(_ accountId: Int64, in tx: Transaction) throws -> String? {
-        try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
+        try EmailAddress.primaryAddress(of: accountId, in: tx)
     }
 
     /// The bytes `hex` spells (two digits each), or nil when it is not hex.

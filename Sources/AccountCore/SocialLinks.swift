@@ -60,9 +60,9 @@ public struct SocialLinks: Sendable {
                 throw AccountError.refused("social_last_method")
             }
             try tx.deleteSocialIdentity(accountId: accountId, provider: provider)
-            let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
-            try audit.record(.identityUnlinked, accountId: accountId, email: primary, client: client, detail: provider, in: tx.grdb)
-            if let primary { try mail.enqueue(.identityUnlinked(provider: provider), to: primary, in: tx.grdb) }
+            let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
+            try audit.record(.identityUnlinked, accountId: accountId, email: primary, client: client, detail: provider, in: tx)
+            if let primary { try mail.enqueue(.identityUnlinked(provider: provider), to: primary, in: tx) }
         }
         logger.info("identity unlinked", metadata: ["account": "\(accountId)", "provider": "\(provider)"])
     }

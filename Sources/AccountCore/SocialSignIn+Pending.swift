@@ -60,16 +60,16 @@ extension SocialSignIn {
                 guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == nil else {
                     throw AccountError.refused("social_identity_taken")
                 }
-                if let held = try EmailAddress.heldAddress(address, in: tx.grdb) {
+                if let held = try EmailAddress.heldAddress(address, in: tx) {
                     // One winner per pending identity: markUsed's conditional UPDATE.
                     guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
-                    if try confirmation.noteSignUpAttempt(to: held, in: tx.grdb) {
+                    if try confirmation.noteSignUpAttempt(to: held, in: tx) {
                         logger.info("address given for a provider identity has an account; owner notified")
                     }
                     return .confirmationSent
                 }
                 let invite = store.invite(of: pending)
-                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: tx.grdb)
+                let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: tx)
                 if mode == .invite, !invited {
                     guard try invitedAddress(invite, in: tx) != nil else { throw AccountError.invitationRequired }
                     throw emailError("not_invited")
@@ -81,7 +81,7 @@ extension SocialSignIn {
                                                   detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
                 if confirmation.required && !invited {
                     let emailId = try tx.primaryAddressId(accountId: accountId)
-                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: tx.grdb)
+                    try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: tx)
                     return .confirmationSent
                 }
                 return .signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
@@ -104,14 +104,14 @@ extension SocialSignIn {
                 guard let target = pending.linkAccountId, let hash = try tx.storedPasswordHash(accountId: target) else { return nil }
                 return (pending, target, hash)
             }
-            return (found, try lockout.isBlocked(client, in: tx.grdb))
+            return (found, try lockout.isBlocked(client, in: tx))
         }
         guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
         let typed = pending.identity.email ?? ""
         if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
-        if try database.read({ tx in try lockout.isLocked(accountId: target, in: tx.grdb) }) {
+        if try database.read({ tx in try lockout.isLocked(accountId: target, in: tx) }) {
             try lockout.refuse(accountId: target, email: typed, client: client, reason: matches ? "linking: account locked" : "linking: account locked, wrong password",
                      counts: !matches)
         }
@@ -123,19 +123,19 @@ extension SocialSignIn {
                 guard let pending = try store.pending(digest: digest, binding: binding, in: tx), pending.linkAccountId == target else {
                     throw AccountError.refused("social_pending_invalid")
                 }
-                let primary = try EmailAddress.primaryAddress(of: target, in: tx.grdb) ?? typed
+                let primary = try EmailAddress.primaryAddress(of: target, in: tx) ?? typed
                 if confirmation.required, try tx.primaryAddressIsUnverified(accountId: target) {
-                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: tx.grdb)
+                    try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: tx)
                     return .failed(.unconfirmed)
                 }
                 _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
                 // One winner per pending identity: markUsed's conditional UPDATE.
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
-                try lockout.recordSuccess(accountId: target, in: tx.grdb)
+                try lockout.recordSuccess(accountId: target, in: tx)
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe, client: client,
                                              previousToken: previousToken, in: tx)
                 try audit.record(.signIn, accountId: target, email: primary, client: client,
-                                 detail: "password, linking \(pending.identity.provider)", in: tx.grdb)
+                                 detail: "password, linking \(pending.identity.provider)", in: tx)
                 return .done(.signedIn(grant, created: false))
             }
         }

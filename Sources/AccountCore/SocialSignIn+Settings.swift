@@ -31,8 +31,8 @@ extension SocialSignIn {
                 throw AccountError.notFound
             }
             try tx.refreshSocialIdentity(record, now: clock.now())
-            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: tx.grdb),
-                             client: client, detail: "via \(record.provider)", in: tx.grdb)
+            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: tx),
+                             client: client, detail: "via \(record.provider)", in: tx)
         }
         logger.info("re-authenticated through a provider", metadata: ["account": "\(session.accountId)", "provider": "\(record.provider)"])
         return .reauthenticated
@@ -51,10 +51,10 @@ extension SocialSignIn {
                 guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == target else {
                     throw AccountError.refused("social_wrong_account")
                 }
-                let primary = try EmailAddress.primaryAddress(of: target, in: tx.grdb) ?? ""
+                let primary = try EmailAddress.primaryAddress(of: target, in: tx) ?? ""
                 if confirmation.required, try tx.primaryAddressIsUnverified(accountId: target) {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client,
-                                     detail: "via \(record.provider): address not confirmed", in: tx.grdb)
+                                     detail: "via \(record.provider): address not confirmed", in: tx)
                     return .failed(.unconfirmed)
                 }
                 _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
@@ -63,7 +63,7 @@ extension SocialSignIn {
                 try tx.refreshSocialIdentity(record, now: clock.now())
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
                                              client: client, previousToken: previousToken, in: tx)
-                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: tx.grdb)
+                try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: tx)
                 logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(target)"])
                 return .done(.signedIn(grant, created: false))
             })
@@ -87,9 +87,9 @@ extension SocialSignIn {
             throw AccountError.refused("social_already_linked")
         }
         try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now())
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb)
-        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: tx.grdb)
-        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: tx.grdb) }
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
+        try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: tx)
+        if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: tx) }
         logger.info("identity linked", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return true
     }

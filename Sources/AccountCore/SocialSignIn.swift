@@ -158,7 +158,7 @@ public struct SocialSignIn: Sendable {
                 logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
                 return .done(.needsEmail(pendingToken: token))
             }
-            if let holder = try EmailAddress.holding(address, in: tx.grdb)?.accountId {
+            if let holder = try EmailAddress.holding(address, in: tx)?.accountId {
                 let token = try store.createPending(record, emailVerified: true, linkAccountId: holder, flow: flow, binding: binding,
                                                     lifetime: pendingLifetime, random: random, in: tx)
                 logger.info("social sign-in: the address has an account; linking needs its owner", metadata: ["account": "\(holder)"])
@@ -172,16 +172,16 @@ public struct SocialSignIn: Sendable {
     /// `kind: .api` issues an API token (audited "api via <provider>").
     func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, previousToken: String?,
                       kind: SessionKind = .browser, in tx: Transaction) throws -> Settled {
-        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx.grdb) ?? ""
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
         if confirmation.required, try tx.primaryAddressIsUnverified(accountId: accountId) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
-                             detail: "via \(record.provider): address not confirmed", in: tx.grdb)
+                             detail: "via \(record.provider): address not confirmed", in: tx)
             return .failed(.unconfirmed)
         }
         try tx.refreshSocialIdentity(record, now: clock.now())
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
                                      previousToken: previousToken, kind: kind, in: tx)
-        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx.grdb)
+        try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx)
         logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
     }
@@ -193,7 +193,7 @@ public struct SocialSignIn: Sendable {
         guard mode != .closed else { throw AccountError.signUpClosed }
         // An invitation for this address is used up with the account (open mode too); any other is not used. One
         // winner: Invitations.redeem's conditional UPDATE.
-        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: tx.grdb)
+        let invited = flow.invite.isEmpty ? false : try invitations.redeem(token: flow.invite, address: address, in: tx)
         guard mode == .open || invited else { throw AccountError.invitationRequired }
         let accountId = try createAccount(record, address: address, verified: true, client: client,
                                           detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
@@ -250,13 +250,13 @@ public struct SocialSignIn: Sendable {
         // One account per address: emailAddress.normalizedAddress is unique (a concurrent sign-up makes this throw
         // `.uniqueViolation`, and retryingOnce runs the step again); one owner per identity: socialIdentity's unique keys.
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, language: client.language,
-                                                now: clock.now(), in: tx.grdb)
+                                                now: clock.now(), in: tx)
         if !record.displayName.isEmpty {
             try tx.setAccountDisplayName(record.displayName, accountId: accountId)
         }
         try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now())
-        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: tx.grdb)
-        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: tx.grdb)
+        try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: tx)
+        try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: tx)
         logger.info("account created through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return accountId
     }
@@ -264,8 +264,8 @@ public struct SocialSignIn: Sendable {
     /// Ends the browser's previous session and starts a new one (`kind: .api`: issues an API token instead).
     func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, previousToken: String?,
                       kind: SessionKind = .browser, in tx: Transaction) throws -> SessionGrant {
-        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: tx.grdb) }
-        return try sessions.create(in: tx.grdb, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
+        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: tx) }
+        return try sessions.create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
     }
 
     /// The audit detail of a sign-in or sign-up through `provider`: "via <provider>", "api via <provider>" for the JSON API.

@@ -25,7 +25,7 @@ struct BackupCommand: ParsableCommand {
             }
             let database = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)   // copies what is there
             let size = try worded { try database.backup(to: path, force: force) }
-            print("backed up \(configuration.database.path) to \(path) (\(size) bytes)")
+            print("backed up \(configuration.database.sqlitePath) to \(path) (\(size) bytes)")
             if hasKey {
                 try copyPrivately(key, to: keyCopy)
                 print("copied social.token_key_file \(key) to \(keyCopy)")

@@ -73,10 +73,14 @@ enum Bootstrap {
         return CommonPasswords(adding: text.split(whereSeparator: \.isNewline).map(String.init))
     }
 
-    /// The SQLite database at `database.path`: created or migrated when `migrating` (`migrate`, `serve`), else only
-    /// opened when it is there and (with `requireCurrent`) up to date; one line naming the file otherwise.
+    /// The database `database.url` names (PostgreSQL), else the SQLite file at `database.path`: created or migrated
+    /// when `migrating` (`migrate`, `serve`), else only opened when it is there and (with `requireCurrent`) up to date;
+    /// one line naming the database otherwise.
     static func openDatabase(_ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool = true) throws -> AppDatabase {
-        let path = configuration.database.path, maxSize = configuration.database.maxSizeMB
+        if let url = configuration.database.postgresURL {
+            return try openPostgres(url: url, configuration, migrating: migrating, requireCurrent: requireCurrent)
+        }
+        let path = configuration.database.sqlitePath, maxSize = configuration.database.maxSizeMB
         do {
             return try migrating ? AppDatabase.open(path: path, maxSizeMB: maxSize)
                 : AppDatabase.openExisting(path: path, maxSizeMB: maxSize, requireCurrent: requireCurrent)
@@ -85,5 +89,41 @@ enum Bootstrap {
         } catch {
             throw CommandFailure("frontdoor: cannot open database \(path): \(error)")
         }
+    }
+
+    /// Connects to PostgreSQL (the pool's first connection), then migrates or checks the schema.
+    static func openPostgres(url: String, _ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool) throws -> AppDatabase {
+        let shown = DatabaseURL.redacted(url)
+        let settings = PostgresSettings(url: url, password: try databasePassword(configuration), poolSize: configuration.database.poolSize,
+                                        statementTimeout: configuration.database.statementTimeout,
+                                        connectTimeout: configuration.database.connectTimeout)
+        let database: AppDatabase
+        do {
+            database = AppDatabase(backend: try PostgresBackend(settings: settings))
+        } catch {
+            throw CommandFailure("frontdoor: cannot connect to \(shown): \(DatabaseURL.reason(error))")
+        }
+        do {
+            if migrating { try database.migrate() }
+            let pending = try database.pendingMigrations()
+            if requireCurrent, !pending.isEmpty {
+                throw CommandFailure("frontdoor: database \(shown) needs `frontdoor migrate` first (pending: \(pending.joined(separator: ", ")))")
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("frontdoor: database \(shown): \(DatabaseURL.reason(error))")
+        }
+        return database
+    }
+
+    /// The PostgreSQL password: `database.password_file`'s first line, else FRONTDOOR_DATABASE_PASSWORD, else none.
+    static func databasePassword(_ configuration: AppConfiguration) throws -> String? {
+        let file = configuration.database.passwordFile
+        guard !file.isEmpty else { return ProcessInfo.processInfo.environment["FRONTDOOR_DATABASE_PASSWORD"] }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw CommandFailure("frontdoor: cannot read database.password_file \(file)")
+        }
+        return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
 }

@@ -12,7 +12,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the effective configuration (file + environment); exit 1 on a bad value or unreadable templates.")
+            abstract: "Print the effective configuration (file + environment); exit 1 on a bad value, unreadable templates or an unreachable PostgreSQL.")
 
         @OptionGroup var options: ConfigOptions
 
@@ -21,6 +21,10 @@ struct ConfigCommand: ParsableCommand {
                 let configuration = try options.load()
                 do { _ = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration)) } catch {
                     throw CommandFailure("frontdoor: templates.path: \(error)")
+                }
+                // PostgreSQL: connect now and say in one line what is wrong (unreachable, authentication, database, TLS).
+                if configuration.database.postgresURL != nil {
+                    _ = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)
                 }
                 print(ConfigReader.render(configuration), terminator: "")
             }

@@ -6,6 +6,7 @@
 import AccountCore
 import ArgumentParser
 import Foundation
+import WebFront
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Create or upgrade the database schema.")
@@ -17,7 +18,8 @@ struct Migrate: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let configuration = try options.load()
-            let path = configuration.database.path
+            if let url = configuration.database.postgresURL { return try migratePostgres(configuration, shown: DatabaseURL.redacted(url)) }
+            let path = configuration.database.sqlitePath
             guard FileManager.default.fileExists(atPath: path) else {
                 if status {
                     print("no database at \(URL(fileURLWithPath: path).standardizedFileURL.path) yet; `frontdoor migrate` creates it")
@@ -47,5 +49,18 @@ struct Migrate: ParsableCommand {
             let applied = try database.appliedMigrations()
             print("database \(path) is at \(applied.last ?? "no migration") (\(applied.count) applied)")
         }
+    }
+
+    /// PostgreSQL: the same steps and report; no file copy (the operator's pg_dump or replica is the copy).
+    private func migratePostgres(_ configuration: AppConfiguration, shown: String) throws {
+        let database = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)
+        let pending = try database.pendingMigrations()
+        if !status, !pending.isEmpty {
+            try database.migrate()
+            print("applied \(pending.joined(separator: ", "))")
+        }
+        let applied = try database.appliedMigrations()
+        print("database \(shown) is at \(applied.last ?? "no migration") (\(applied.count) applied)")
+        if status { print(pending.isEmpty ? "nothing pending" : pending.map { "pending: \($0)" }.joined(separator: "\n")) }
     }
 }

@@ -23,11 +23,11 @@ struct AccountDeletionTests {
             try tx.execute("INSERT INTO profileValue (accountId, field, value) VALUES (?, 'username', 'ann')", [id])
         }
         try fixture.database.write { tx in
-            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: tx.grdb)
-            try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: tx.grdb)
-            try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: tx.grdb)
-            try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: tx.grdb)
-            try fixture.services.mail.enqueue(.signUpAttempt, to: "Ann@Example.com", in: tx.grdb)
+            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: id, emailAddressId: nil, lifetime: 3600, in: tx)
+            try fixture.services.mail.enqueue(.passwordReset(token: "x"), to: "Ann@Example.com", in: tx)
+            try fixture.services.mail.enqueue(.passwordChanged, to: "ann@work.example", in: tx)
+            try fixture.services.mail.enqueue(.passwordChanged, to: "bob@example.com", in: tx)
+            try fixture.services.mail.enqueue(.signUpAttempt, to: "Ann@Example.com", in: tx)
             try tx.execute("UPDATE mailQueue SET sentAt = ? WHERE kind = 'sign_up_attempt'", [now])
         }
         #expect(throws: AccountError.invalidCredentials) { try fixture.signIn("ann@example.com", password: "wrong password") }

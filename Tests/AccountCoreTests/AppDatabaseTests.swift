@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import StorageTestKit
 @testable import AccountCore
 
 struct AppDatabaseTests {
@@ -19,21 +20,20 @@ struct AppDatabaseTests {
     /// The address rules hold in the schema itself: only a verified address becomes primary, and a primary address is
     /// deleted only with its account.
     @Test func triggersGuardThePrimaryAddress() throws {
-        let database = try AppDatabase.inMemory()
-        try database.writer.write { db in
+        let database = try TestDatabase.make()
+        try database.write { tx in
             let now = Date(timeIntervalSince1970: 1_800_000_000)
-            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: nil, now: now, in: Transaction(sqlite: db))
-            try db.execute(sql: """
+            let ids = try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: nil, now: now, in: tx)
+            let other = try tx.insert("""
                 INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                VALUES (?, 'other@example.com', 'other@example.com', 0, NULL, 0)
-                """, arguments: [ids.account])
-            let other = db.lastInsertedRowID
-            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 0 WHERE id = ?", arguments: [ids.address])
-            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [other]) }
-            try db.execute(sql: "UPDATE emailAddress SET isPrimary = 1 WHERE id = ?", arguments: [ids.address])
-            #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM emailAddress WHERE id = ?", arguments: [ids.address]) }
-            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [ids.account])
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM emailAddress") == 0, "the account's deletion takes its addresses")
+                VALUES (?, 'other@example.com', 'other@example.com', FALSE, NULL, 0) RETURNING id
+                """, [ids.account])
+            try tx.execute("UPDATE emailAddress SET isPrimary = FALSE WHERE id = ?", [ids.address])
+            #expect(throws: StorageError.self) { try tx.savepoint { try tx.execute("UPDATE emailAddress SET isPrimary = TRUE WHERE id = ?", [other]) } }
+            try tx.execute("UPDATE emailAddress SET isPrimary = TRUE WHERE id = ?", [ids.address])
+            #expect(throws: StorageError.self) { try tx.savepoint { try tx.execute("DELETE FROM emailAddress WHERE id = ?", [ids.address]) } }
+            try tx.execute("DELETE FROM account WHERE id = ?", [ids.account])
+            #expect(try tx.value(Int.self, "SELECT COUNT(*) FROM emailAddress") == 0, "the account's deletion takes its addresses")
         }
     }
 

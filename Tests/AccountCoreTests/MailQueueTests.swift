@@ -43,8 +43,8 @@ struct MailQueueTests {
         let clock = FixedClock(), folder = outboxFolder()
         let (queue, database) = try makeQueue(transport: OutboxTransport(folder: folder), clock: clock)
         try database.write { tx in
-            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: tx.grdb)
-            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: tx.grdb)
+            _ = try Account.insert(address: "Ann@Example.com", passwordHash: "x", verified: true, language: "fr", now: clock.now(), in: tx)
+            _ = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: clock.now(), in: tx)
             try queue.enqueue(.passwordChanged, to: "ann@example.com", fallback: "de", in: tx)
             try queue.enqueue(.passwordChanged, to: "bob@example.com", fallback: "de", in: tx)
             try queue.enqueue(.signUpAttempt, to: "bob@example.com", in: tx)

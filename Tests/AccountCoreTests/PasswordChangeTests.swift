@@ -87,7 +87,7 @@ struct PasswordChangeTests {
         let other = try fixture.signIn("ann@example.com", rememberMe: true)
         let bob = try fixture.signUp("bob@example.com")
         try fixture.database.write { tx in       // an outstanding reset link
-            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: grant.session.accountId, emailAddressId: nil, lifetime: 3600, in: tx.grdb)
+            _ = try fixture.services.reminder.tokens.issue(.reset, accountId: grant.session.accountId, emailAddressId: nil, lifetime: 3600, in: tx)
         }
         #expect(try fixture.database.read { tx in
             try tx.value(Int.self, "SELECT COUNT(*) FROM accountToken WHERE purpose = 'reset' AND usedAt IS NULL")

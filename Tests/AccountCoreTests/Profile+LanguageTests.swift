@@ -24,7 +24,7 @@ private struct LanguageWorld {
                                    logger: Logger(label: "test"), clock: clock, random: SeededRandomSource(seed: 5))
         account = try database.write { tx in
             try Account.insert(address: "ann@example.com", passwordHash: "x", verified: true, language: language, now: clock.now(),
-                               in: tx.grdb).account
+                               in: tx).account
         }
     }
 

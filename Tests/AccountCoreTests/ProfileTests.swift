@@ -99,7 +99,7 @@ struct ProfileTests {
         let world = try ProfileWorld(confirmationRequired: confirmationRequired)
         try world.database.write { tx in
             let (other, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(),
-                                                in: tx.grdb)
+                                                in: tx)
             try world.services.profile.store(["username": "Ann_Lee"], accountId: other, signUp: true, in: tx)
         }
         let error = #expect(throws: AccountError.self) {
@@ -133,7 +133,7 @@ struct ProfileTests {
         let world = try ProfileWorld(confirmationRequired: confirmationRequired)
         try world.database.write { tx in
             let (bob, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(),
-                                              in: tx.grdb)
+                                              in: tx)
             try tx.execute("""
                 CREATE TEMP TRIGGER rival AFTER INSERT ON emailAddress WHEN NEW.address = 'ann@example.com'
                 BEGIN INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (\(bob), 'username', 'ANN_LEE', 'ann_lee'); END

@@ -13,11 +13,14 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     case exists(String)
     /// The file could not be created or moved into place.
     case cannotWrite(String, reason: String)
+    /// The database is not an SQLite file (PostgreSQL has its own tools).
+    case notSQLite
 
     public var description: String {
         switch self {
         case .exists(let path): "\(path) exists; give --force to replace it"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .notSQLite: "backup copies an SQLite database; for PostgreSQL use pg_dump (or `frontdoor db copy` into SQLite)"
         }
     }
 }
@@ -26,6 +29,7 @@ extension AppDatabase {
     /// Copies the whole database into a new file at `path` (mode 0600); returns its size in bytes.
     @discardableResult
     public func backup(to path: String, force: Bool = false) throws -> Int64 {
+        guard let sqlite = backend as? SQLiteBackend else { throw BackupError.notSQLite }
         let target = URL(fileURLWithPath: path)
         if !force, FileManager.default.fileExists(atPath: target.path) { throw BackupError.exists(path) }
         let temporary = target.deletingLastPathComponent()
@@ -36,7 +40,7 @@ extension AppDatabase {
         defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do {
             let copy = try DatabaseQueue(path: temporary)
-            try writer.backup(to: copy)
+            try sqlite.writer.backup(to: copy)
             try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
         }

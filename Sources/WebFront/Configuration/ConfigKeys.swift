@@ -49,6 +49,11 @@ enum ConfigKeys {
         text("public_url", \.publicURL),
         text("database.path", \.database.path),
         integer("database.max_size_mb", \.database.maxSizeMB),
+        text("database.url", \.database.url),
+        text("database.password_file", \.database.passwordFile),
+        integer("database.pool_size", \.database.poolSize),
+        duration("database.statement_timeout", \.database.statementTimeout),
+        duration("database.connect_timeout", \.database.connectTimeout),
         text("templates.path", \.templates.path),
         text("fastcgi.socket", \.fastcgi.socket),
         ConfigKey(name: "fastcgi.socket_mode", apply: { c, v in

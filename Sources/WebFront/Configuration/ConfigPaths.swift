@@ -5,7 +5,7 @@
 // symlinks are not followed). A built-in default or a FRONTDOOR_* environment value is relative to the current
 // directory, as before. An empty value stays empty (fastcgi.socket: fd 0; password.blocklist_file: none). "." and ".."
 // are folded away. Keys:
-//   database.path   templates.path   fastcgi.socket   password.blocklist_file   mail.outbox   social.token_key_file
+//   database.path   database.password_file   templates.path   fastcgi.socket   password.blocklist_file   mail.outbox   social.token_key_file
 //   social.providers[].client_secret_file (read while the file is parsed: against the file's folder)
 import Foundation
 
@@ -14,6 +14,7 @@ enum ConfigPaths {
     /// The keys whose values are paths, and where each is kept.
     static let keys: [(name: String, path: WritableKeyPath<AppConfiguration, String> & Sendable)] = [
         ("database.path", \.database.path),
+        ("database.password_file", \.database.passwordFile),
         ("templates.path", \.templates.path),
         ("fastcgi.socket", \.fastcgi.socket),
         ("password.blocklist_file", \.password.blocklistFile),

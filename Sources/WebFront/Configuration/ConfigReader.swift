@@ -5,6 +5,9 @@
 //   base_path                    "/account"
 //   static_path                  "" (= <base_path>/static)
 //   database.path                "var/frontdoor.sqlite"   database.max_size_mb 0 (no cap)
+//   database.url                 "" (SQLite at database.path; or sqlite:PATH, or postgresql://user@host:port/db?sslmode=…)
+//   database.password_file "" (else FRONTDOOR_DATABASE_PASSWORD)   database.pool_size 10
+//   database.statement_timeout "5s"   database.connect_timeout "5s"
 //   templates.path               "templates"
 //   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
 //   fastcgi.workers              64                 fastcgi.max_body_bytes  65536
@@ -154,6 +157,13 @@ public enum ConfigReader {
                     "argon2 parameters too weak: argon2_memory_kib must be at least 7168 and argon2_memory_kib × argon2_iterations at least 35840 (for example 19456 × 2)")
         try require(c.signUpLimit >= 0 && c.signUpWindow > 0, "signup_limit.max_per_address must be 0 or more and signup_limit.window positive")
         try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
+        try require(c.database.url.isEmpty || c.database.url.hasPrefix("sqlite:") || c.database.postgresURL != nil,
+                    "database.url must be sqlite:PATH or a postgresql:// URL")
+        try require(!Self.urlHasPassword(c.database.url),
+                    "database.url must not hold a password: put it in database.password_file or FRONTDOOR_DATABASE_PASSWORD")
+        try require((1...500).contains(c.database.poolSize), "database.pool_size must be between 1 and 500")
+        try require(c.database.statementTimeout > 0 && c.database.connectTimeout > 0,
+                    "database.statement_timeout and database.connect_timeout must be longer than 0")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
         let fromAddress = MailEncoding.mailbox(c.mail.from).address   // the display name may be any text (it is encoded)
         try require(!c.mail.from.contains(where: \.isNewline) && fromAddress.contains("@") && MailMessage.isUsableAddress(fromAddress),
@@ -239,5 +249,14 @@ public enum ConfigReader {
         lines += SocialProvidersConfig.render(configuration.social.providers)
         lines += MessagesConfig.render(configuration.languages.messages)
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ConfigReader {
+    /// True when a `scheme://user:password@…` URL or a `password=` parameter carries a password.
+    static func urlHasPassword(_ url: String) -> Bool {
+        if url.range(of: "password=", options: .caseInsensitive) != nil { return true }
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return false }
+        return url[scheme.upperBound..<at].contains(":")
     }
 }

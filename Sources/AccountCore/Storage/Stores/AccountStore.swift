@@ -49,11 +49,6 @@ extension Transaction {
         try value(String.self, "SELECT address FROM emailAddress WHERE accountId = ? AND isPrimary", [accountId])
     }
 
-    /// Every address of the account, primary first, then in the order they were added.
-    func emailAddresses(of accountId: Int64) throws -> [EmailAddress] {
-        try rows("SELECT * FROM emailAddress WHERE accountId = ? ORDER BY isPrimary DESC, id", [accountId]).map(EmailAddress.init(row:))
-    }
-
     /// Whether an account with this id exists.
     func accountExists(_ accountId: Int64) throws -> Bool {
         try value(Bool.self, "SELECT EXISTS (SELECT 1 FROM account WHERE id = ?) AS found", [accountId]) ?? false

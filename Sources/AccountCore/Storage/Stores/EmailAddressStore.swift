@@ -16,13 +16,13 @@ extension Transaction {
     /// Every address of the account, primary first, then in the order they were added.
     func emailAddresses(of accountId: Int64) throws -> [EmailAddress] {
         try rows("SELECT \(Self.emailAddressColumns) FROM emailAddress WHERE accountId = ? ORDER BY isPrimary DESC, id", [accountId])
-            .map(EmailAddress.storeRecord)
+            .map(EmailAddress.init(row:))
     }
 
     /// The account's address `id`, or nil when there is none or it is another account's.
     func emailAddress(id: Int64, of accountId: Int64) throws -> EmailAddress? {
         try row("SELECT \(Self.emailAddressColumns) FROM emailAddress WHERE id = ? AND accountId = ?", [id, accountId])
-            .map(EmailAddress.storeRecord)
+            .map(EmailAddress.init(row:))
     }
 
     /// The account's verified address whose normalized form is `normalizedAddress`, or nil.
@@ -30,7 +30,7 @@ extension Transaction {
         try row("""
             SELECT \(Self.emailAddressColumns) FROM emailAddress
             WHERE accountId = ? AND normalizedAddress = ? AND verifiedAt IS NOT NULL
-            """, [accountId, normalizedAddress]).map(EmailAddress.storeRecord)
+            """, [accountId, normalizedAddress]).map(EmailAddress.init(row:))
     }
 
     /// How many addresses the account holds.
@@ -86,15 +86,5 @@ extension Transaction {
     /// Records the address `id` as verified at `date`.
     func markEmailAddressVerified(id: Int64, at date: Date) throws {
         try execute("UPDATE emailAddress SET verifiedAt = ? WHERE id = ?", [date.timeIntervalSince1970, id])
-    }
-}
-
-extension EmailAddress {
-    /// The address of a row with `Transaction.emailAddressColumns`.
-    // Issue 23 transition: AccountStore (group 2) gives `EmailAddress` its `init(row:)`; once merged, this can defer to it.
-    fileprivate static func storeRecord(_ row: SQLRow) throws -> EmailAddress {
-        EmailAddress(id: try row.decode("id"), accountId: try row.decode("accountId"), address: try row.decode("address"),
-                     normalizedAddress: try row.decode("normalizedAddress"), isPrimary: try row.decode("isPrimary"),
-                     verifiedAt: row["verifiedAt"], createdAt: try row.decode("createdAt"))
     }
 }
