@@ -1,6 +1,7 @@
 import AccountRules
 import Foundation
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -10,7 +11,7 @@ struct AccountServicesTests {
             session: SessionPolicy(lifetime: 100, idleTimeout: 50, rememberLifetime: 1000, touchInterval: 5),
             password: PasswordPolicy(length: 10...20, hashing: cheapHashing),
             mail: MailPolicy(confirmationRequired: false, confirmationLifetime: 77, resetLifetime: 88, throttle: 99, retryBase: 11))
-        let services = AccountServices(database: try AppDatabase.inMemory(), configuration: configuration,
+        let services = AccountServices(database: try TestDatabase.make(), configuration: configuration,
                                        validator: AccountForms.signUp(passwordLength: configuration.password.length),
                                        composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory()),
                                        logger: Logger(label: "test"), clock: FixedClock(), random: SeededRandomSource(seed: 1))

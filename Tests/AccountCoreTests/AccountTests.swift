@@ -1,10 +1,11 @@
 import Foundation
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
 struct AccountTests {
     @Test func recordsRoundTripWithDatesAsSecondsSince1970() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.make()
         let when = Date(timeIntervalSince1970: 1_800_000_000.5)
         let ids = try database.write { tx in
             try Account.insert(address: "Ann@Example.com", passwordHash: "$argon2id$x", verified: false, language: nil, now: when, in: tx)
@@ -31,7 +32,7 @@ struct AccountTests {
     }
 
     @Test func anAddressBelongsToOneAccountAndAnAccountHasOnePrimaryAddress() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.make()
         let (first, second) = try database.write { tx in
             let ids = try (1...2).map { _ in
                 try tx.insert("INSERT INTO account (passwordHash, createdAt, updatedAt) VALUES ('x', 0, 0) RETURNING id")

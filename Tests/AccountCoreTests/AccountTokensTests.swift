@@ -1,11 +1,12 @@
 import Foundation
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
 struct AccountTokensTests {
     /// A database with one account (id 1) and its address (id 1).
     func makeDatabase(clock: FixedClock) throws -> AppDatabase {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.make()
         try database.write { tx in
             try tx.execute("INSERT INTO account (id, passwordHash, createdAt, updatedAt) VALUES (1, 'x', 0, 0)")
             try tx.execute("""

@@ -53,25 +53,25 @@ struct AppDatabaseTests {
         // Given an account with an address, two sessions and a confirmation token
         let fixture = try TestFixture(confirmationRequired: true)
         _ = try fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo())
-        try fixture.database.writer.write { db in try db.execute(sql: "UPDATE emailAddress SET verifiedAt = 0") }
+        try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 0") }
         _ = try fixture.signIn("ann@example.com")
         _ = try fixture.signIn("ann@example.com")
         #expect(try [fixture.count("account"), fixture.count("emailAddress"), fixture.count("session"), fixture.count("accountToken")] == [1, 1, 2, 1])
         // When the account is deleted
-        try fixture.database.writer.write { db in try db.execute(sql: "DELETE FROM account") }
+        try fixture.database.write { tx in try tx.execute("DELETE FROM account") }
         // Then everything that belonged to it is gone
         #expect(try [fixture.count("emailAddress"), fixture.count("session"), fixture.count("accountToken")] == [0, 0, 0])
     }
 
     @Test func aSecretIsMadeOnceAndThenKept() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.make()
         let first = try database.secret(named: "csrf", random: SeededRandomSource(seed: 1))
         let second = try database.secret(named: "csrf", random: SeededRandomSource(seed: 2))
         let other = try database.secret(named: "cookie", random: SeededRandomSource(seed: 1))
         #expect(first.count == 32)
         #expect(second == first, "stable across calls, whatever the random source")
         #expect(other.count == 32)
-        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM serverSecret") } == 2)
+        #expect(try database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM serverSecret") } == 2)
     }
 
     @Test func aDatabaseFileKeepsItsSecretsAcrossOpeningsAndItsFolderIsCreated() throws {

@@ -7,7 +7,7 @@ import Testing
 
 struct BackupTests {
     @Test func backupWritesAPrivateCopyWithTheSameRowsAndRefusesAnExistingFile() throws {
-        let fixture = try TestFixture()
+        let fixture = try TestFixture(backend: .sqlite)   // backup copies SQLite files
         try fixture.signUp("ann@example.com")
         try fixture.signUp("bob@example.com")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frontdoor-backup-\(UUID().uuidString)")

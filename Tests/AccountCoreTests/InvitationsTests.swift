@@ -3,6 +3,7 @@ import AccountRules
 import Foundation
 import Locking
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -15,7 +16,7 @@ private struct InviteWorld {
     static let cli = ClientInfo(userAgent: "frontdoor-cli", remoteAddress: "local")
 
     init(_ mode: SignUpPolicy.Mode, confirmationRequired: Bool = true, path: String? = nil) throws {
-        database = try path.map { try AppDatabase.open(path: $0) } ?? AppDatabase.inMemory()
+        database = try path.map { try AppDatabase.open(path: $0) } ?? TestDatabase.make()
         let configuration = CoreConfiguration(password: PasswordPolicy(hashing: cheapHashing),
                                               mail: MailPolicy(confirmationRequired: confirmationRequired),
                                               signUp: SignUpPolicy(mode: mode, inviteLifetime: Self.lifetime))

@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import Logging
 import MailTestKit
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -16,7 +17,7 @@ struct LineComposer: MailComposer {
 
 struct MailQueueTests {
     func makeQueue(transport: any MailTransport, clock: FixedClock) throws -> (MailQueue, AppDatabase) {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.make()
         var queue = MailQueue(database: database, composer: LineComposer(), transport: transport, clock: clock,
                               random: SeededRandomSource(seed: 1), logger: Logger(label: "test"))
         queue.retryBase = 30

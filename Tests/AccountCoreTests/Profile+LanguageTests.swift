@@ -3,6 +3,7 @@
 import AccountRules
 import Foundation
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -15,7 +16,7 @@ private struct LanguageWorld {
     let account: Int64
 
     init(languages: [String] = ["en", "fr", "de"], language: String? = "fr") throws {
-        database = try AppDatabase.inMemory()
+        database = try TestDatabase.make()
         var configuration = CoreConfiguration(password: PasswordPolicy(hashing: cheapHashing))
         configuration.languages = languages
         let clock = FixedClock()

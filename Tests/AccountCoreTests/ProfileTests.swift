@@ -2,6 +2,7 @@
 import AccountRules
 import Foundation
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -20,7 +21,7 @@ private struct ProfileWorld {
     let services: AccountServices
 
     init(fields: [ProfileField] = [username, city, phone], confirmationRequired: Bool = false, mode: SignUpPolicy.Mode = .open) throws {
-        database = try AppDatabase.inMemory()
+        database = try TestDatabase.make()
         let configuration = CoreConfiguration(password: PasswordPolicy(hashing: cheapHashing),
                                               mail: MailPolicy(confirmationRequired: confirmationRequired),
                                               signUp: SignUpPolicy(mode: mode))

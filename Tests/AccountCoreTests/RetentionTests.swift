@@ -5,6 +5,7 @@
 import Foundation
 import GRDB
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -85,8 +86,8 @@ struct RetentionTests {
     }
 
     @Test func rowsGoInBoundedBatchesEachATransactionOfItsOwn() throws {
-        // Given 10 old audit rows, 2 new ones, and an observer of the transactions that delete audit rows
-        let fixture = try TestFixture()
+        // Given 10 old audit rows, 2 new ones, and an observer of the transactions that delete audit rows (SQLite's hook)
+        let fixture = try TestFixture(backend: .sqlite)
         for index in 0..<10 { try audit(fixture, "old \(index)") }
         fixture.clock.advance(by: 400 * day)
         try audit(fixture, "new 1")
@@ -202,7 +203,7 @@ struct RetentionTests {
     /// A batch finds its rows through an index, and /metrics reads its totals and the queue depth by key: none of them
     /// scans a table that grows (EXPLAIN QUERY PLAN says SEARCH … USING … INDEX or PRIMARY KEY, never SCAN).
     @Test func pruningAndMetricsStatementsUseIndexesNotScans() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.make(.sqlite)   // EXPLAIN QUERY PLAN is SQLite's
         var statements: [(String, SQLArguments)] = Retention.Kind.allCases.map { (Transaction.pruneBatchSQL($0), [1_800_000_000.0, 1000]) }
         statements.append((Transaction.auditTotalsSQL(4), ["sign_in", "sign_in_failed", "lockout", "address_blocked"]))
         statements.append((MailQueue.pendingCountSQL, []))

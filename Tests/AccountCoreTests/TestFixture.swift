@@ -2,6 +2,7 @@
 import AccountRules
 import Foundation
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -17,9 +18,9 @@ struct TestFixture {
 
     /// Confirmation is off unless asked for, so sign-up signs in directly. `databasePath`: a database file instead of memory.
     init(session: SessionPolicy = .default, confirmationRequired: Bool = false, lockout: LockoutPolicy = .default,
-         signUp: SignUpPolicy = .default, databasePath: String? = nil, seed: UInt64 = 1) throws {
+         signUp: SignUpPolicy = .default, databasePath: String? = nil, backend: SQLDialect = TestDatabase.backend, seed: UInt64 = 1) throws {
         random = SeededRandomSource(seed: seed)
-        database = try databasePath.map { try AppDatabase.open(path: $0) } ?? AppDatabase.inMemory()
+        database = try databasePath.map { try AppDatabase.open(path: $0) } ?? TestDatabase.make(backend)
         let configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
                                               mail: MailPolicy(confirmationRequired: confirmationRequired), lockout: lockout,
                                               signUp: signUp)
@@ -82,9 +83,9 @@ func invalidKeys(_ body: () throws -> Void) -> [String] {
 
 /// The token of the newest verification mail queued for `address` in `fixture`.
 func verificationToken(_ fixture: TestFixture, to address: String) throws -> String {
-    let message = try #require(try fixture.database.writer.read { db in
-        try String.fetchOne(db, sql: "SELECT message FROM mailQueue WHERE kind = 'address_verification' AND recipientKey = ? ORDER BY id DESC",
-                            arguments: [address.lowercased()])
+    let message = try #require(try fixture.database.read { tx in
+        try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'address_verification' AND recipientKey = ? ORDER BY id DESC",
+                     [address.lowercased()])
     })
     return String(try #require(message.firstMatch(of: /addressVerification\(token: "([A-Za-z0-9_-]+)"\)/)).1)
 }

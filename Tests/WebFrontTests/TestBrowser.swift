@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import MailTestKit
 import OAuthClient
+import StorageTestKit
 @testable import WebFront
 
 /// The app under test and what a test looks at: services (database), clock, outbox folder.
@@ -50,7 +51,7 @@ func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: A
     let random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
     let logger = Logger(label: "test")
     let renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration))
-    let services = AccountServices(database: try database ?? AppDatabase.inMemory(), configuration: configuration.core,
+    let services = AccountServices(database: try database ?? TestDatabase.make(), configuration: configuration.core,
                                    validator: AccountForms.signUp(),
                                    composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                    transport: OutboxTransport(folder: configuration.mail.outbox),
