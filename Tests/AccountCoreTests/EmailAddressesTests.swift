@@ -2,6 +2,7 @@
 import AccountRules
 import Foundation
 import IPAddresses
+import StorageTestKit
 import Testing
 
 struct EmailAddressesTests {
@@ -163,11 +164,11 @@ struct EmailAddressesTests {
         let ann = try verifiedAccount(fixture, "ann@example.com")
         let bob = try verifiedAccount(fixture, "bob@example.com")
         _ = try fixture.database.write { tx in
-            try tx.execute("""
-                CREATE TEMP TRIGGER race BEFORE INSERT ON emailAddress WHEN NEW.normalizedAddress = 'race@example.com'
-                  AND NOT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = 'race@example.com')
-                BEGIN INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                  VALUES (\(bob), 'race@example.com', 'race@example.com', FALSE, 1, 0); END
+            try tx.installTrigger("race", "BEFORE", "INSERT", on: "emailAddress", when: """
+                NEW.normalizedAddress = 'race@example.com' AND NOT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = 'race@example.com')
+                """, run: """
+                INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
+                  VALUES (\(bob), 'race@example.com', 'race@example.com', FALSE, 1, 0)
                 """)
         }
         #expect(invalidKeys { try fixture.services.addresses.add("race@example.com", to: ann, client: client) } == ["email:address_unavailable"])

@@ -1,5 +1,6 @@
 import AccountRules
 import Foundation
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -164,10 +165,7 @@ struct PrimaryChangeTests {
         let fixture = try TestFixture()
         let ann = try account(fixture)
         _ = try fixture.database.write { tx in
-            try tx.execute("""
-                CREATE TEMP TRIGGER boom BEFORE UPDATE OF makePrimaryOnVerify ON emailAddress WHEN NEW.makePrimaryOnVerify
-                BEGIN SELECT RAISE(ABORT, 'boom'); END
-                """)
+            try tx.installTrigger("boom", "BEFORE", "UPDATE OF makePrimaryOnVerify", on: "emailAddress", when: "NEW.makePrimaryOnVerify")
         }
         #expect(throws: StorageError.self) {
             try fixture.services.addresses.requestPrimaryChange(to: "new@example.com", accountId: ann, client: client)
@@ -182,11 +180,11 @@ struct PrimaryChangeTests {
         let ann = try account(fixture)
         let bob = try fixture.signUp("bob@example.com").session.accountId
         _ = try fixture.database.write { tx in
-            try tx.execute("""
-                CREATE TEMP TRIGGER race BEFORE INSERT ON emailAddress WHEN NEW.normalizedAddress = 'race@example.com'
-                  AND NOT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = 'race@example.com')
-                BEGIN INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
-                  VALUES (\(bob), 'race@example.com', 'race@example.com', FALSE, 1, 0); END
+            try tx.installTrigger("race", "BEFORE", "INSERT", on: "emailAddress", when: """
+                NEW.normalizedAddress = 'race@example.com' AND NOT EXISTS (SELECT 1 FROM emailAddress WHERE normalizedAddress = 'race@example.com')
+                """, run: """
+                INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt)
+                  VALUES (\(bob), 'race@example.com', 'race@example.com', FALSE, 1, 0)
                 """)
         }
         #expect(invalidKeys { try fixture.services.addresses.requestPrimaryChange(to: "race@example.com", accountId: ann, client: client) }
@@ -199,15 +197,13 @@ struct PrimaryChangeTests {
         let ann = try account(fixture)
         try fixture.services.addresses.requestPrimaryChange(to: "new@example.com", accountId: ann, client: client)
         _ = try fixture.database.write { tx in
-            try tx.execute("""
-                CREATE TEMP TRIGGER boom BEFORE INSERT ON mailQueue WHEN NEW.kind = 'primary_address_changed' BEGIN SELECT RAISE(ABORT, 'boom'); END
-                """)
+            try tx.installTrigger("boom", "BEFORE", "INSERT", on: "mailQueue", when: "NEW.kind = 'primary_address_changed'")
         }
         let token = try verificationToken(fixture, to: "new@example.com")
         #expect(throws: StorageError.self) { try fixture.services.confirmation.confirm(token: token, client: client) }
         #expect(try primary(fixture, ann) == "Ann@Example.com" && marked(fixture) == ["new@example.com"])
         #expect(try fixture.services.addresses.verified("new@example.com", of: ann) == nil)
-        _ = try fixture.database.write { tx in try tx.execute("DROP TRIGGER boom") }
+        _ = try fixture.database.write { tx in try tx.dropTrigger("boom", on: "mailQueue") }
         _ = try fixture.services.confirmation.confirm(token: token, client: client)
         #expect(try primary(fixture, ann) == "new@example.com")
     }

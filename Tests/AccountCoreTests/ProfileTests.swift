@@ -135,9 +135,8 @@ struct ProfileTests {
         try world.database.write { tx in
             let (bob, _) = try Account.insert(address: "bob@example.com", passwordHash: "x", verified: true, language: nil, now: world.clock.now(),
                                               in: tx)
-            try tx.execute("""
-                CREATE TEMP TRIGGER rival AFTER INSERT ON emailAddress WHEN NEW.address = 'ann@example.com'
-                BEGIN INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (\(bob), 'username', 'ANN_LEE', 'ann_lee'); END
+            try tx.installTrigger("rival", "AFTER", "INSERT", on: "emailAddress", when: "NEW.address = 'ann@example.com'", run: """
+                INSERT INTO profileValue (accountId, field, value, uniqueValue) VALUES (\(bob), 'username', 'ANN_LEE', 'ann_lee')
                 """)
         }
         let error = #expect(throws: AccountError.self) {

@@ -3,6 +3,7 @@ import AccountRules
 import Foundation
 import IPAddresses
 import MailTestKit
+import StorageTestKit
 import Testing
 
 /// Email residences: register → the mailed link approves → the device collects an API token once (Residences.swift).
@@ -219,9 +220,7 @@ struct ResidencesTests {
         let fixture = try TestFixture()
         let ticket = try fixture.services.residences.register(email: "ann@example.com", client: device)
         _ = try fixture.database.write { tx in
-            try tx.execute("""
-                CREATE TEMP TRIGGER boom BEFORE UPDATE ON residence WHEN NEW.state = 'verified' BEGIN SELECT RAISE(ABORT, 'boom'); END
-                """)
+            try tx.installTrigger("boom", "BEFORE", "UPDATE", on: "residence", when: "NEW.state = 'verified'")
         }
         let token = try linkToken(fixture, to: "ann@example.com")
         #expect(throws: StorageError.self) { try fixture.services.residences.approve(token: token, client: browserClient) }
@@ -308,15 +307,12 @@ struct ResidencesTests {
         let fixture = try TestFixture()
         let ticket = try approved(fixture, "ann@example.com")
         _ = try fixture.database.write { tx in
-            try tx.execute("""
-                CREATE TEMP TRIGGER boom BEFORE INSERT ON audit WHEN NEW.detail = 'residence' AND NEW.event = 'sign_in'
-                BEGIN SELECT RAISE(ABORT, 'boom'); END
-                """)
+            try tx.installTrigger("boom", "BEFORE", "INSERT", on: "audit", when: "NEW.detail = 'residence' AND NEW.event = 'sign_in'")
         }
         #expect(throws: StorageError.self) { try fixture.services.residences.collect(id: ticket.id, secret: ticket.secret, client: device) }
         #expect(try fixture.count("session") == 0)
         #expect(try residence(fixture, ticket.id)?["state"] as String? == "verified")
-        _ = try fixture.database.write { tx in try tx.execute("DROP TRIGGER boom") }
+        _ = try fixture.database.write { tx in try tx.dropTrigger("boom", on: "audit") }
         _ = try collected(fixture, ticket)
     }
 }

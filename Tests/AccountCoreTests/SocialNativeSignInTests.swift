@@ -1,4 +1,5 @@
 import Foundation
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -122,7 +123,7 @@ struct SocialNativeSignInTests {
         let fixture = try TestFixture()
         // (SQLite's trigger syntax: a PostgreSQL run of this test needs its own failing trigger.)
         try fixture.database.write { tx in
-            try tx.execute("CREATE TEMP TRIGGER boom BEFORE INSERT ON session BEGIN SELECT RAISE(ABORT, 'boom'); END")
+            try tx.installTrigger("boom", "BEFORE", "INSERT", on: "session")
         }
         #expect(throws: StorageError.self) { try fixture.services.social.signInWithProviderToken(google(), client: app) }
         #expect(try rows(fixture) == [0, 0, 0, 0, 0])
