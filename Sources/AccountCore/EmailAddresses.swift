@@ -72,7 +72,8 @@ public struct EmailAddresses: Sendable {
             let email = try address(addressId, of: accountId, in: tx)
             guard !email.isPrimary else { throw AccountError.refused("address_primary_remove") }
             if email.verifiedAt != nil {
-                // Count-then-delete: the write transaction (serialised on both backends) keeps one verified address.
+                // Count-then-delete: the account's address changes take turns, so one verified address always stays.
+                try tx.serialize(on: "addresses.\(accountId)")
                 guard try tx.countVerifiedEmailAddresses(of: accountId) > 1 else { throw AccountError.refused("address_last_verified") }
             }
             try tx.deleteEmailAddress(id: addressId)
@@ -118,8 +119,9 @@ public struct EmailAddresses: Sendable {
         let now = clock.now()
         let held = try EmailAddress.holding(address, in: tx)
         if held?.accountId == accountId { throw invalid("address_already_yours") }
-        // The limit is a count-then-insert: the write transaction (serialised on both backends) holds it. One account per
-        // address is the unique index on normalizedAddress (a race reads as address_unavailable: unavailableOnConflict).
+        // The limit is a count-then-insert: the account's address changes take turns. One account per address is the
+        // unique index on normalizedAddress (a race reads as address_unavailable: unavailableOnConflict).
+        try tx.serialize(on: "addresses.\(accountId)")
         guard try tx.countEmailAddresses(of: accountId) < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
         if let held {
             guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {

@@ -66,12 +66,15 @@ public struct Lockout: Sendable {
     }
 
     /// Records a failed sign-in (`reason` goes to the audit trail only); locks the account and blocks the
-    /// address when their limits are reached. Counting and then locking hold as one rule by the caller's write
-    /// transaction (serialised on both backends); the lock's conditional UPDATE lets only one transaction lock.
+    /// address when their limits are reached. Count-then-lock: writers for the same account (and the same address
+    /// group) take turns (`serialize(on:)`: SQLite's single writer, PostgreSQL's advisory lock), so concurrent failures
+    /// cannot all count below the limit; the lock's conditional UPDATE lets only one transaction lock.
     @discardableResult
     func recordFailure(accountId: Int64?, email: String, client: ClientInfo, reason: String, in tx: Transaction) throws -> FailureOutcome {
         let now = clock.now().timeIntervalSince1970
         var outcome = FailureOutcome()
+        if let accountId { try tx.serialize(on: "lockout.account.\(accountId)") }
+        if !client.addressGroup.isEmpty { try tx.serialize(on: "lockout.address.\(client.addressGroup)") }
         try tx.recordSignInFailure(accountId: accountId, addressGroup: client.addressGroup, at: now)
         try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: tx)
         if let accountId, policy.maxFailures > 0, try !isLocked(accountId: accountId, in: tx) {

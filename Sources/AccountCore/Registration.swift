@@ -118,11 +118,12 @@ public struct Registration: Sendable {
 
     /// False when `client`'s address (its `addressGroup`: an IPv6 client's whole /64) created
     /// `signup_limit.max_per_address` accounts within the window (counted from the audit log's sign-ups, inside the
-    /// write, so two sign-ups at once cannot both pass the last place).
+    /// write, with sign-ups from the same address group taking turns: two at once cannot both pass the last place).
     private func allowsAnotherAccount(from client: ClientInfo, in tx: Transaction) throws -> Bool {
         let policy = invitations.policy
         guard policy.maxPerAddress > 0 else { return true }
         let since = clock.now().timeIntervalSince1970 - policy.window
+        try tx.serialize(on: "signup.\(client.addressGroup)")
         return try tx.countSignUps(addressGroup: client.addressGroup, since: since) < policy.maxPerAddress
     }
 

@@ -104,9 +104,11 @@ public struct MailQueue: Sendable {
         self.logger = logger
     }
 
-    /// True when a mail of `kind` went to `address` within the throttle window.
+    /// True when a mail of `kind` went to `address` within the throttle window. Check-then-enqueue: checks for the same
+    /// kind and address take turns until the transaction ends, so two requests at once send one mail.
     func isThrottled(_ kind: MailKind, to address: String, in tx: Transaction) throws -> Bool {
-        try tx.isMailThrottled(kind: kind.name, recipientKey: address.lowercased(), since: clock.now().timeIntervalSince1970 - throttle)
+        try tx.serialize(on: "mail.\(kind.name).\(address.lowercased())")
+        return try tx.isMailThrottled(kind: kind.name, recipientKey: address.lowercased(), since: clock.now().timeIntervalSince1970 - throttle)
     }
 
     /// Words and queues a mail in the caller's transaction, in the preferred language of the account holding `address`,
