@@ -74,7 +74,7 @@ public struct Authentication: Sendable {
                 try sessions.revoke(digest: previous.digest, in: tx)
             }
             if let upgradedHash {
-                try tx.upgradePasswordHash(accountId: found.id, hash: upgradedHash, now: clock.now())
+                _ = try tx.setPasswordHash(upgradedHash, of: found.id, at: clock.now())
             }
             let primary = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? email
             try lockout.recordSuccess(accountId: found.id, in: tx)

@@ -61,7 +61,7 @@ public struct SessionManagement: Sendable {
     @discardableResult
     public func revokeOthers(accountId: Int64, except digest: Data, client: ClientInfo) throws -> Int {
         let ended = try database.write { tx -> Int in
-            let ended = try tx.deleteSessions(accountId: accountId, except: digest)
+            let ended = try tx.deleteSessions(of: accountId, keeping: digest)
             try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: tx), client: client,
                              detail: "\(ended) other session(s) by its owner", in: tx)
             return ended

@@ -43,7 +43,7 @@ public struct SocialLinks: Sendable {
 
     /// Whether the account has a password (accounts made through a provider have none until one is set).
     public func hasPassword(accountId: Int64) throws -> Bool {
-        try database.read { tx in try tx.accountHasPassword(accountId: accountId) }
+        try database.read { tx in try tx.accountHasPassword(accountId) ?? false }
     }
 
     /// Unlinks `provider`: `.notFound` when not linked; `.refused("social_last_method")` when it is the last way to
@@ -55,7 +55,7 @@ public struct SocialLinks: Sendable {
             try tx.lockAccountForSocialChange(accountId: accountId)
             guard try tx.hasSocialIdentity(provider: provider, accountId: accountId) else { throw AccountError.notFound }
             let others = try tx.countSocialIdentities(accountId: accountId, excludingProvider: provider)
-            let hasPassword = try tx.accountHasPassword(accountId: accountId)
+            let hasPassword = try tx.accountHasPassword(accountId) ?? false
             guard others > 0 || hasPassword else {
                 throw AccountError.refused("social_last_method")
             }

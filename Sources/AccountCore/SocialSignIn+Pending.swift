@@ -28,7 +28,7 @@ extension SocialSignIn {
             var hasPassword = false
             if let target = pending.linkAccountId {
                 providers = try tx.socialProviders(accountId: target)
-                hasPassword = try tx.accountHasPassword(accountId: target)
+                hasPassword = try tx.accountHasPassword(target) ?? false
             }
             return PendingIdentity(provider: pending.identity.provider, email: pending.identity.email, displayName: pending.identity.displayName,
                                    linkProviders: providers, linkHasPassword: hasPassword, returnTo: pending.returnTo,

@@ -27,7 +27,7 @@ extension SocialSignIn {
             guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == session.accountId else {
                 throw AccountError.refused("social_wrong_account")
             }
-            guard try tx.markSessionAuthenticated(digest: session.digest, accountId: session.accountId, now: clock.now()) else {
+            guard try tx.markSessionAuthenticated(digest: session.digest, of: session.accountId, at: clock.now()) else {
                 throw AccountError.notFound
             }
             try tx.refreshSocialIdentity(record, now: clock.now())

@@ -241,7 +241,7 @@ public struct SocialSignIn: Sendable {
     /// The address a still valid invitation is for (Invitations.invitation, inside the caller's transaction).
     func invitedAddress(_ invite: String, in tx: Transaction) throws -> String? {
         guard let token = SecretToken(encoded: invite) else { return nil }
-        return try tx.validInvitationAddress(digest: token.digest, now: clock.now())
+        return try tx.openInviteAddress(digest: token.digest, now: clock.now())
     }
 
     /// Creates a password-less account for `address` with the identity linked; audited as sign-up and link.

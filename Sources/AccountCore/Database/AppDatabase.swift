@@ -21,8 +21,8 @@ public final class AppDatabase: Sendable {
         self.backend = backend
     }
 
-    /// GRDB's writer of an SQLite backend: for the parts not yet behind the seam (issue 23 removes it).
-    public var writer: any DatabaseWriter {
+    /// GRDB's writer of an SQLite backend: for SQLite-only tests (file size caps, commit hooks, query plans).
+    var writer: any DatabaseWriter {
         guard let sqlite = backend as? SQLiteBackend else { preconditionFailure("not an SQLite database") }
         return sqlite.writer
     }

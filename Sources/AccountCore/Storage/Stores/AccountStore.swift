@@ -101,16 +101,5 @@ extension Transaction {
     func sessionBelongs(digest: Data, to accountId: Int64) throws -> Bool {
         try value(Bool.self, "SELECT EXISTS (SELECT 1 FROM session WHERE digest = ? AND accountId = ?) AS found", [digest, accountId]) ?? false
     }
-
-    /// Records a fresh password entry on session `digest` of the account; false when that session is gone.
-    func markSessionAuthenticated(digest: Data, of accountId: Int64, at now: Date) throws -> Bool {
-        try execute("UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?", [now, digest, accountId]) == 1
-    }
-
-    /// Ends every session of the account, but the one with digest `kept` when given; returns how many ended.
-    @discardableResult
-    func deleteSessions(of accountId: Int64, keeping kept: Data? = nil) throws -> Int {
-        guard let kept else { return try execute("DELETE FROM session WHERE accountId = ?", [accountId]) }
-        return try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
-    }
 }
+

@@ -65,11 +65,6 @@ extension Transaction {
         return try execute("DELETE FROM session WHERE accountId = ? AND digest >= ? AND digest <= ?", [accountId, low, high])
     }
 
-    /// Deletes every session of the account except `digest`; returns how many went.
-    func deleteSessions(accountId: Int64, except digest: Data) throws -> Int {
-        try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, digest])
-    }
-
     /// The session's account and that account's primary address (nil when it has none), or nil when the session is gone.
     func sessionOwner(digest: Data) throws -> (accountId: Int64, email: String?)? {
         try row("""
@@ -160,8 +155,15 @@ extension Transaction {
         }
     }
 
-    /// Replaces the account's password hash with `hash` made with the current parameters (at sign-in), as of `now`.
-    func upgradePasswordHash(accountId: Int64, hash: String, now: Date) throws {
-        try execute("UPDATE account SET passwordHash = ?, updatedAt = ? WHERE id = ?", [hash, now.timeIntervalSince1970, accountId])
+    /// Records a fresh password entry on session `digest` of the account; false when that session is gone.
+    func markSessionAuthenticated(digest: Data, of accountId: Int64, at now: Date) throws -> Bool {
+        try execute("UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?", [now, digest, accountId]) == 1
+    }
+
+    /// Ends every session of the account, but the one with digest `kept` when given; returns how many ended.
+    @discardableResult
+    func deleteSessions(of accountId: Int64, keeping kept: Data? = nil) throws -> Int {
+        guard let kept else { return try execute("DELETE FROM session WHERE accountId = ?", [accountId]) }
+        return try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
     }
 }

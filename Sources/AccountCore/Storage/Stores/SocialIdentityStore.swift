@@ -138,23 +138,9 @@ extension Transaction {
         try value(String.self, "SELECT passwordHash FROM account WHERE id = ?", [accountId])
     }
 
-    /// Whether the account has a password (false also when there is no such account).
-    func accountHasPassword(accountId: Int64) throws -> Bool {
-        try value(Bool.self, "SELECT passwordHash <> '' AS hasPassword FROM account WHERE id = ?", [accountId]) ?? false
-    }
-
     /// Sets the account's display name (an account just made through a provider takes the provider's).
     func setAccountDisplayName(_ displayName: String, accountId: Int64) throws {
         try execute("UPDATE account SET displayName = ? WHERE id = ?", [displayName, accountId])
     }
 
-    /// The address the unused, unexpired invitation with token digest `digest` is for, or nil.
-    func validInvitationAddress(digest: Data, now: Date) throws -> String? {
-        try value(String.self, "SELECT address FROM invite WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?", [digest, now])
-    }
-
-    /// Marks the session `digest` of the account as authenticated `now`; false when there is no such session.
-    func markSessionAuthenticated(digest: Data, accountId: Int64, now: Date) throws -> Bool {
-        try execute("UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?", [now, digest, accountId]) == 1
-    }
 }
