@@ -4,10 +4,12 @@ the rows in PostgreSQL, `migrate --status` and `config check` on it, and the ser
 import shutil
 import subprocess
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 
 import pytest
+import requests
 
 from conftest import BIN, ROOT, Browser, Stack, running, unique_email, wait_for
 
@@ -106,3 +108,45 @@ def test_the_server_going_away_answers_503_and_its_return_serves_again(pg_stack,
     # The pool replaces its dead connections by itself: no restart of frontdoor.
     wait_for(lambda: email in browser.get("/settings").text, timeout=30, what="service back after the server's return")
     assert pg_stack.app.poll() is None
+
+
+def test_a_crash_of_postgresql_under_load_gives_503s_never_a_500_or_a_half_written_row(pg_stack, cluster):
+    """Sign-ups and page views from four threads while the server crashes (immediate stop) and comes back."""
+    folder, _ = cluster
+    statuses, created, stop = [], [], threading.Event()
+    lock = threading.Lock()
+
+    def load():
+        browser = Browser(pg_stack)
+        while not stop.is_set():
+            email = unique_email("crash")
+            try:
+                answer = browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
+                page = browser.get("/settings")
+            except requests.RequestException as error:   # a reply nginx could not give is a failure too
+                answer, page = None, error
+            with lock:
+                statuses.extend([getattr(answer, "status_code", "error"), getattr(page, "status_code", "error")])
+                if getattr(answer, "status_code", None) == 303:
+                    created.append(email)
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    wait_for(lambda: len(created) >= 4, what="sign-ups before the crash")
+    subprocess.run([str(ROOT / "scripts/pg-cluster"), "kill", str(folder)], check=True, capture_output=True)
+    wait_for(lambda: statuses.count(503) >= 4, what="503s while the server is down")
+    before = len(created)
+    subprocess.run([str(ROOT / "scripts/pg-cluster"), "start", str(folder)], check=True, capture_output=True)
+    wait_for(lambda: len(created) >= before + 8, timeout=30, what="sign-ups again after the server's return")
+    stop.set()
+    for thread in threads:
+        thread.join()
+    # 403: a sign-up posted without a CSRF token because its form page had been a 503 (a browser would not post it).
+    assert set(statuses) <= {200, 302, 303, 403, 503}, sorted(set(map(str, statuses)))
+    assert pg_stack.app.poll() is None
+    # No half-written rows: every account has its one primary address, every sign-up that answered 303 is there.
+    assert psql(pg_stack.url, "SELECT COUNT(*) FROM account a WHERE (SELECT COUNT(*) FROM emailAddress e "
+                              "WHERE e.accountId = a.id AND e.isPrimary) <> 1") == "0"
+    stored = set(psql(pg_stack.url, "SELECT normalizedAddress FROM emailAddress WHERE normalizedAddress LIKE 'crash%'").split())
+    assert {email.lower() for email in created} <= stored

@@ -12,6 +12,9 @@ import Foundation
 final class PostgresConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// Set when a statement failed without a SQLSTATE: libpq's own failure (the server closed the connection), which
+    /// PQstatus does not always report at once.
+    private var broken = false
 
     /// Connects with libpq's keywords (`dbname` may be a `postgresql://` URL); throws `StorageError.unavailable` with
     /// libpq's one-line reason.
@@ -42,7 +45,7 @@ final class PostgresConnection {
     deinit { PQfinish(handle) }
 
     /// False once the server went away (a restart, a network fault): the pool drops such a connection.
-    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isHealthy: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs a statement without parameters or preparation (BEGIN, COMMIT, SAVEPOINT …).
     func simple(_ sql: String) throws {
@@ -79,13 +82,17 @@ final class PostgresConnection {
 
     /// Throws the seam's error for a failed result (or a lost connection).
     private func check(_ result: OpaquePointer?, sql: String) throws {
-        guard let result else { throw StorageError.unavailable("postgresql: \(Self.oneLine(PQerrorMessage(handle)))") }
+        guard let result else {
+            broken = true
+            throw StorageError.unavailable("postgresql: \(Self.oneLine(PQerrorMessage(handle)))")
+        }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default: break
         }
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let message = Self.oneLine(PQresultErrorMessage(result))
+        if state.isEmpty { broken = true }   // no SQLSTATE: the connection failed, not the statement
         throw PostgresError(sqlState: state, message: message, connectionLost: !isHealthy).storageError
     }
 
