@@ -71,6 +71,18 @@ import StorageTestKit
         #expect(try database.read { tx in try tx.value(Int.self, "SELECT 1") } == 1)   // the connection is still good
     }
 
+    @Test func aReadOnlyServerRefusesWritesAsUnavailableAndStillReads() throws {
+        let url = try TestDatabase.makePostgresDatabase()
+        let database = AppDatabase(backend: try PostgresBackend(settings: PostgresSettings(url: url)))
+        try database.read { tx in _ = try tx.execute("SELECT 1") }
+        let name = try #require(try database.read { tx in try tx.value(String.self, "SELECT current_database()") })
+        try PostgresAdmin.run("ALTER DATABASE \(name) SET default_transaction_read_only = on", url: url)   // as a standby would be
+        let fresh = AppDatabase(backend: try PostgresBackend(settings: PostgresSettings(url: url)))
+        #expect { try fresh.write { tx in try tx.execute("INSERT INTO serverSecret (name, value) VALUES ('x', ?)", [Data([1])]) } }
+            throws: { StorageFailure.isUnavailable($0) }
+        #expect(try fresh.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM serverSecret") } == 0)
+    }
+
     @Test func anUnreachableServerIsUnavailable() throws {
         let settings = PostgresSettings(url: "postgresql://frontdoor@/postgres?host=/nonexistent-folder&port=54329", connectTimeout: 1)
         #expect { try PostgresBackend(settings: settings) } throws: { StorageFailure.isUnavailable($0) }
