@@ -46,8 +46,11 @@ public struct Confirmation: Sendable {
         let confirmed = try database.write { tx -> (email: EmailAddress, madePrimary: Bool)? in
             // One winner: the token's redemption is a conditional UPDATE (AccountTokens.redeem); a second confirmation
             // with the same link gets nil.
-            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: tx), let id = redeemed.emailAddressId,
-                  let verified = try tx.markAddressVerified(id: id, at: mail.clock.now()) else { return nil }
+            guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: tx), let id = redeemed.emailAddressId else { return nil }
+            // The account's address lock before the address row: a primary switch holds the lock and then updates the
+            // account's addresses (this one too while it waits to become primary); the other order would deadlock.
+            try tx.serialize(on: EmailAddresses.addressLock(redeemed.accountId))
+            guard let verified = try tx.markAddressVerified(id: id, at: mail.clock.now()) else { return nil }
             let email = verified.email
             try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: tx)
             if verified.makePrimaryOnVerify, !email.isPrimary {

@@ -73,7 +73,9 @@ public struct EmailAddresses: Sendable {
             guard !email.isPrimary else { throw AccountError.refused("address_primary_remove") }
             if email.verifiedAt != nil {
                 // Count-then-delete: the account's address changes take turns, so one verified address always stays.
-                try tx.serialize(on: "addresses.\(accountId)")
+                try tx.serialize(on: Self.addressLock(accountId))
+                // A primary switch that went first may have made it primary since it was read: look again.
+                guard try !address(addressId, of: accountId, in: tx).isPrimary else { throw AccountError.refused("address_primary_remove") }
                 guard try tx.countVerifiedEmailAddresses(of: accountId) > 1 else { throw AccountError.refused("address_last_verified") }
             }
             try tx.deleteEmailAddress(id: addressId)
@@ -107,9 +109,13 @@ public struct EmailAddresses: Sendable {
     static func switchPrimary(to email: EmailAddress, client: ClientInfo, mail: MailQueue, audit: AuditLog, detail: String = "primary",
                               in tx: Transaction) throws {
         guard let addressId = email.id else { throw AccountError.notFound }
-        let old = try EmailAddress.primaryAddress(of: email.accountId, in: tx)
         // One primary address per account: the unique partial index emailAddress_onePrimary (cleared first, then set).
-        try tx.switchPrimaryAddress(of: email.accountId, to: addressId)
+        // Switches of one account take turns (its address lock, taken before any of its address rows), so each clears the
+        // primary the one before it set: at READ COMMITTED a later switch would not see that new primary and would meet
+        // the index (a bare storage error) instead. An address removed meanwhile is not made primary (nothing changes).
+        try tx.serialize(on: addressLock(email.accountId))
+        let old = try EmailAddress.primaryAddress(of: email.accountId, in: tx)
+        guard try tx.switchPrimaryAddress(of: email.accountId, to: addressId) else { throw AccountError.notFound }
         if let old { try mail.enqueue(.primaryAddressChanged(newAddress: email.address), to: old, in: tx) }
         try audit.record(.emailChanged, accountId: email.accountId, email: email.address, client: client, detail: detail, in: tx)
     }
@@ -121,7 +127,7 @@ public struct EmailAddresses: Sendable {
         if held?.accountId == accountId { throw invalid("address_already_yours") }
         // The limit is a count-then-insert: the account's address changes take turns. One account per address is the
         // unique index on normalizedAddress (a race reads as address_unavailable: unavailableOnConflict).
-        try tx.serialize(on: "addresses.\(accountId)")
+        try tx.serialize(on: Self.addressLock(accountId))
         guard try tx.countEmailAddresses(of: accountId) < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
         if let held {
             guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {
@@ -151,6 +157,10 @@ public struct EmailAddresses: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The key an account's address changes take turns on (`Transaction.serialize(on:)`): adding and removing addresses,
+    /// and switching the primary one (Confirmation takes it too, before it touches the address it confirms).
+    static func addressLock(_ accountId: Int64) -> String { "addresses.\(accountId)" }
 
     /// The `email` field as `validator` (the sign-up rules) declares it: rules and display name. Residences use it too.
     static func emailRules(of validator: Validator) -> Validator {

@@ -110,11 +110,11 @@ public struct Residences: Sendable {
     @discardableResult
     public func approve(token: String, client: ClientInfo) throws -> String {
         let (address, approved) = try database.write { tx -> (String, Bool) in
-            let request = try pending(link: token, in: tx)
+            let request = try pending(link: token, deciding: true, in: tx)
             let id = request.id, address = request.address
             let now = clock.now().timeIntervalSince1970
-            // One decision per request: the conditional UPDATE (still pending) decides; a concurrent approval that decided
-            // first leaves this one as an unknown link, its account creation rolled back.
+            // One decision per request: the request's row is held from the lookup on (a concurrent approval waits there,
+            // then finds it decided: an unknown link), and the conditional UPDATE (still pending) decides.
             guard let accountId = try account(for: address, client: client, in: tx) else {
                 guard try tx.refuseResidence(id: id) else { throw AccountError.invalidToken }
                 try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: tx)?.accountId, email: address,
@@ -169,9 +169,10 @@ public struct Residences: Sendable {
     // MARK: Helpers
 
     /// The pending, unexpired request of the link `token`, or `AccountError.invalidToken`.
-    private func pending(link token: String, in tx: Transaction) throws -> PendingResidence {
+    /// `deciding`: the approval's lookup, holding the request's row until its transaction ends.
+    private func pending(link token: String, deciding: Bool = false, in tx: Transaction) throws -> PendingResidence {
         guard let link = SecretToken(encoded: token),
-              let request = try tx.pendingResidence(linkDigest: link.digest, now: clock.now().timeIntervalSince1970) else {
+              let request = try tx.pendingResidence(linkDigest: link.digest, now: clock.now().timeIntervalSince1970, deciding: deciding) else {
             throw AccountError.invalidToken
         }
         return request

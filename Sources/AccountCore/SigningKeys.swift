@@ -1,7 +1,8 @@
 // SigningKeys.swift: the server's private signing keys (the BrowserID root key), kept in the database.
 // Options: purpose (one current key per purpose, e.g. "browserid"); the clock dates creation and retirement.
 // Keys are opaque text here (PEM and public JSON made by the caller): AccountCore knows no key formats.
-// At most one key per purpose is current (a unique partial index); rotating retires it in the same transaction.
+// At most one key per purpose is current (a unique partial index); rotating retires it in the same transaction, and of
+// two rotations at once the loser answers `ConcurrentRotation` (one line, for `frontdoor keys rotate`).
 import Foundation
 
 /// One stored key: its private part stays in the database, its public part is published.
@@ -67,14 +68,32 @@ public struct SigningKeys: Sendable {
         }
     }
 
-    /// Retires the current key (if any) and makes this one current, in one transaction. Of two concurrent rotations the
-    /// second one's insert meets signingKey_oneCurrent and fails (`StorageError.uniqueViolation`), changing nothing.
+    /// Retires the current key (if any) and makes this one current, in one transaction. Of two concurrent rotations on
+    /// PostgreSQL the second one's insert meets signingKey_oneCurrent (it retired nothing: the first's new key was not
+    /// there when it looked) and the whole transaction is undone; it answers `ConcurrentRotation`. SQLite runs them one
+    /// after the other, so both succeed.
+    ///
+    /// - Throws: `ConcurrentRotation` when another rotation of this purpose committed first (nothing changed).
     public func rotate(privateKey: String, publicKey: String) throws -> StoredSigningKey {
-        try database.write { tx in
-            let now = clock.now().timeIntervalSince1970
-            try tx.retireCurrentSigningKey(purpose: purpose, retiredAt: now)
-            let id = try tx.insertSigningKey(purpose: purpose, privateKey: privateKey, publicKey: publicKey, createdAt: now)
-            return StoredSigningKey(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: Date(timeIntervalSince1970: now), retiredAt: nil)
+        do {
+            return try database.write { tx in
+                let now = clock.now().timeIntervalSince1970
+                try tx.retireCurrentSigningKey(purpose: purpose, retiredAt: now)
+                let id = try tx.insertSigningKey(purpose: purpose, privateKey: privateKey, publicKey: publicKey, createdAt: now)
+                return StoredSigningKey(id: id, privateKey: privateKey, publicKey: publicKey, createdAt: Date(timeIntervalSince1970: now), retiredAt: nil)
+            }
+        } catch StorageError.uniqueViolation {
+            throw ConcurrentRotation(purpose: purpose)
         }
+    }
+}
+
+/// A rotation that lost to another rotation of the same purpose committed at the same time: nothing was changed, and
+/// the other rotation's key is current.
+public struct ConcurrentRotation: Error, Equatable, CustomStringConvertible {
+    public var purpose: String
+
+    public var description: String {
+        "another \(purpose) key rotation finished at the same time; its key is current and this one changed nothing (see `frontdoor keys show`)"
     }
 }

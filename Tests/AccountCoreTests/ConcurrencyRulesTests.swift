@@ -13,11 +13,28 @@ import Testing
 
     /// Runs `body` on `count` threads at once; returns how many returned without throwing.
     func race(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> Int {
-        let wins = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: count) { index in
-            if (try? body(index)) != nil { wins.change { $0 += 1 } }
+        outcomes(count, body).filter { $0 == nil }.count
+    }
+
+    /// Runs `body` on `count` threads released together (each its own thread, not a pool as wide as the cores, so
+    /// every racer is in flight at once even on two cores); returns each racer's error, nil for those that returned.
+    func outcomes(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> [(any Error)?] {
+        let errors = Locked([Int: any Error]())
+        let ready = DispatchGroup(), start = DispatchSemaphore(value: 0), done = DispatchGroup()
+        for index in 0..<count {
+            ready.enter()
+            done.enter()
+            Thread.detachNewThread {
+                ready.leave()
+                start.wait()
+                do { try body(index) } catch { errors.change { $0[index] = error } }
+                done.leave()
+            }
         }
-        return wins.withLock { $0 }
+        ready.wait()
+        for _ in 0..<count { start.signal() }
+        done.wait()
+        return errors.withLock { found in (0..<count).map { found[$0] } }
     }
 
     @Test func exactlyTheLimitsFailuresLockTheAccountOnce() throws {

@@ -60,15 +60,17 @@ extension Transaction {
         try execute("DELETE FROM emailAddress WHERE id = ?", [id])
     }
 
-    /// Makes the address `addressId` the account's only primary address and drops any waiting primary change.
+    /// Makes the account's verified address `addressId` its only primary address and drops any waiting primary change;
+    /// false when that address is gone (removed meanwhile): the caller throws, so the clearing is undone too.
     /// Cleared first: `emailAddress_onePrimary` allows one primary address per account at any moment, so two concurrent
-    /// switches cannot leave two (the second waits on the first's row locks, or meets the index).
-    func switchPrimaryAddress(of accountId: Int64, to addressId: Int64) throws {
+    /// switches cannot leave two (callers take turns on the account's address lock, so the second one clears the first's).
+    func switchPrimaryAddress(of accountId: Int64, to addressId: Int64) throws -> Bool {
         try execute("""
             UPDATE emailAddress SET isPrimary = FALSE, makePrimaryOnVerify = FALSE
             WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)
             """, [accountId])
-        try execute("UPDATE emailAddress SET isPrimary = TRUE WHERE id = ?", [addressId])
+        return try execute("UPDATE emailAddress SET isPrimary = TRUE WHERE id = ? AND accountId = ? AND verifiedAt IS NOT NULL",
+                           [addressId, accountId]) == 1
     }
 
     /// Whether the address `id` waits to become primary when confirmed.

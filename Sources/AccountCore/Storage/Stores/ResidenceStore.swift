@@ -3,7 +3,9 @@
 //
 // A request is decided once and collected once: `refuseResidence`, `approveResidence` (still pending) and
 // `useResidence` (still verified) are conditional UPDATEs whose changed-row count decides, so of two concurrent
-// approvals or collections one wins.
+// approvals or collections one wins. An approval first takes the request's row (`pendingResidence(deciding:)`), so the
+// loser of two approvals of a new address stops before inserting a second account (which would meet the address's
+// unique index and answer a bare storage error on PostgreSQL).
 import Foundation
 
 /// A pending request as the approval finds it by its link.
@@ -31,11 +33,13 @@ extension Transaction {
             """, [id, address, normalizedAddress, secretDigest, linkDigest, userAgent, remoteAddress, createdAt, expiresAt])
     }
 
-    /// The pending request whose link digest is `linkDigest`, unexpired at `now`, or nil.
-    func pendingResidence(linkDigest: Data, now: Double) throws -> PendingResidence? {
+    /// The pending request whose link digest is `linkDigest`, unexpired at `now`, or nil. `deciding`: the approval's
+    /// lookup, in a write, holds the row until the transaction ends (PostgreSQL `FOR UPDATE`; SQLite's one writer holds
+    /// everything), so a second approval waits here, then finds the request decided and makes no account of its own.
+    func pendingResidence(linkDigest: Data, now: Double, deciding: Bool = false) throws -> PendingResidence? {
         try row("""
             SELECT id, address, userAgent, remoteAddress, createdAt FROM residence
-            WHERE linkDigest = ? AND state = 'pending' AND expiresAt > ?
+            WHERE linkDigest = ? AND state = 'pending' AND expiresAt > ?\(deciding && dialect == .postgresql ? " FOR UPDATE" : "")
             """, [linkDigest, now]).map { row in
             PendingResidence(id: try row.decode("id"), address: try row.decode("address"), userAgent: try row.decode("userAgent"),
                              remoteAddress: try row.decode("remoteAddress"), createdAt: try row.decode("createdAt"))
