@@ -30,8 +30,14 @@ import StorageTestKit
         #expect(try middle.read { tx in try tx.value(Int.self, "SELECT total FROM auditCount WHERE event = 'sign_in'") } == 10)
         #expect(try middle.read { tx in try tx.value(Double.self, "SELECT lastSignInAt FROM account WHERE id = 3") } == 1_700_000_302.75)
 
-        // Account 5 was deleted: its id is never given again, on either backend.
+        // Account 5 was deleted: its id is never given again, on either backend; the audit trigger counts again.
         for database in [middle, back] {
+            try database.write { tx in
+                try Self.insert(tx, "audit", ["createdAt": 1_700_000_000.25 + 9, "event": "sign_in", "accountId": 4, "remoteAddress": "::1", "userAgent": "",
+                                         "detail": "", "addressGroup": "::1"])
+            }
+            #expect(try database.read { tx in try tx.value(Int.self, "SELECT total FROM auditCount WHERE event = 'sign_in'") } == 11)
+            #expect(try database.read { tx in try tx.value(Double.self, "SELECT lastSignInAt FROM account WHERE id = 4") } == 1_700_000_000.25 + 9)
             let id = try database.write { tx in
                 try tx.insert("INSERT INTO account (passwordHash, createdAt, updatedAt) VALUES ('x', 1, 1) RETURNING id")
             }

@@ -13,9 +13,11 @@
 //   else, e.g. a newer Frontdoor's table, is refused), with the same columns; every target table must be empty.
 // - At the end, still inside that transaction, each table's count must equal the source's, else nothing is committed;
 //   after the commit they are counted once more on a fresh read.
-// - Audit triggers (v11): `audit` is copied first, before `account` (it has no foreign key), so the trigger's
-//   `account.lastSignInAt` update finds no account and accounts keep their own lastSignInAt; the counts the trigger
-//   added to `auditCount` are deleted before the source's auditCount rows are copied as they are (last).
+// - Audit triggers (v11, auditCount and account.lastSignInAt): paused on the target for the copy, inside its
+//   transaction (PostgreSQL: DISABLE TRIGGER USER; SQLite: dropped and made again from their own text), so auditCount
+//   and lastSignInAt are copied as they are, never counted twice, and a failed copy restores them with the rest.
+//   (Not merely undone afterwards: on PostgreSQL a trigger bumping one auditCount row per copied audit row, all in
+//   one transaction, grows that row's version chain with every row: 100 000 audit rows took minutes.)
 // - Ids: each identity table's high-water mark (its highest id, or the source's sequence when higher: an id once given
 //   is never given again, even after its row was deleted) is set on the target (PostgreSQL setval, SQLite
 //   sqlite_sequence), so new rows get fresh ids.
@@ -31,7 +33,7 @@ public enum DatabaseCopy {
     }
 
     /// Every table of the migrations (SQLiteMigrations.swift, PostgresMigrations.swift), in the order they are copied:
-    /// `audit` before `account` and `auditCount` last (the audit trigger, see above), parents before children.
+    /// parents before children (`audit` has no foreign key).
     public static let tables: [Table] = [
         Table(name: "audit", key: ["id"], identity: true),
         Table(name: "account", key: ["id"], identity: true),
@@ -87,13 +89,14 @@ public enum DatabaseCopy {
                     }
                     if try to.row("SELECT 1 FROM \(table.name) LIMIT 1") != nil { throw DatabaseCopyError.targetNotEmpty(table: table.name) }
                 }
+                let resume = try to.dialect == .sqlite ? SQLiteCatalog.pauseTriggers(to, on: "audit") : PostgresCatalog.pauseTriggers(to, on: "audit")
                 for (table, total) in zip(tables, counts) {
                     let started = Date()
-                    if table.name == "auditCount" { try to.execute("DELETE FROM auditCount") }   // the trigger's counts
                     try copyRows(of: table, columns: sourceColumns[table.name] ?? [], total: total, from: from, to: to,
                                  batchSize: batchSize, progressEvery: progressEvery, progress: progress)
                     progress(.copied(table: table.name, rows: total, seconds: Date().timeIntervalSince(started)))
                 }
+                for statement in resume { try to.execute(statement) }
                 for (table, value) in highWater where value > 0 { try setSequence(to, of: table, to: value) }
                 for (table, expected) in zip(tables, counts) {
                     let found = try count(to, table.name)

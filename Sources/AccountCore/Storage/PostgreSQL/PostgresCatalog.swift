@@ -1,5 +1,6 @@
 // PostgresCatalog.swift: what `DatabaseCopy` asks PostgreSQL's catalog: the tables of the current schema, a table's
-// columns, and an identity column's sequence (read and set, so new rows get ids past every copied one).
+// columns, an identity column's sequence (read and set, so new rows get ids past every copied one), and a table's
+// triggers paused for the copy (ALTER TABLE … DISABLE TRIGGER USER: transactional, needs the table's owner).
 //
 // Options: none. Names come back folded to lower case (the migrations do not quote identifiers); `schemaMigration`
 // is left to the caller.
@@ -32,5 +33,11 @@ enum PostgresCatalog {
     /// Makes `table`'s next id `value + 1` (`value` > 0).
     static func setSequence(_ tx: Transaction, of table: String, to value: Int64) throws {
         _ = try tx.rows("SELECT setval(pg_get_serial_sequence(?, 'id'), ?)", [table, value])
+    }
+
+    /// Disables `table`'s own triggers (not the foreign keys'); returns the statement that enables them again.
+    static func pauseTriggers(_ tx: Transaction, on table: String) throws -> [String] {
+        try tx.execute("ALTER TABLE \(table) DISABLE TRIGGER USER")
+        return ["ALTER TABLE \(table) ENABLE TRIGGER USER"]
     }
 }

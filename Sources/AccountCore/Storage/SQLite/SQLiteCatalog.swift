@@ -1,5 +1,6 @@
-// SQLiteCatalog.swift: what `DatabaseCopy` asks SQLite's catalog: its tables, a table's columns, and the identity
-// high-water mark an AUTOINCREMENT table keeps in `sqlite_sequence` (ids of deleted rows are never given again).
+// SQLiteCatalog.swift: what `DatabaseCopy` asks SQLite's catalog: its tables, a table's columns, the identity
+// high-water mark an AUTOINCREMENT table keeps in `sqlite_sequence` (ids of deleted rows are never given again), and
+// a table's triggers paused for the copy (SQLite cannot disable one: they are dropped and made again from their text).
 //
 // Options: none. Leaves out SQLite's own tables (`sqlite_*`); GRDB's `grdb_migrations` is left to the caller.
 enum SQLiteCatalog {
@@ -23,5 +24,12 @@ enum SQLiteCatalog {
         if try tx.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", [value, table]) == 0 {
             try tx.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [table, value])
         }
+    }
+
+    /// Drops `table`'s triggers; returns the statements that make them again (run them in the same transaction).
+    static func pauseTriggers(_ tx: Transaction, on table: String) throws -> [String] {
+        let triggers = try tx.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name", [table])
+        for trigger in triggers { try tx.execute("DROP TRIGGER \(try trigger.decode("name", as: String.self))") }
+        return try triggers.map { try $0.decode("sql", as: String.self) }
     }
 }
