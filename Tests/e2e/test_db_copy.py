@@ -167,3 +167,5 @@ def test_every_refusal_is_one_line_and_writes_nothing(tmp_path, cluster):
                               "must not hold a password", "--to-password-file")
     assert "hunter2" not in leaked
     one_line_failure(frontdoor("db", "copy", str(good), fresh), "FROM must be sqlite:PATH or postgresql://")
+    one_line_failure(frontdoor("db", "copy", f"sqlite:{good}", fresh, "--to-password-file", str(tmp_path / "nope")),
+                     "cannot read --to-password-file")

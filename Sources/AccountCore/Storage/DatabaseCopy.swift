@@ -20,7 +20,8 @@
 //   one transaction, grows that row's version chain with every row: 100 000 audit rows took minutes.)
 // - Ids: each identity table's high-water mark (its highest id, or the source's sequence when higher: an id once given
 //   is never given again, even after its row was deleted) is set on the target (PostgreSQL setval, SQLite
-//   sqlite_sequence), so new rows get fresh ids.
+//   sqlite_sequence), so new rows get fresh ids. (PostgreSQL's setval is not undone by a rollback: a copy refused at
+//   its final count check leaves the target empty but its sequences advanced, which only skips ids.)
 import Foundation
 
 /// Copies a whole database. See the file's header for the rules.
