@@ -75,10 +75,12 @@ enum Bootstrap {
 
     /// The database `database.url` names (PostgreSQL), else the SQLite file at `database.path`: created or migrated
     /// when `migrating` (`migrate`, `serve`), else only opened when it is there and (with `requireCurrent`) up to date;
-    /// one line naming the database otherwise.
-    static func openDatabase(_ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool = true) throws -> AppDatabase {
+    /// one line naming the database otherwise. `password`, when given, is PostgreSQL's instead of the configured one
+    /// (`db copy`'s --from/--to-password-file).
+    static func openDatabase(_ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool = true,
+                             password: String? = nil) throws -> AppDatabase {
         if let url = configuration.database.postgresURL {
-            return try openPostgres(url: url, configuration, migrating: migrating, requireCurrent: requireCurrent)
+            return try openPostgres(url: url, configuration, migrating: migrating, requireCurrent: requireCurrent, password: password)
         }
         let path = configuration.database.sqlitePath, maxSize = configuration.database.maxSizeMB
         do {
@@ -92,9 +94,10 @@ enum Bootstrap {
     }
 
     /// Connects to PostgreSQL (the pool's first connection), then migrates or checks the schema.
-    static func openPostgres(url: String, _ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool) throws -> AppDatabase {
+    static func openPostgres(url: String, _ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool,
+                             password: String? = nil) throws -> AppDatabase {
         let shown = DatabaseURL.redacted(url)
-        let settings = PostgresSettings(url: url, password: try databasePassword(configuration), poolSize: configuration.database.poolSize,
+        let settings = PostgresSettings(url: url, password: try password ?? databasePassword(configuration), poolSize: configuration.database.poolSize,
                                         statementTimeout: configuration.database.statementTimeout,
                                         connectTimeout: configuration.database.connectTimeout)
         let database: AppDatabase
@@ -121,8 +124,13 @@ enum Bootstrap {
     static func databasePassword(_ configuration: AppConfiguration) throws -> String? {
         let file = configuration.database.passwordFile
         guard !file.isEmpty else { return ProcessInfo.processInfo.environment["FRONTDOOR_DATABASE_PASSWORD"] }
+        return try passwordFile(file, named: "database.password_file")
+    }
+
+    /// The first line of the password file `file` (`named` as the operator gave it, for the message).
+    static func passwordFile(_ file: String, named: String) throws -> String {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw CommandFailure("frontdoor: cannot read database.password_file \(file)")
+            throw CommandFailure("frontdoor: cannot read \(named) \(file)")
         }
         return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }

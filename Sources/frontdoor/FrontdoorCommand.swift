@@ -1,5 +1,5 @@
 // FrontdoorCommand.swift: the `frontdoor` command line: serve (the default), migrate, config check, mail, keys, user,
-// sessions, audit, invite, backup.
+// sessions, audit, invite, backup, db copy.
 import ArgumentParser
 import Foundation
 import WebFront
@@ -14,7 +14,7 @@ struct FrontdoorCommand: ParsableCommand {
             (spawn-fcgi, systemd), or, when a web server starts it as plain CGI, the one request in its environment.
             """,
         subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self,
-                      UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self],
+                      UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self, DatabaseCommand.self],
         defaultSubcommand: Serve.self)
 }
 
