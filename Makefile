@@ -1,6 +1,6 @@
 # Frontdoor: `make run` serves http://127.0.0.1:8080/account/; `make test` runs every test.
 # Both first install what is missing (scripts/install-deps: Debian packages; .venv for the e2e tests).
-.PHONY: run test deps build build-release unit e2e bench clean tsan tsan-repeat fuzz-smoke fuzz http-fuzz faults soak
+.PHONY: run test deps build build-release unit e2e e2e-postgres bench clean tsan tsan-repeat fuzz-smoke fuzz http-fuzz faults soak
 
 PORT ?= 8080
 PYTEST_ARGS ?=
@@ -30,6 +30,12 @@ unit: build
 e2e: build
 	@scripts/install-deps --with-venv
 	FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
+
+# The same suite with every stack on PostgreSQL: one private cluster for the run (scripts/pg-cluster, stopped after),
+# a new database per stack; the tests about SQLite itself (sqlite_only) are deselected and listed at the end.
+e2e-postgres: build
+	@scripts/install-deps --with-venv
+	FRONTDOOR_E2E_BACKEND=postgresql FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
 
 # make test = the unit tests, the end-to-end suite (with the short smoke of the HTTP fuzz, faults and soak),
 # the unit tests again under the thread sanitizer, and every fuzz target for a short run over its corpus.

@@ -84,6 +84,7 @@ public struct Frontdoor: Responder {
     private func storageFailure(_ error: Error, context: RequestContext) -> HTTPError? {
         guard StorageFailure.isUnavailable(error) else { return nil }
         site.logger.warning("database cannot take changes", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+        context.treatUnreadSessionAsNone()   // unreachable (PostgreSQL down): the 503 page, not a plain-text fallback
         return .storageUnavailable
     }
 

@@ -89,6 +89,12 @@ public final class RequestContext {
         return found
     }
 
+    /// For the page of a storage failure: a session that could not be read (the database down) counts as none, so
+    /// the page renders without asking the database again.
+    func treatUnreadSessionAsNone() {
+        if loadedSession == nil { loadedSession = .some(nil) }
+    }
+
     /// The live session, or a redirect to the sign-in page that comes back here (a GET's URI, else the home page).
     public func requireSession() throws -> SessionInfo {
         if let session = try session() { return session }

@@ -1,4 +1,9 @@
-"""End-to-end fixtures: a real nginx in front of a real frontdoor process, a SQLite file, an SMTP sink.
+"""End-to-end fixtures: a real nginx in front of a real frontdoor process, its database, an SMTP sink.
+
+The database is a SQLite file in the stack's folder, or with FRONTDOOR_E2E_BACKEND=postgresql a new database in one
+private PostgreSQL cluster per pytest process (backends.py; `make e2e-postgres`). Tests read and change rows through
+the Stack (query, records, count, connect) in SQLite's `?` style on both. A test about SQLite itself carries
+@pytest.mark.sqlite_only("why"): deselected on PostgreSQL, with the reasons listed at the end of the run.
 
 Every stack takes free loopback ports (free_port: outside the kernel's ephemeral range, never 8080 or 5432) and its
 own temp folder. Its frontdoor runs with netguard.c preloaded: no connection leaves loopback and no name lookup reaches a
@@ -13,12 +18,10 @@ import os
 import re
 import shutil
 import socket
-import sqlite3
 import subprocess
 import tempfile
 import threading
 import time
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,8 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+
+import backends
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("FRONTDOOR_BIN", str(ROOT / ".build/debug/frontdoor"))
@@ -215,7 +220,9 @@ class Stack:
         self.tls_port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/account"
         self.https_base = f"https://127.0.0.1:{self.tls_port}/account"
-        self.db = folder / "frontdoor.sqlite"
+        self.db = folder / "frontdoor.sqlite"   # the SQLite file (SQLite-only tests look at it)
+        config = dict(config)
+        self.store = backends.store_for(folder, config)   # on PostgreSQL: a new database, named in config's database.url
         self.outbox = folder / "outbox"
         self.socket = folder / "fcgi.sock"
         self.config_path = folder / "frontdoor.yml"
@@ -318,14 +325,17 @@ class Stack:
         return "\n".join(parts)
 
     def connect(self):
-        """A connection to the stack's database that waits up to 60 s for frontdoor's write lock (sqlite3's default,
-        5 s, is short on a loaded machine). Use it with contextlib.closing; `with db:` commits."""
-        return sqlite3.connect(self.db, timeout=60)
+        """A connection to the stack's database taking `?` statements (sqlite3's, or psycopg's wrapped; on SQLite it
+        waits up to 60 s for frontdoor's write lock). Use it with contextlib.closing; `with db:` commits."""
+        return self.store.connect()
 
     def query(self, sql, *args):
-        """The rows of one statement, committed (so UPDATEs stick), on a connection closed afterwards."""
-        with closing(self.connect()) as db, db:
-            return db.execute(sql, args).fetchall()
+        """The rows (tuples) of one statement, committed (so UPDATEs stick), on a connection closed afterwards."""
+        return self.store.query(sql, *args)
+
+    def records(self, sql, *args):
+        """The rows of one statement as dicts by column name (any case)."""
+        return self.store.records(sql, *args)
 
     def count(self, table):
         return self.query(f"SELECT COUNT(*) FROM {table}")[0][0]
@@ -404,6 +414,44 @@ class Browser:
 
 
 STACKS = []  # every running stack, so a failing test's report can show their logs
+SQLITE_ONLY = []  # (test id, reason) of the tests deselected on PostgreSQL
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only(reason): a test about SQLite itself (its file, size cap, backup, "
+                                       "migration of an old file); deselected when FRONTDOOR_E2E_BACKEND=postgresql")
+
+
+def pytest_report_header(config):
+    return f"frontdoor e2e backend: {backends.BACKEND} (FRONTDOOR_E2E_BACKEND)"
+
+
+def pytest_collection_modifyitems(config, items):
+    """On PostgreSQL, deselects the sqlite_only tests (each must say why) and keeps their reasons for the summary."""
+    kept, dropped = [], []
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker and not (marker.args and marker.args[0]):
+            raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason")
+        if marker and backends.POSTGRESQL:
+            dropped.append(item)
+            SQLITE_ONLY.append((item.nodeid, marker.args[0]))
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SQLITE_ONLY:
+        terminalreporter.section(f"{len(SQLITE_ONLY)} SQLite-only tests deselected on PostgreSQL (the SQLite run covers them)")
+        for nodeid, reason in SQLITE_ONLY:
+            terminalreporter.write_line(f"{nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session):
+    backends.stop_cluster()   # the PostgreSQL run's private cluster, when one was started
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -477,16 +525,15 @@ def bid_stack(tmp_path_factory, request, test_idp):
 
 def outbox_newest_first(stack):
     """The outbox's .eml files, the most recently queued first. The outbox writes each message (atomically) as
-    <messageId>.eml, so the order is that of the queue's ids in `stack.db`, not of the files' mtimes (two mails
-    written within one tick of the kernel's coarse file clock share an mtime). A stand-in stack without a `db` (one
-    mail per address) gets them by mtime, then name."""
+    <messageId>.eml, so the order is that of the queue's ids in the stack's database, not of the files' mtimes (two
+    mails written within one tick of the kernel's coarse file clock share an mtime). A stand-in stack without a
+    `store` (one mail per address) gets them by mtime, then name."""
     if not stack.outbox.exists():
         return []
     queued = {}
-    db = getattr(stack, "db", None)
-    if db is not None and Path(db).exists():
-        with closing(sqlite3.connect(db, timeout=60)) as connection:
-            queued = dict(connection.execute("SELECT messageId, id FROM mailQueue").fetchall())
+    store = getattr(stack, "store", None)
+    if store is not None and (store.kind != "sqlite" or store.path.exists()):
+        queued = dict(store.query("SELECT messageId, id FROM mailQueue"))
 
     def order(path):
         return (queued.get(path.stem, -1), 0 if queued else path.stat().st_mtime_ns, path.name)
@@ -653,12 +700,9 @@ def account_ids(stack, email):
 
 def identities(stack, provider_id=None):
     """socialIdentity rows as dicts (optionally of one provider)."""
-    with closing(stack.connect()) as db:
-        db.row_factory = sqlite3.Row
-        sql, args = "SELECT * FROM socialIdentity", ()
-        if provider_id:
-            sql, args = sql + " WHERE provider = ?", (provider_id,)
-        return [dict(row) for row in db.execute(sql, args)]
+    if provider_id:
+        return stack.records("SELECT * FROM socialIdentity WHERE provider = ?", provider_id)
+    return stack.records("SELECT * FROM socialIdentity")
 
 
 def make_chromium(*arguments, prefs=None):

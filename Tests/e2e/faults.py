@@ -9,7 +9,6 @@ import os
 import re
 import signal
 import time
-from contextlib import closing
 
 import requests
 
@@ -56,8 +55,9 @@ def sign_up(stack, email, password=PASSWORD):
 
 
 def integrity(stack):
-    """`PRAGMA integrity_check` on the database file (a list of rows; [("ok",)] when sound)."""
-    return stack.query("PRAGMA integrity_check")
+    """`PRAGMA integrity_check` on the database file, or amcheck on PostgreSQL (backends.py): a list of rows,
+    [("ok",)] when sound."""
+    return stack.store.integrity()
 
 
 def half_written(stack):
@@ -66,25 +66,24 @@ def half_written(stack):
     'sign_up' audit row their sign-up writes in the same transaction (so: for stacks whose accounts all come from the
     sign-up form). Empty when all is well."""
     problems = []
-    with closing(stack.connect()) as db:
-        fk = db.execute("PRAGMA foreign_key_check").fetchall()
-        if fk:
-            problems.append(f"foreign_key_check: {fk[:10]}")
-        checks = {
-            "accounts without exactly one primary address":
-                "SELECT id FROM account a WHERE (SELECT COUNT(*) FROM emailAddress e WHERE e.accountId = a.id AND e.isPrimary) != 1",
-            "accounts without any address":
-                "SELECT id FROM account WHERE id NOT IN (SELECT accountId FROM emailAddress)",
-            "addresses of no account": "SELECT id FROM emailAddress WHERE accountId NOT IN (SELECT id FROM account)",
-            "sessions of no account": "SELECT hex(digest) FROM session WHERE accountId NOT IN (SELECT id FROM account)",
-            "tokens of no account": "SELECT hex(digest) FROM accountToken WHERE accountId NOT IN (SELECT id FROM account)",
-            "accounts without their sign-up audit row":
-                "SELECT id FROM account WHERE id NOT IN (SELECT accountId FROM audit WHERE event = 'sign_up' AND accountId IS NOT NULL)",
-        }
-        for what, sql in checks.items():
-            rows = db.execute(sql).fetchall()
-            if rows:
-                problems.append(f"{what}: {rows[:10]}")
+    fk = stack.store.foreign_key_problems()
+    if fk:
+        problems.append(f"foreign_key_check: {fk[:10]}")
+    checks = {
+        "accounts without exactly one primary address":
+            "SELECT id FROM account a WHERE (SELECT COUNT(*) FROM emailAddress e WHERE e.accountId = a.id AND e.isPrimary) != 1",
+        "accounts without any address":
+            "SELECT id FROM account WHERE id NOT IN (SELECT accountId FROM emailAddress)",
+        "addresses of no account": "SELECT id FROM emailAddress WHERE accountId NOT IN (SELECT id FROM account)",
+        "sessions of no account": "SELECT accountId FROM session WHERE accountId NOT IN (SELECT id FROM account)",
+        "tokens of no account": "SELECT accountId FROM accountToken WHERE accountId NOT IN (SELECT id FROM account)",
+        "accounts without their sign-up audit row":
+            "SELECT id FROM account WHERE id NOT IN (SELECT accountId FROM audit WHERE event = 'sign_up' AND accountId IS NOT NULL)",
+    }
+    for what, sql in checks.items():
+        rows = stack.query(sql)
+        if rows:
+            problems.append(f"{what}: {rows[:10]}")
     return problems
 
 

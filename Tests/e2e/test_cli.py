@@ -1,4 +1,5 @@
-"""The operator's tools (user, sessions, audit, backup) run as the real binary on the SQLite file a running stack serves."""
+"""The operator's tools (user, sessions, audit, backup) run as the real binary on the database a running stack serves
+(backup and a missing database file: SQLite only)."""
 import json
 import os
 import sqlite3
@@ -200,6 +201,7 @@ def test_delete_needs_yes_and_removes_everything_but_the_trail(cli_stack):
     assert trail[0]["event"] == "account_deleted", "the trail of a deleted account is still found by its address"
 
 
+@pytest.mark.sqlite_only("`frontdoor backup` copies the SQLite file")
 def test_backup_while_serving(cli_stack, tmp_path):
     email = unique_email("backed")
     add_user(cli_stack, email)
@@ -224,6 +226,7 @@ def test_backup_while_serving(cli_stack, tmp_path):
     assert "Usage" in fails(cli_stack, "backup", code=64)
 
 
+@pytest.mark.sqlite_only("`frontdoor backup` copies the SQLite file")
 def test_backup_keeps_the_token_key_beside_the_copy_and_both_restore(cli_stack, tmp_path):
     """Issue 22: without social.token_key_file the stored provider tokens are unreadable, so the backup keeps it
     (mode 0600) next to the database copy; restoring both files gives a working database."""
@@ -272,6 +275,7 @@ def test_mail_list_keys_show_and_config_check_for_scripts(cli_stack):
     assert bad.returncode == 1 and "signup: must be open, invite or closed" in bad.stderr
 
 
+@pytest.mark.sqlite_only("a missing SQLite file at a relative database.path")
 def test_a_command_refuses_a_missing_database_instead_of_making_an_empty_one(tmp_path):
     """Issue 22: only `migrate` and `serve` create or migrate; any other command where database.path finds nothing says
     which file it looked at, in one line, and leaves no file behind. A relative database.path in the config file is in

@@ -11,6 +11,8 @@ import pytest
 from conftest import Api, Browser, _stack, unique_email, wait_for
 from faults import integrity, sign_up
 
+pytestmark = pytest.mark.sqlite_only("database.max_size_mb is SQLite's page cap; the test fills the file itself")
+
 PASSWORD = "correct horse battery"
 CAP_MB = 2
 UNAVAILABLE = "We can't save changes right now, so nothing was changed. Please try again in a few minutes."

@@ -8,7 +8,7 @@ operations has been answered as done, with requests still in flight. After the r
 - every reset answered 303 changed the password (the new one signs in, the old one does not) and its session works;
 - every sign-in answered 303 gave a session that passes the gate (/account/auth/check → 200);
 - every session made before (prepared, or done in an earlier round) still passes the gate;
-- PRAGMA integrity_check says ok and nothing is half-written (faults.half_written).
+- the integrity check says ok (PRAGMA integrity_check; amcheck on PostgreSQL) and nothing is half-written (faults.half_written).
 
 FAULT_ROUNDS (default 2) kill/restart cycles; the figures are printed (and kept in bench/results/faults.md by
 `make faults`). The kill points come from a seed printed first (FAULT_SEED replays it; 1 for the smoke, drawn for

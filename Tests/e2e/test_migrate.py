@@ -7,7 +7,12 @@ import stat
 import subprocess
 from contextlib import closing
 
+import pytest
+
 from conftest import BIN, ROOT
+
+# Every test here makes its own SQLite file (test_postgres.py runs `migrate --status` on PostgreSQL).
+pytestmark = pytest.mark.sqlite_only("an old SQLite file migrated, its copy before, and backup of it")
 
 LATEST = "v11-retention"
 

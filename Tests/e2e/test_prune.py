@@ -126,7 +126,7 @@ def test_zero_keeps_forever_and_older_than_overrides_it(keep_stack):
     assert stack.query("SELECT COUNT(*) FROM mailQueue WHERE recipient = ?", email) == [(0,)]
 
 
-def test_bad_ages_and_a_missing_database_are_one_line_and_change_nothing(keep_stack, tmp_path):
+def test_bad_ages_are_one_line_and_change_nothing(keep_stack):
     stack = keep_stack
     rows = stack.count("audit")
     assert refused(stack, "--older-than", "soon") == 'frontdoor: --older-than must be a duration such as 30m, 2h or 7d, not "soon"'
@@ -135,6 +135,13 @@ def test_bad_ages_and_a_missing_database_are_one_line_and_change_nothing(keep_st
     assert refused(stack, env={"FRONTDOOR_RETENTION_SENT_MAIL": "10s"}) == (
         "frontdoor: retention.sent_mail must be 0 (keep forever) or at least mail.throttle (1m): the mail throttle looks "
         "that far back (got 10s)")
+    assert stack.count("audit") == rows
+
+
+@pytest.mark.sqlite_only("a missing SQLite file at database.path")
+def test_a_missing_database_is_one_line_and_makes_nothing(keep_stack, tmp_path):
+    stack = keep_stack
+    rows = stack.count("audit")
     missing = tmp_path / "elsewhere" / "frontdoor.sqlite"
     assert refused(stack, env={"FRONTDOOR_DATABASE_PATH": str(missing)}).startswith(f"frontdoor: no database at {missing} ")
     assert not missing.parent.exists(), "nothing created"

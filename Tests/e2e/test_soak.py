@@ -25,13 +25,13 @@ database's files at their bound rather than as many as are open at the sample: t
 request), each with its -wal, and the process's one -shm. How many of those are open by the warm-up's end depends on
 scheduling; that they never exceed the bound is asserted instead. So the growth asserted is that of everything else
 (log, std streams, listening socket, epoll), against what frontdoor holds with its pools full. The raw counts are
-reported too.
+reported too. On PostgreSQL (FRONTDOOR_E2E_BACKEND) the database's connections are its pool's sockets, counted by the
+server (pg_stat_activity) and bounded by database.pool_size; the size reported is pg_database_size (no WAL of its own).
 """
 import datetime
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import threading
 import time
@@ -104,11 +104,13 @@ def kinds(values):
 
 
 def effective_workers(stack):
-    """fastcgi.workers as frontdoor reads its config (`config check`), for the bound on database connections."""
+    """fastcgi.workers and database.pool_size as frontdoor reads its config (`config check`), for the bound on
+    database connections."""
     result = subprocess.run([BIN, "config", "check", "--config", str(stack.config_path)], capture_output=True, text=True,
                             timeout=300, cwd=stack.folder)
     assert result.returncode == 0, result.stderr
-    return int(re.search(r"^\s*workers: (\d+)$", result.stdout, re.M).group(1))
+    return (int(re.search(r"^\s*workers: (\d+)$", result.stdout, re.M).group(1)),
+            int(re.search(r"^\s*pool_size: (\d+)$", result.stdout, re.M).group(1)))
 
 
 def listening_sockets():
@@ -145,11 +147,17 @@ class Sampler(threading.Thread):
                 pass
         listening = listening_sockets()
         in_flight = [t for t in targets if t.startswith("socket:[") and t[8:-1] not in listening]
-        database = str(self.stack.db)
-        db_files = [t for t in targets if t in (database, database + "-wal", database + "-shm")]
+        if self.stack.store.kind == "postgresql":   # the pool's connections are sockets too: the server counts them
+            connections = self.stack.query("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                           "AND pid <> pg_backend_pid()")[0][0]
+            db_fds, in_flight = connections, in_flight[connections:]
+        else:
+            database = str(self.stack.db)
+            db_files = [t for t in targets if t in (database, database + "-wal", database + "-shm")]
+            db_fds, connections = len(db_files), db_files.count(database)
         sessions = self.stack.count("session")
-        self.samples.append(Sample(time.monotonic() - self.started, rss, len(targets), len(in_flight), len(db_files),
-                                   db_files.count(database), threads, sessions))
+        self.samples.append(Sample(time.monotonic() - self.started, rss, len(targets), len(in_flight), db_fds,
+                                   connections, threads, sessions))
 
     def run(self):
         while True:
@@ -157,7 +165,7 @@ class Sampler(threading.Thread):
                 self.sample()
             except (OSError, AttributeError):  # the process is gone: the test's liveness check says so
                 return
-            except sqlite3.Error as error:
+            except Exception as error:   # the database's (sqlite3 or psycopg)
                 self.error = error
                 return
             if self.stopping.wait(INTERVAL):
@@ -207,7 +215,9 @@ def slopes(samples, value, end):
 
 
 def database_bytes(stack):
-    """Sizes of the SQLite file and of its WAL, in bytes."""
+    """Sizes of the SQLite file and of its WAL, in bytes (PostgreSQL: the database's size, and 0)."""
+    if stack.store.kind == "postgresql":
+        return stack.query("SELECT pg_database_size(current_database())")[0][0], 0
     wal = stack.db.with_name(stack.db.name + "-wal")
     return stack.db.stat().st_size, wal.stat().st_size if wal.exists() else 0
 
@@ -221,11 +231,16 @@ def test_soak(soak_stack):
     work = stack.folder / "soak"
     work.mkdir()
     plan = kinds(values)
-    workers = effective_workers(stack)
+    workers, pool_size = effective_workers(stack)
     # Every connection to the database: a session lookup per worker, GRDB's writer and readers; each holds the file
-    # and its -wal, and the process one -shm.
-    db_connection_bound = workers + 1 + GRDB_READERS
-    db_fd_bound = 2 * db_connection_bound + 1
+    # and its -wal, and the process one -shm. PostgreSQL: the pool's connections, one socket each.
+    if stack.store.kind == "postgresql":
+        db_connection_bound = db_fd_bound = pool_size
+        bound_text = f"database.pool_size {pool_size}"
+    else:
+        db_connection_bound = workers + 1 + GRDB_READERS
+        db_fd_bound = 2 * db_connection_bound + 1
+        bound_text = f"{workers} workers + writer + {GRDB_READERS} readers"
 
     sampler = Sampler(stack, pid)
     sampler.start()
@@ -301,12 +316,12 @@ def test_soak(soak_stack):
         f"| open fds | {fds[0]} | {fds[1]} | {fds[2]} | {fds[3]:+.1%} |",
         f"| open fds without FastCGI connections in flight, database files counted at their bound ({db_fd_bound}) | "
         f"{fds_net[0]} | {fds_net[1]} | {fds_net[2]} | {fds_net[3]:+.1%} |",
-        f"| database connections (bound {db_connection_bound}: {workers} workers + writer + {GRDB_READERS} readers) | "
+        f"| database connections (bound {db_connection_bound}: {bound_text}) | "
         f"{db_connections[0]} | {db_connections[1]} | {db_connections[2]} | {db_connections[3]:+.1%} |",
         f"| threads | {threads[0]} | {threads[1]} | {threads[2]} | {threads[3]:+.1%} |",
         "",
         f"Sessions made during the soak: {sessions_made:,} (sign-ins answered 303: {signed_in:,}); "
-        f"database {mib(database_before[0] / 1024)} → {mib(database_after[0] / 1024)} MiB, "
+        f"database ({stack.store.kind}) {mib(database_before[0] / 1024)} → {mib(database_after[0] / 1024)} MiB, "
         f"its WAL {mib(database_before[1] / 1024)} → {mib(database_after[1] / 1024)} MiB. "
         f"frontdoor alive with the same PID: {'yes' if alive else 'NO'}. nginx [error] or worse: {len(nginx_errors)}; "
         f"frontdoor log lines (level warning and up): {len(app_log)}, of them error/critical: {len(app_errors)}.",
