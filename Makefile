@@ -33,13 +33,16 @@ e2e: build
 
 # The same suite with every stack on PostgreSQL: one private cluster for the run (scripts/pg-cluster, stopped after),
 # a new database per stack; the tests about SQLite itself (sqlite_only) are deselected and listed at the end.
+# The same suite with every stack on PostgreSQL (Tests/e2e/backends.py: one private cluster, a database per stack);
+# tests about SQLite itself are marked sqlite_only and listed as deselected.
 e2e-postgres: build
 	@scripts/install-deps --with-venv
 	FRONTDOOR_E2E_BACKEND=postgresql FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
 
-# make test = the unit tests, the end-to-end suite (with the short smoke of the HTTP fuzz, faults and soak),
-# the unit tests again under the thread sanitizer, and every fuzz target for a short run over its corpus.
-test: unit e2e tsan fuzz-smoke
+# make test = the unit tests (on SQLite and on PostgreSQL), the end-to-end suite (with the short smoke of the HTTP
+# fuzz, faults and soak) on SQLite and again on PostgreSQL, the unit tests under the thread sanitizer, and every fuzz
+# target for a short run over its corpus.
+test: unit e2e e2e-postgres tsan fuzz-smoke
 
 # Issue 11 (SECURITY.md has the figures of the long runs). The thread-sanitized build has its own folder.
 tsan: deps
