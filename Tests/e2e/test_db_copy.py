@@ -59,7 +59,10 @@ def sqlite_rows(path, sql):
 
 def test_a_sqlite_install_copied_to_postgresql_keeps_sessions_certificates_and_queued_mail(tmp_path_factory, cluster):
     sink = MailSink()   # its port is in the config from the start; nothing listens there until the PostgreSQL stack runs
-    stack = Stack(tmp_path_factory.mktemp("copy"), {
+    folder = tmp_path_factory.mktemp("copy")
+    stack = Stack(folder, {
+        # SQLite, named: under `make e2e-postgres` a stack without a database of its own would get a PostgreSQL one.
+        "database.path": str(folder / "frontdoor.sqlite"),
         "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{sink.port}", "mail.from": "Frontdoor <no-reply@frontdoor.test>",
         "mail.retry_base": "1s", "browserid.legacy_algorithms": "DS128, RS128"})
     email = unique_email("copy")
