@@ -103,13 +103,15 @@ public final class SQLiteBackend: StorageBackend, Sendable {
     }
 }
 
-/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`.
+/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`. Statements are prepared per call,
+/// as GRDB's `fetchAll(db, sql:)` does (the hot path has its own prepared statement in SessionLookup): a statement in
+/// GRDB's cache keeps its last arguments bound, and LeakSanitizer found blob arguments lost that way (api-fuzz).
 struct SQLiteConnection: SQLConnection {
     let db: Database
 
     func query(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
         try SQLiteBackend.mapped {
-            let statement = try db.cachedStatement(sql: sql)
+            let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments.values.map(Self.databaseValue)))
             let columns = statement.columnNames
             return try Row.fetchAll(statement).map { row in
@@ -120,7 +122,7 @@ struct SQLiteConnection: SQLConnection {
 
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try SQLiteBackend.mapped {
-            let statement = try db.cachedStatement(sql: sql)
+            let statement = try db.makeStatement(sql: sql)
             try statement.execute(arguments: StatementArguments(arguments.values.map(Self.databaseValue)))
             return db.changesCount
         }
