@@ -176,36 +176,54 @@ _cluster_lock = threading.Lock()
 _cluster = {}
 
 
+def start_cluster(prefix="frontdoor-e2e-pg-"):
+    """A new private cluster (scripts/pg-cluster) in a folder of its own directly in /tmp (as root the cluster runs as
+    `postgres`, which must reach the folder); returns (folder, URL of its `postgres` database)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    started = subprocess.run([str(ROOT / "scripts/pg-cluster"), "start", str(folder)], capture_output=True, text=True)
+    if started.returncode != 0:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"scripts/pg-cluster start failed: {started.stderr.strip()}")
+    return folder, started.stdout.strip()
+
+
+def remove_cluster(folder):
+    """Stops the cluster in `folder` and deletes the folder."""
+    subprocess.run([str(ROOT / "scripts/pg-cluster"), "stop", str(folder)], capture_output=True)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def psql(url, sql):
+    """One statement through psql; its rows as psql's unaligned text."""
+    return subprocess.run(["psql", url, "-AtX", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def create_database(server, prefix="e2e_"):
+    """A new, empty database in the cluster whose `postgres` database is at `server`; its URL."""
+    name = prefix + uuid.uuid4().hex[:16]
+    psql(server, f"CREATE DATABASE {name}")
+    return server.replace("/postgres?", f"/{name}?")
+
+
 def cluster_url():
     """The libpq URL of the `postgres` database of this process's private cluster, started on the first call."""
     with _cluster_lock:
         if not _cluster:
-            # Directly in /tmp: as root the cluster runs as `postgres`, which must reach the folder.
-            folder = Path(tempfile.mkdtemp(prefix="frontdoor-e2e-pg-", dir="/tmp"))
-            started = subprocess.run([str(ROOT / "scripts/pg-cluster"), "start", str(folder)], capture_output=True, text=True)
-            if started.returncode != 0:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise RuntimeError(f"scripts/pg-cluster start failed: {started.stderr.strip()}")
-            _cluster.update(folder=folder, url=started.stdout.strip())
+            folder, url = start_cluster()
+            _cluster.update(folder=folder, url=url)
         return _cluster["url"]
 
 
 def new_database():
     """A new, empty database in the private cluster; its URL."""
-    url = cluster_url()
-    name = "e2e_" + uuid.uuid4().hex[:16]
-    import psycopg
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    return url.replace("/postgres?", f"/{name}?")
+    return create_database(cluster_url())
 
 
 def stop_cluster():
-    """Stops the private cluster (when one was started) and removes its folder."""
     with _cluster_lock:
         if _cluster:
-            subprocess.run([str(ROOT / "scripts/pg-cluster"), "stop", str(_cluster["folder"])], capture_output=True)
-            shutil.rmtree(_cluster["folder"], ignore_errors=True)
+            remove_cluster(_cluster["folder"])
             _cluster.clear()
 
 

@@ -9,17 +9,15 @@ import json
 import shutil
 import sqlite3
 import subprocess
-import tempfile
 import time
-import uuid
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 import requests
 from browserid import jwt
 from browserid.tests.support import get_keypair
 
+from backends import create_database, psql, remove_cluster, start_cluster
 from conftest import BIN, ROOT, Browser, MailSink, Stack, unique_email, wait_for
 
 PASSWORD = "correct horse battery"
@@ -28,23 +26,13 @@ AUD = "https://rp.example.com"
 
 @pytest.fixture(scope="module")
 def cluster():
-    folder = Path(tempfile.mkdtemp(prefix="frontdoor-e2e-copy-"))
-    url = subprocess.run([str(ROOT / "scripts/pg-cluster"), "start", str(folder)], check=True, capture_output=True,
-                         text=True).stdout.strip()
+    folder, url = start_cluster("frontdoor-e2e-copy-")
     yield url
-    subprocess.run([str(ROOT / "scripts/pg-cluster"), "stop", str(folder)], capture_output=True)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def psql(url, sql):
-    return subprocess.run(["psql", url, "-AtX", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True,
-                          text=True).stdout.strip()
+    remove_cluster(folder)
 
 
 def new_database(server):
-    name = "copy_" + uuid.uuid4().hex[:12]
-    psql(server, f"CREATE DATABASE {name}")
-    return server.replace("/postgres?", f"/{name}?")
+    return create_database(server, "copy_")
 
 
 def frontdoor(*args, config=None):

@@ -1,16 +1,13 @@
 """Frontdoor served on PostgreSQL (issue 23): a private cluster (scripts/pg-cluster: socket only, its own temp
 folder), a stack whose database.url names a database in it; sign-up, sign-in, settings and sign-out through nginx,
 the rows in PostgreSQL, `migrate --status` and `config check` on it, and the server going away and coming back."""
-import shutil
 import subprocess
-import tempfile
 import threading
-import uuid
-from pathlib import Path
 
 import pytest
 import requests
 
+from backends import create_database as new_database, psql, remove_cluster, start_cluster
 from conftest import BIN, ROOT, Browser, Stack, running, unique_email, wait_for
 
 PASSWORD = "correct horse battery"
@@ -18,25 +15,9 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module")
 def cluster():
-    # A folder of its own directly in /tmp: as root the cluster runs as `postgres`, which must reach the folder, and
-    # pytest's own folders are private to root.
-    folder = Path(tempfile.mkdtemp(prefix="frontdoor-e2e-pg-"))
-    url = subprocess.run([str(ROOT / "scripts/pg-cluster"), "start", str(folder)], check=True, capture_output=True,
-                         text=True).stdout.strip()
+    folder, url = start_cluster()   # its own: these tests stop, crash and restart it
     yield folder, url
-    subprocess.run([str(ROOT / "scripts/pg-cluster"), "stop", str(folder)], capture_output=True)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def psql(url, sql):
-    return subprocess.run(["psql", url, "-AtX", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True,
-                          text=True).stdout.strip()
-
-
-def new_database(url):
-    name = "e2e_" + uuid.uuid4().hex[:12]
-    psql(url, f"CREATE DATABASE {name}")
-    return url.replace("/postgres?", f"/{name}?")
+    remove_cluster(folder)
 
 
 @pytest.fixture(scope="module")
