@@ -127,11 +127,14 @@ public struct Lockout: Sendable {
         try tx.forgetSignInFailures(accountId: accountId)
     }
 
-    /// Locks the account for `duration` (default: the policy's), as the operator asks; no mail.
+    /// Locks the account for `duration` (default: the policy's), as the operator asks, and ends its sessions (cookies
+    /// and API tokens), so the gate refuses it on every host at once; no mail. Failed sign-ins lock without ending
+    /// sessions: anyone can make those, and they must not sign the owner out.
     public func lock(accountId: Int64, for duration: TimeInterval? = nil, client: ClientInfo) throws {
         let until = clock.now().timeIntervalSince1970 + (duration ?? policy.duration)
         try database.write { tx in
             try tx.setLockedUntil(until, accountId: accountId)
+            try tx.deleteSessions(of: accountId)
             try audit.record(.lockout, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
                              detail: "by the operator", in: tx)
         }

@@ -109,7 +109,7 @@ struct UserCommand: ParsableCommand {
     }
 
     struct Lock: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lock an account: sign-in fails, even with the right password.")
+        static let configuration = CommandConfiguration(abstract: "Lock an account: its sessions end and sign-in fails, even with the right password.")
         @OptionGroup var options: ConfigOptions
         @Argument(help: "An address of the account, or its id.") var account: String
         @Option(name: .customLong("for"), help: "How long: 15m, 2h, 1d, 1w. Default: lockout.duration.") var duration: String?

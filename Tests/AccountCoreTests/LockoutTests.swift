@@ -115,8 +115,10 @@ struct LockoutTests {
         let fixture = try TestFixture()
         try fixture.signUp()
         let operatorClient = ClientInfo(userAgent: "frontdoor-cli", remoteAddress: "local")
+        let before = try fixture.signIn(client: owner)
         try fixture.services.lockout.lock(accountId: 1, for: 3600, client: operatorClient)
         #expect(try fixture.services.lockout.lockedUntil(accountId: 1) == fixture.clock.now() + 3600)
+        #expect(try fixture.services.sessions.find(token: before.token.encoded) == nil, "the operator's lock ends sessions")
         #expect(throws: AccountError.invalidCredentials) { try fixture.signIn(client: owner) }
         try fixture.services.lockout.unlock(accountId: 1, client: operatorClient)
         #expect(try fixture.signIn(client: owner).session.accountId == 1)

@@ -116,9 +116,12 @@ def test_confirm_marks_the_address_verified(cli_stack):
 def test_lock_refuses_the_right_password_and_unlock_lets_it_in(cli_stack):
     email = unique_email("locked")
     add_user(cli_stack, email)
+    signed_in = signs_in(cli_stack, email)
     assert fails(cli_stack, "user", "lock", email, "--for", "soon") == \
         'frontdoor: --for must be a duration such as 30m, 2h or 7d, not "soon"'
+    assert signed_in.get("/").status_code == 200
     out = ok(cli_stack, "user", "lock", email, "--for", "2h")
+    assert signed_in.get("/").status_code == 302, "the lock ended the session"
     assert out.startswith(f"locked {email} until ")
     refused = signs_in(cli_stack, email)
     assert refused.status_code == 200 and "Invalid email or password." in refused.text
