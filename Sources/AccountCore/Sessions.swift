@@ -113,6 +113,7 @@ public struct Sessions: Sendable {
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
             do {
                 try database.write { tx in try tx.touchSession(digest: info.digest, lastSeenAt: now) }
+                database.backend.sessionTouched(digest: info.digest, lastSeenAt: now.timeIntervalSince1970)
             } catch where StorageFailure.isUnavailable(error) {}
             info.lastSeenAt = now
         }

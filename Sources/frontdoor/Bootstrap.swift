@@ -22,7 +22,8 @@ enum Bootstrap {
     /// every other command needs it there and up to date.
     static func makeApp(_ configuration: AppConfiguration, migrating: Bool = false) throws -> Frontdoor {
         let logger = makeLogger(configuration)
-        let database = try openDatabase(configuration, migrating: migrating)
+        // `serve` (the only caller that migrates) keeps a cache of session lookups on PostgreSQL; commands do not.
+        let database = try openDatabase(configuration, migrating: migrating, sessionCache: migrating)
         // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form. Field
         // names in validation messages are worded at display, in the page's language (MessageCatalog.displayName).
         let profileFields = configuration.declaredProfileFields
@@ -78,9 +79,10 @@ enum Bootstrap {
     /// one line naming the database otherwise. `password`, when given, is PostgreSQL's instead of the configured one
     /// (`db copy`'s --from/--to-password-file).
     static func openDatabase(_ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool = true,
-                             password: String? = nil) throws -> AppDatabase {
+                             password: String? = nil, sessionCache: Bool = false) throws -> AppDatabase {
         if let url = configuration.database.postgresURL {
-            return try openPostgres(url: url, configuration, migrating: migrating, requireCurrent: requireCurrent, password: password)
+            return try openPostgres(url: url, configuration, migrating: migrating, requireCurrent: requireCurrent, password: password,
+                                    sessionCache: sessionCache)
         }
         let path = configuration.database.sqlitePath, maxSize = configuration.database.maxSizeMB
         do {
@@ -95,11 +97,13 @@ enum Bootstrap {
 
     /// Connects to PostgreSQL (the pool's first connection), then migrates or checks the schema.
     static func openPostgres(url: String, _ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool,
-                             password: String? = nil) throws -> AppDatabase {
+                             password: String? = nil, sessionCache: Bool = false) throws -> AppDatabase {
         let shown = DatabaseURL.redacted(url)
         let settings = PostgresSettings(url: url, password: try password ?? databasePassword(configuration), poolSize: configuration.database.poolSize,
                                         statementTimeout: configuration.database.statementTimeout,
-                                        connectTimeout: configuration.database.connectTimeout)
+                                        connectTimeout: configuration.database.connectTimeout,
+                                        sessionCacheMaxAge: sessionCache ? configuration.database.sessionCacheMaxAge : 0,
+                                        sessionCacheSize: configuration.database.sessionCacheSize)
         let database: AppDatabase
         do {
             database = AppDatabase(backend: try PostgresBackend(settings: settings))

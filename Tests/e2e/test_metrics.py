@@ -2,7 +2,8 @@
 sign in, fail, get locked and pass the gate; refused (404) to addresses not allowed."""
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import Browser, _stack, unique_email
+from backends import POSTGRESQL
+from conftest import Browser, _stack, unique_email, wait_for
 
 import pytest
 
@@ -12,7 +13,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def metrics_stack(tmp_path_factory, request):
     yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                  "lockout.max_failures": "2"})
+                                                  "lockout.max_failures": "2", "metrics.host": "host-a"})
 
 
 def scrape(stack):
@@ -63,3 +64,30 @@ def test_metrics_allow_a_cidr_range_of_addresses(tmp_path_factory, request):
     """nginx connects from 127.0.0.1, which lies in 127.0.0.0/8 (issue 22: ranges, not exact strings)."""
     for stack in _stack(tmp_path_factory, request, {"metrics.allowed_addresses": "2001:db8::/32, 127.0.0.0/8"}):
         assert Browser(stack).get("/metrics").status_code == 200
+
+
+def test_metrics_name_the_host_and_on_postgresql_show_the_session_cache(metrics_stack):
+    stack = metrics_stack
+    samples = scrape(stack)
+    assert value(samples, "frontdoor_host_info", host="host-a") == 1
+    if not POSTGRESQL:
+        assert not any(name.startswith(("frontdoor_session_cache", "frontdoor_database_round_trips")) for name, _ in samples), \
+            "one SQLite file: no cache, no round trips to count"
+        return
+    wait_for(lambda: value(scrape(stack), "frontdoor_session_cache_listening") == 1, timeout=10, what="the listener")
+    browser = Browser(stack)
+    email = unique_email("cache")
+    browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
+    before = scrape(stack)
+    for _ in range(3):
+        assert browser.get("/auth/check").status_code == 200
+    middle = scrape(stack)
+    grew = {name: value(middle, f"frontdoor_session_cache_{name}_total") - value(before, f"frontdoor_session_cache_{name}_total")
+            for name in ("hits", "misses")}
+    assert grew["hits"] >= 2 and grew["misses"] <= 1, grew
+    assert value(middle, "frontdoor_session_cache_entries") >= 1
+    assert value(middle, "frontdoor_database_round_trips_total") > value(before, "frontdoor_database_round_trips_total")
+    browser.post("/sign_out", {})
+    assert browser.get("/auth/check").status_code == 401, "the host that signed out forgets at once"
+    after = scrape(stack)
+    assert value(after, "frontdoor_session_cache_invalidations_total") > value(middle, "frontdoor_session_cache_invalidations_total")

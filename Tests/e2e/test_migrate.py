@@ -14,7 +14,8 @@ from conftest import BIN, ROOT
 # Every test here makes its own SQLite file (test_postgres.py runs `migrate --status` on PostgreSQL).
 pytestmark = pytest.mark.sqlite_only("an old SQLite file migrated, its copy before, and backup of it")
 
-LATEST = "v11-retention"
+LATEST = "v12-session-notifications"
+PENDING = ["v11-retention", LATEST]   # what make_old_database takes away
 
 
 def frontdoor(folder, *args):
@@ -30,7 +31,7 @@ def make_old_database(folder):
     made = frontdoor(folder, "migrate")
     assert made.returncode == 0 and made.stdout.startswith(f"created {folder / 'frontdoor.sqlite'} at {LATEST}"), made
     with closing(sqlite3.connect(folder / "frontdoor.sqlite")) as db:
-        db.execute("DELETE FROM grdb_migrations WHERE identifier = ?", (LATEST,))
+        db.executemany("DELETE FROM grdb_migrations WHERE identifier = ?", [(step,) for step in PENDING])
         db.executescript("DROP TRIGGER audit_count; DROP TRIGGER audit_lastSignIn; DROP TABLE auditCount; "
                          "ALTER TABLE account DROP COLUMN lastSignInAt;")
         db.commit()
@@ -46,12 +47,12 @@ def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_c
     database = tmp_path / "frontdoor.sqlite"
     status = frontdoor(tmp_path, "migrate", "--status")
     assert status.returncode == 0 and status.stdout.splitlines() == [
-        f"database {database} is at v10-address-group (10 applied)", f"pending: {LATEST}"]
+        f"database {database} is at v10-address-group (10 applied)", *[f"pending: {step}" for step in PENDING]]
     assert "lastSignInAt" not in account_columns(database), "--status changes nothing"
 
     refused = frontdoor(tmp_path, "user", "list")
     assert refused.returncode == 1 and refused.stderr == \
-        f"frontdoor: database {database} needs `frontdoor migrate` first (pending: {LATEST})\n"
+        f"frontdoor: database {database} needs `frontdoor migrate` first (pending: {', '.join(PENDING)})\n"
 
     copy = tmp_path / "copy.sqlite"
     assert frontdoor(tmp_path, "backup", str(copy)).returncode == 0
@@ -60,19 +61,19 @@ def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_c
     migrated = frontdoor(tmp_path, "migrate")
     lines = migrated.stdout.splitlines()
     assert migrated.returncode == 0 and len(lines) == 3, migrated
-    assert lines[0].startswith(f"backed up {database} to {database}.before-{LATEST}-") and lines[0].endswith(" bytes)")
-    assert lines[1:] == [f"applied {LATEST}", f"database {database} is at {LATEST} (11 applied)"]
-    before = next(tmp_path.glob(f"frontdoor.sqlite.before-{LATEST}-*.sqlite"))
+    assert lines[0].startswith(f"backed up {database} to {database}.before-{PENDING[0]}-") and lines[0].endswith(" bytes)")
+    assert lines[1:] == [f"applied {', '.join(PENDING)}", f"database {database} is at {LATEST} (12 applied)"]
+    before = next(tmp_path.glob(f"frontdoor.sqlite.before-{PENDING[0]}-*.sqlite"))
     assert stat.S_IMODE(os.stat(before).st_mode) == 0o600 and "lastSignInAt" not in account_columns(before)
     assert "lastSignInAt" in account_columns(database)
     assert frontdoor(tmp_path, "user", "list").returncode == 0
     again = frontdoor(tmp_path, "migrate")
-    assert again.stdout == f"database {database} is at {LATEST} (11 applied)\n", "nothing pending: no copy, no step"
+    assert again.stdout == f"database {database} is at {LATEST} (12 applied)\n", "nothing pending: no copy, no step"
     assert len(list(tmp_path.glob("frontdoor.sqlite.before-*"))) == 1
 
 
 def test_no_backup_applies_without_a_copy(tmp_path):
     make_old_database(tmp_path)
     migrated = frontdoor(tmp_path, "migrate", "--no-backup")
-    assert migrated.returncode == 0 and migrated.stdout.splitlines()[0] == f"applied {LATEST}", migrated
+    assert migrated.returncode == 0 and migrated.stdout.splitlines()[0] == f"applied {', '.join(PENDING)}", migrated
     assert list(tmp_path.glob("frontdoor.sqlite.before-*")) == []

@@ -51,6 +51,20 @@ public protocol SQLConnection {
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
     /// Runs `body` so that its failure undoes only its own changes (a savepoint), leaving the transaction usable.
     func savepoint<T>(_ body: () throws -> T) throws -> T
+    /// Hears that this transaction ended or changed sessions (a backend with a session cache forgets them at its end).
+    func sessionsChanged(_ change: SessionChange)
+}
+
+extension SQLConnection {
+    public func sessionsChanged(_ change: SessionChange) {}
+}
+
+/// What a transaction did to the rows the session lookup reads.
+public enum SessionChange: Sendable, Equatable {
+    /// Every session of the account (ended, or its primary address changed).
+    case account(Int64)
+    /// One session, by digest.
+    case session(Data)
 }
 
 /// One open transaction: what store operations receive. Never kept beyond the closure that was given it.
@@ -106,6 +120,13 @@ public struct Transaction {
         try execute("SELECT pg_advisory_xact_lock(?)", [Int64(bitPattern: hash)])
     }
 
+    /// Tells the backend that this transaction changed what the session lookup reads for these sessions: a store
+    /// operation that deletes sessions or changes an account's primary address calls it, so this host's cache of
+    /// lookups (PostgreSQL) forgets them when the transaction ends; other hosts hear it from the database's triggers.
+    public func sessionsChanged(_ change: SessionChange) {
+        connection.sessionsChanged(change)
+    }
+
     /// Runs `body` in a savepoint: when it throws, only its own changes are undone and the transaction goes on
     /// (PostgreSQL aborts a whole transaction on any error otherwise).
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
@@ -128,4 +149,31 @@ public protocol StorageBackend: Sendable {
     var knownMigrations: [String] { get }
     /// Applies the pending migrations.
     func migrate() throws
+    /// This process wrote `lastSeenAt` for the session `digest` (a backend with a cache keeps its copy in step).
+    func sessionTouched(digest: Data, lastSeenAt: Double)
+    /// Figures for `/metrics`: round trips to a server and the session cache; nil for an embedded database.
+    var figures: StorageFigures? { get }
+}
+
+extension StorageBackend {
+    public func sessionTouched(digest: Data, lastSeenAt: Double) {}
+    public var figures: StorageFigures? { nil }
+}
+
+/// What a server backend reports about itself since the process started.
+public struct StorageFigures: Sendable, Equatable {
+    public var roundTrips: Int
+    public var sessionCache: SessionCacheFigures?
+
+    public init(roundTrips: Int, sessionCache: SessionCacheFigures? = nil) {
+        self.roundTrips = roundTrips
+        self.sessionCache = sessionCache
+    }
+}
+
+/// The session cache's counters (lookups answered from it, lookups that went to the server, invalidations heard,
+/// times it was emptied) and its state now.
+public struct SessionCacheFigures: Sendable, Equatable {
+    public var hits, misses, invalidations, resets, entries: Int
+    public var listening: Bool
 }

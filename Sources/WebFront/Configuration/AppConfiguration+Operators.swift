@@ -53,6 +53,15 @@ extension AppConfiguration {
         /// Client addresses and CIDR ranges that may read them (`allowed_addresses`, comma-separated, default loopback);
         /// requests nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too.
         public var allowedAddresses = "127.0.0.1, ::1"
+        /// This host's name in `frontdoor_host_info{host=…}` (`host`, default the machine's hostname), so the figures of
+        /// several hosts can be told apart.
+        public var host = Metrics.machineName()
+
+        static func machineName() -> String {
+            var buffer = [CChar](repeating: 0, count: 256)
+            guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+            return String(cString: buffer)
+        }
 
         /// `allowed_addresses` parsed.
         public var allowedAddressList: AddressList { AddressList(lenient: allowedAddresses) }

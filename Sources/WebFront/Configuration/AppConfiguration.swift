@@ -73,6 +73,11 @@ public struct AppConfiguration: Sendable, Equatable {
         public var statementTimeout = PostgresSettings.defaultStatementTimeout
         /// How long to wait for the PostgreSQL server or a free connection (`connect_timeout`).
         public var connectTimeout = PostgresSettings.defaultConnectTimeout
+        /// How old a host's cached session lookup may get before it is read again (`session_cache_max_age`; 0: no
+        /// cache). Changes reach every host through LISTEN/NOTIFY at once; this is the safety net. PostgreSQL only.
+        public var sessionCacheMaxAge = PostgresSettings.defaultSessionCacheMaxAge
+        /// Session lookups a host keeps at most (`session_cache_size`).
+        public var sessionCacheSize = PostgresSettings.defaultSessionCacheSize
 
         /// The PostgreSQL URL when `url` names one, else nil (SQLite).
         public var postgresURL: String? {

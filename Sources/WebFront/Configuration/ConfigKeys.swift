@@ -54,6 +54,8 @@ enum ConfigKeys {
         integer("database.pool_size", \.database.poolSize),
         duration("database.statement_timeout", \.database.statementTimeout),
         duration("database.connect_timeout", \.database.connectTimeout),
+        duration("database.session_cache_max_age", \.database.sessionCacheMaxAge),
+        integer("database.session_cache_size", \.database.sessionCacheSize),
         text("templates.path", \.templates.path),
         text("fastcgi.socket", \.fastcgi.socket),
         ConfigKey(name: "fastcgi.socket_mode", apply: { c, v in
@@ -129,6 +131,7 @@ enum ConfigKeys {
         integer("client.ipv6_prefix", \.client.ipv6Prefix),
         flag("metrics.enabled", \.metrics.enabled),
         text("metrics.allowed_addresses", \.metrics.allowedAddresses),
+        text("metrics.host", \.metrics.host),
         text("social.token_key_file", \.social.tokenKeyFile),
         text("social.token_allowed_addresses", \.social.tokenAllowedAddresses),
         duration("social.http_timeout", \.social.httpTimeout),

@@ -8,6 +8,7 @@
 //   database.url                 "" (SQLite at database.path; or sqlite:PATH, or postgresql://user@host:port/db?sslmode=…)
 //   database.password_file "" (else FRONTDOOR_DATABASE_PASSWORD)   database.pool_size 10
 //   database.statement_timeout "5s"   database.connect_timeout "5s"
+//   database.session_cache_max_age "10s" (0: none)   database.session_cache_size 100000
 //   templates.path               "templates"
 //   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
 //   fastcgi.workers              64                 fastcgi.max_body_bytes  65536
@@ -31,7 +32,7 @@
 //   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
 //   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
 //   client.trusted_proxies ""  (addresses and CIDR ranges whose X-Forwarded-For is believed)   client.ipv6_prefix 64
-//   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"
+//   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"   metrics.host (the hostname)
 //   profile.fields               [] (file only: a list of declared profile fields; see AppConfiguration+Profile.swift)
 //   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
 //   social.http_timeout "10s"
@@ -162,6 +163,8 @@ public enum ConfigReader {
         try require(!Self.urlHasPassword(c.database.url),
                     "database.url must not hold a password: put it in database.password_file or FRONTDOOR_DATABASE_PASSWORD")
         try require((1...500).contains(c.database.poolSize), "database.pool_size must be between 1 and 500")
+        try require((0...300).contains(c.database.sessionCacheMaxAge), "database.session_cache_max_age must be between 0s and 5m")
+        try require((1...10_000_000).contains(c.database.sessionCacheSize), "database.session_cache_size must be between 1 and 10000000")
         try require(c.database.statementTimeout > 0 && c.database.connectTimeout > 0,
                     "database.statement_timeout and database.connect_timeout must be longer than 0")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")

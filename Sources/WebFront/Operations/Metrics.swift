@@ -3,6 +3,7 @@
 // Options: none here (config section `metrics` decides who may read them; see MetricsPage).
 // One lock per answered request, held for a few dictionary updates. Counters start at zero with the process,
 // as Prometheus expects; figures that must survive restarts (sign-ins, lockouts, mail) come from the database.
+import AccountCore
 import Foundation
 import Locking
 
@@ -68,6 +69,25 @@ public final class Metrics: @unchecked Sendable {
         for (result, status) in [("allowed", 200), ("unauthenticated", 401), ("forbidden", 403)] {
             out += "frontdoor_gate_checks_total{result=\"\(result)\"} \(gate[status] ?? 0)\n"
         }
+        return out
+    }
+
+    /// A server database's figures: round trips, and the session cache's hits, misses, invalidations, resets and size.
+    static func storageText(_ figures: StorageFigures) -> String {
+        var out = "# HELP frontdoor_database_round_trips_total Statements sent to the database server.\n"
+        out += "# TYPE frontdoor_database_round_trips_total counter\nfrontdoor_database_round_trips_total \(figures.roundTrips)\n"
+        guard let cache = figures.sessionCache else { return out }
+        for (name, value, help) in [("hits", cache.hits, "Session lookups answered from this host's cache."),
+                                    ("misses", cache.misses, "Session lookups that went to the database."),
+                                    ("invalidations", cache.invalidations, "Session changes heard (this host's or another's)."),
+                                    ("resets", cache.resets, "Times the cache was emptied (listener connected or lost).")] {
+            out += "# HELP frontdoor_session_cache_\(name)_total \(help)\n# TYPE frontdoor_session_cache_\(name)_total counter\n"
+            out += "frontdoor_session_cache_\(name)_total \(value)\n"
+        }
+        out += "# HELP frontdoor_session_cache_entries Session lookups kept now.\n# TYPE frontdoor_session_cache_entries gauge\n"
+        out += "frontdoor_session_cache_entries \(cache.entries)\n"
+        out += "# HELP frontdoor_session_cache_listening 1 while the host hears session changes (LISTEN); 0: cache bypassed.\n"
+        out += "# TYPE frontdoor_session_cache_listening gauge\nfrontdoor_session_cache_listening \(cache.listening ? 1 : 0)\n"
         return out
     }
 

@@ -18,6 +18,9 @@ struct MetricsPage: Sendable {
         }
         let services = context.site.services
         var text = context.site.metrics.requestText()
+        text += "# HELP frontdoor_host_info The host these figures are from (metrics.host): scrape every host.\n"
+        text += "# TYPE frontdoor_host_info gauge\nfrontdoor_host_info{host=\"\(Metrics.escape(settings.host))\"} 1\n"
+        if let figures = services.database.backend.figures { text += Metrics.storageText(figures) }
         let families: [(String, AuditEvent, String)] = [("sign_ins", .signIn, "Successful sign-ins."),
                                                          ("sign_in_failures", .signInFailed, "Failed sign-ins (any reason)."),
                                                          ("lockouts", .lockout, "Accounts locked."),

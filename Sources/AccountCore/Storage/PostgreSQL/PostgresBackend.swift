@@ -6,6 +6,8 @@
 //   pool_size           connections per process (default 10); a request waits up to connect_timeout for one
 //   statement_timeout   the longest one statement may run (default 5 s) before the server cancels it
 //   connect_timeout     how long to wait for the server or a free connection (default 5 s)
+//   session_cache_max_age, session_cache_size   the host's cache of session lookups (SessionCache.swift): serve
+//                       turns it on (default 10 s, 100 000 entries); with it, one more connection LISTENs
 // Transactions: reads are REPEATABLE READ READ ONLY (one snapshot, like SQLite's); writes are READ COMMITTED, and
 // each rule that needs one winner holds by a unique index, a conditional UPDATE, or `Transaction.serialize(on:)`
 // (an advisory lock). A deadlock or serialization failure runs the write again (up to 5 times). A connection the
@@ -20,18 +22,27 @@ public struct PostgresSettings: Sendable, Equatable {
     public var poolSize: Int
     public var statementTimeout: TimeInterval
     public var connectTimeout: TimeInterval
+    /// How old a cached session lookup may get; 0 (what commands and tests use) keeps no cache and no listener.
+    public var sessionCacheMaxAge: TimeInterval
+    public var sessionCacheSize: Int
 
     public static let defaultPoolSize = 10
     public static let defaultStatementTimeout: TimeInterval = 5
     public static let defaultConnectTimeout: TimeInterval = 5
+    /// What `frontdoor serve` uses unless configured (the config key table reads these).
+    public static let defaultSessionCacheMaxAge: TimeInterval = 10
+    public static let defaultSessionCacheSize = 100_000
 
     public init(url: String, password: String? = nil, poolSize: Int = defaultPoolSize,
-                statementTimeout: TimeInterval = defaultStatementTimeout, connectTimeout: TimeInterval = defaultConnectTimeout) {
+                statementTimeout: TimeInterval = defaultStatementTimeout, connectTimeout: TimeInterval = defaultConnectTimeout,
+                sessionCacheMaxAge: TimeInterval = 0, sessionCacheSize: Int = defaultSessionCacheSize) {
         self.url = url
         self.password = password
         self.poolSize = poolSize
         self.statementTimeout = statementTimeout
         self.connectTimeout = connectTimeout
+        self.sessionCacheMaxAge = sessionCacheMaxAge
+        self.sessionCacheSize = sessionCacheSize
     }
 
     /// libpq's keywords: our defaults first, so the URL's own settings (and a password in it) win; the URL last.
@@ -49,6 +60,11 @@ public struct PostgresSettings: Sendable, Equatable {
 public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     let settings: PostgresSettings
     private let pool: Locked<Pool>
+    /// Statements sent to the server, for `/metrics`.
+    let roundTrips = RoundTrips()
+    /// This host's session lookups and the listener that keeps them current (nil when the cache is off).
+    let sessionCache: SessionCache?
+    private let listener: PostgresListener?
 
     public var dialect: SQLDialect { .postgresql }
 
@@ -61,8 +77,24 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     public init(settings: PostgresSettings) throws {
         self.settings = settings
         pool = Locked(Pool())
-        let first = try PostgresConnection(keywords: settings.keywords)
+        let first = try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips)
         pool.withLock { $0.idle.append(first); $0.open = 1 }
+        if settings.sessionCacheMaxAge > 0 {
+            let cache = SessionCache(settings: .init(maxAge: settings.sessionCacheMaxAge, capacity: max(1, settings.sessionCacheSize)))
+            sessionCache = cache
+            listener = PostgresListener(keywords: settings.keywords, cache: cache)
+        } else {
+            sessionCache = nil
+            listener = nil
+        }
+    }
+
+    deinit { listener?.stop() }
+
+    public var figures: StorageFigures? {
+        var figures = StorageFigures(roundTrips: roundTrips.count)
+        figures.sessionCache = sessionCache?.currentFigures
+        return figures
     }
 
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
@@ -82,7 +114,22 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         }
     }
 
+    /// The session from this host's cache when it holds it, else from the server (and then kept when live).
     public func findBrowserSession(digest: Data) throws -> SessionRow? {
+        guard let sessionCache else { return try fetchBrowserSession(digest: digest) }
+        let (cached, ticket) = sessionCache.lookup(digest)
+        if let cached { return cached }
+        let row = try fetchBrowserSession(digest: digest)
+        if let row, let ticket { sessionCache.store(row, for: digest, ticket: ticket) }
+        return row
+    }
+
+    public func sessionTouched(digest: Data, lastSeenAt: Double) {
+        sessionCache?.touched(digest, lastSeenAt: lastSeenAt)
+    }
+
+    /// One prepared SELECT on a pooled connection, outside any transaction.
+    private func fetchBrowserSession(digest: Data) throws -> SessionRow? {
         try withConnection { connection in
             try connection.run(SessionLookup.sql, [digest]).rows.first.map { row in
                 SessionRow(accountId: try row.decode("accountId"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
@@ -118,11 +165,15 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// Runs `body` in a transaction opened with `begin` on a pooled connection.
     private func transaction<T>(begin: String, _ body: (Transaction) throws -> T) throws -> T {
         var begun = false
+        let changes = SessionChanges()
+        // Whatever happened to the transaction, forget what it may have changed (a lost COMMIT may have committed).
+        defer { if let sessionCache { changes.apply(to: sessionCache) } }
         return try withConnection(retryingWhile: { !begun }) { connection in
             try connection.simple(begin)
             begun = true
             do {
-                let result = try body(Transaction(connection: PostgresTransaction(connection: connection), dialect: .postgresql))
+                let result = try body(Transaction(connection: PostgresTransaction(connection: connection, changes: changes),
+                                                  dialect: .postgresql))
                 try connection.simple("COMMIT")
                 return result
             } catch {
@@ -163,7 +214,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         guard let taken else { throw StorageError.unavailable("postgresql: all \(settings.poolSize) connections busy") }
         if let connection = taken { return connection }
         do {
-            return try PostgresConnection(keywords: settings.keywords)
+            return try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips)
         } catch {
             pool.change { $0.open -= 1 }
             throw error
@@ -180,6 +231,12 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
 /// A pooled connection inside a transaction, as the seam's `SQLConnection`.
 struct PostgresTransaction: SQLConnection {
     let connection: PostgresConnection
+    /// Sessions this transaction ended or changed, forgotten by this host's cache when it ends.
+    let changes: SessionChanges
+
+    func sessionsChanged(_ change: SessionChange) {
+        changes.list.append(change)
+    }
 
     func query(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
         try connection.run(sql, arguments).rows

@@ -7,6 +7,7 @@
 // seam's values by column type: boolean → integer 0/1, so rows decode exactly as SQLite's do.
 import CLibPQ
 import Foundation
+import Locking
 
 /// A libpq connection with its prepared statements. Not thread-safe: one thread at a time.
 final class PostgresConnection {
@@ -15,10 +16,13 @@ final class PostgresConnection {
     /// Set when a statement failed without a SQLSTATE: libpq's own failure (the server closed the connection), which
     /// PQstatus does not always report at once.
     private var broken = false
+    /// Counts every statement sent (shared by the pool's connections).
+    private let roundTrips: RoundTrips?
 
     /// Connects with libpq's keywords (`dbname` may be a `postgresql://` URL); throws `StorageError.unavailable` with
     /// libpq's one-line reason.
-    init(keywords: [(String, String)]) throws {
+    init(keywords: [(String, String)], roundTrips: RoundTrips? = nil) throws {
+        self.roundTrips = roundTrips
         let names = keywords.map { strdup($0.0) } + [nil]
         let values = keywords.map { strdup($0.1) } + [nil]
         defer { (names + values).forEach { free($0) } }
@@ -49,14 +53,42 @@ final class PostgresConnection {
 
     /// Runs a statement without parameters or preparation (BEGIN, COMMIT, SAVEPOINT …).
     func simple(_ sql: String) throws {
+        roundTrips?.add()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
     }
 
+    /// The payloads of the notifications that arrived (LISTEN), waiting up to `seconds` for the first; throws
+    /// `StorageError.unavailable` when the connection is lost.
+    func notifications(waitingUpTo seconds: Double) throws -> [String] {
+        var payloads = drainNotifications()
+        guard payloads.isEmpty else { return payloads }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { broken = true; throw StorageError.unavailable("postgresql: listener connection lost") }
+        if poll(&descriptor, 1, Int32(seconds * 1000)) > 0 {
+            guard PQconsumeInput(handle) == 1, isHealthy else {
+                broken = true
+                throw StorageError.unavailable("postgresql: \(Self.oneLine(PQerrorMessage(handle)))")
+            }
+            payloads = drainNotifications()
+        }
+        return payloads
+    }
+
+    private func drainNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notice = PQnotifies(handle) {
+            payloads.append(String(cString: notice.pointee.extra))
+            PQfreemem(notice)
+        }
+        return payloads
+    }
+
     /// Runs `sql` (`?` parameters) with `arguments`; returns its rows and the number of rows it changed.
     func run(_ sql: String, _ arguments: SQLArguments) throws -> (rows: [SQLRow], changed: Int) {
         let name = try statementName(for: sql, parameterCount: arguments.values.count)
+        roundTrips?.add()
         var buffers: [Data?] = arguments.values.map(Self.parameterBytes)
         let formats: [Int32] = arguments.values.map { if case .blob = $0 { 1 } else { 0 } }
         var lengths: [Int32] = buffers.map { Int32($0?.count ?? 0) }
@@ -73,6 +105,7 @@ final class PostgresConnection {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count + 1)"
         let numbered = Self.numbered(sql)
+        roundTrips?.add()
         let result = PQprepare(handle, name, numbered, 0, nil)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -186,6 +219,14 @@ private func withParameterPointers<R>(_ buffers: inout [Data?], _ body: ([Unsafe
         pointers.append(UnsafePointer(copy))
     }
     return body(pointers)
+}
+
+/// How many statements the process sent to the server (`frontdoor_database_round_trips_total`).
+final class RoundTrips: Sendable {
+    private let value = Locked(0)
+
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 /// A failed statement: its SQLSTATE class decides what the seam hears.

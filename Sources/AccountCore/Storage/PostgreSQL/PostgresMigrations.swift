@@ -202,5 +202,22 @@ enum PostgresMigrations {
             """,
             "CREATE TRIGGER audit_counted AFTER INSERT ON audit FOR EACH ROW EXECUTE FUNCTION audit_counted()",
         ]),
+        // Issue 24: every host keeps a cache of session lookups (SessionCache.swift). Whatever changes what the lookup
+        // reads (a session deleted, by any statement or cascade; a primary address changed) tells every listening host
+        // the account's id, when the transaction commits. On SQLite there is nothing to tell: the step is empty there.
+        Migration(name: "v12-session-notifications", statements: [
+            """
+            CREATE FUNCTION session_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('frontdoor_sessions', OLD.accountId::text);
+                RETURN NULL;
+            END $$
+            """,
+            "CREATE TRIGGER session_notify AFTER DELETE ON session FOR EACH ROW EXECUTE FUNCTION session_notify()",
+            """
+            CREATE TRIGGER emailAddress_notify AFTER UPDATE OF address, isPrimary ON emailAddress
+                FOR EACH ROW WHEN (OLD.isPrimary OR NEW.isPrimary) EXECUTE FUNCTION session_notify()
+            """,
+        ]),
     ]
 }

@@ -261,6 +261,10 @@ extension SQLiteBackend {
                 END;
                 """)
         }
+        migrator.registerMigration("v12-session-notifications") { _ in
+            // PostgreSQL's step tells other hosts when sessions change (PostgresMigrations.swift); one SQLite file has
+            // no other host to tell, and its lookup reads the file itself. Empty here, so both histories stay one.
+        }
         return migrator
     }
 }

@@ -28,7 +28,8 @@ extension Transaction {
     /// Deletes the account's row (addresses, sessions, tokens, profile values and failed sign-ins go by cascade);
     /// false when there is no such account.
     func deleteAccountRow(_ accountId: Int64) throws -> Bool {
-        try execute("DELETE FROM account WHERE id = ?", [accountId]) == 1
+        sessionsChanged(.account(accountId))
+        return try execute("DELETE FROM account WHERE id = ?", [accountId]) == 1
     }
 
     /// Deletes the unsent mail queued for `recipientKey` (MailQueue's key: the address in lower case).

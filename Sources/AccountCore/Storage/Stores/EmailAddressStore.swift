@@ -65,6 +65,7 @@ extension Transaction {
     /// Cleared first: `emailAddress_onePrimary` allows one primary address per account at any moment, so two concurrent
     /// switches cannot leave two (callers take turns on the account's address lock, so the second one clears the first's).
     func switchPrimaryAddress(of accountId: Int64, to addressId: Int64) throws -> Bool {
+        sessionsChanged(.account(accountId))   // the lookup answers with the primary address
         try execute("""
             UPDATE emailAddress SET isPrimary = FALSE, makePrimaryOnVerify = FALSE
             WHERE accountId = ? AND (isPrimary OR makePrimaryOnVerify)

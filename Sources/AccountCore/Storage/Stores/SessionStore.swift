@@ -27,7 +27,8 @@ extension Transaction {
     /// Deletes the session `digest`; returns how many rows went (0 or 1).
     @discardableResult
     func deleteSession(digest: Data) throws -> Int {
-        try execute("DELETE FROM session WHERE digest = ?", [digest])
+        sessionsChanged(.session(digest))
+        return try execute("DELETE FROM session WHERE digest = ?", [digest])
     }
 
     /// Deletes sessions past their absolute lifetime (`expiresAt` at or before `now`) and sessions not remembered that
@@ -62,6 +63,7 @@ extension Transaction {
     func deleteSession(accountId: Int64, digestPrefix prefix: Data) throws -> Int {
         let low = prefix + Data(repeating: 0x00, count: 32 - prefix.count)
         let high = prefix + Data(repeating: 0xff, count: 32 - prefix.count)
+        sessionsChanged(.account(accountId))
         return try execute("DELETE FROM session WHERE accountId = ? AND digest >= ? AND digest <= ?", [accountId, low, high])
     }
 
@@ -163,6 +165,7 @@ extension Transaction {
     /// Ends every session of the account, but the one with digest `kept` when given; returns how many ended.
     @discardableResult
     func deleteSessions(of accountId: Int64, keeping kept: Data? = nil) throws -> Int {
+        sessionsChanged(.account(accountId))
         guard let kept else { return try execute("DELETE FROM session WHERE accountId = ?", [accountId]) }
         return try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
     }
