@@ -255,8 +255,9 @@ def test_mail_queued_on_both_hosts_while_smtp_is_down_is_delivered_once(hosts, s
 
 
 def test_kill_9_of_a_under_sign_ups_loses_no_acknowledged_one_and_b_answers_throughout(hosts, sink):
-    """Three clients sign up through the upstream, three through B, two straight at A (so A is busy when it dies);
-    A is killed with a request of those two in flight. A's clients stop at their first answer that is not a sign-up."""
+    """Three clients sign up through the upstream, three through B, two straight at A (so A is busy when it dies: the
+    kill comes while one of theirs is being sent or answered). A's clients stop at their first answer that is not a
+    sign-up; the others go on until both the upstream and B have acknowledged three sign-ups sent after A was gone."""
     log, lock, stop, failures, busy_on_a, killed = [], threading.Lock(), threading.Event(), [], [0], {}
 
     def client(target, index):
