@@ -3,7 +3,9 @@
 The database is a SQLite file in the stack's folder, or with FRONTDOOR_E2E_BACKEND=postgresql a new database in one
 private PostgreSQL cluster per pytest process (backends.py; `make e2e-postgres`). Tests read and change rows through
 the Stack (query, records, count, connect) in SQLite's `?` style on both. A test about SQLite itself carries
-@pytest.mark.sqlite_only("why"): deselected on PostgreSQL, with the reasons listed at the end of the run.
+@pytest.mark.sqlite_only("why"): deselected on PostgreSQL, with the reasons listed at the end of the run; a test that
+needs PostgreSQL (several hosts on one database) carries @pytest.mark.postgresql_only("why"): deselected on SQLite.
+A test module may add lines to SUMMARY (figures to quote), printed once at the end of the run.
 
 Every stack takes free loopback ports (free_port: outside the kernel's ephemeral range, never 8080 or 5432) and its
 own temp folder. Its frontdoor runs with netguard.c preloaded: no connection leaves loopback and no name lookup reaches a
@@ -415,11 +417,15 @@ class Browser:
 
 STACKS = []  # every running stack, so a failing test's report can show their logs
 SQLITE_ONLY = []  # (test id, reason) of the tests deselected on PostgreSQL
+POSTGRESQL_ONLY = []  # (test id, reason) of the tests deselected on SQLite
+SUMMARY = []  # lines test modules want printed at the end of the run (figures to quote)
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "sqlite_only(reason): a test about SQLite itself (its file, size cap, backup, "
                                        "migration of an old file); deselected when FRONTDOOR_E2E_BACKEND=postgresql")
+    config.addinivalue_line("markers", "postgresql_only(reason): a test that needs PostgreSQL (several hosts on one "
+                                       "database); deselected unless FRONTDOOR_E2E_BACKEND=postgresql")
 
 
 def pytest_report_header(config):
@@ -427,15 +433,21 @@ def pytest_report_header(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """On PostgreSQL, deselects the sqlite_only tests (each must say why) and keeps their reasons for the summary."""
+    """On PostgreSQL, deselects the sqlite_only tests, on SQLite the postgresql_only ones (each must say why), and keeps
+    their reasons for the summary."""
     kept, dropped = [], []
     for item in items:
         marker = item.get_closest_marker("sqlite_only")
-        if marker and not (marker.args and marker.args[0]):
-            raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason")
+        only_pg = item.get_closest_marker("postgresql_only")
+        for name, mark in (("sqlite_only", marker), ("postgresql_only", only_pg)):
+            if mark and not (mark.args and mark.args[0]):
+                raise pytest.UsageError(f"{item.nodeid}: {name} needs a reason")
         if marker and backends.POSTGRESQL:
             dropped.append(item)
             SQLITE_ONLY.append((item.nodeid, marker.args[0]))
+        elif only_pg and not backends.POSTGRESQL:
+            dropped.append(item)
+            POSTGRESQL_ONLY.append((item.nodeid, only_pg.args[0]))
         else:
             kept.append(item)
     if dropped:
@@ -448,6 +460,16 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section(f"{len(SQLITE_ONLY)} SQLite-only tests deselected on PostgreSQL (the SQLite run covers them)")
         for nodeid, reason in SQLITE_ONLY:
             terminalreporter.write_line(f"{nodeid}: {reason}")
+    if POSTGRESQL_ONLY:
+        reasons = sorted({reason for _, reason in POSTGRESQL_ONLY})
+        terminalreporter.section(f"{len(POSTGRESQL_ONLY)} PostgreSQL-only tests deselected on SQLite (make e2e-postgres runs them)")
+        for reason in reasons:
+            names = sorted({nodeid.split("::")[0] for nodeid, why in POSTGRESQL_ONLY if why == reason})
+            terminalreporter.write_line(f"{', '.join(names)}: {reason}")
+    if SUMMARY:
+        terminalreporter.section("figures")
+        for line in SUMMARY:
+            terminalreporter.write_line(line)
 
 
 def pytest_sessionfinish(session):
