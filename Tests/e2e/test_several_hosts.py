@@ -21,6 +21,7 @@ import threading
 import time
 from collections import Counter
 
+import requests
 import pytest
 from browserid import jwt
 from browserid.tests.support import get_keypair
@@ -39,6 +40,12 @@ pytestmark = pytest.mark.postgresql_only("two hosts share one PostgreSQL databas
 MAX_FAILURES = 4          # lockout.max_failures of the hosts (not the default 5, so the count is the configured one)
 REVOCATION_LIMIT = 1.0    # seconds: issue 24's bound for revocation on every host
 DELAYS = {}               # revocation kind -> (seconds, polls), printed in one line at the end of the module
+
+
+def cache_hits(target):
+    """`frontdoor_session_cache_hits_total` of the host behind `target` (its /metrics, read from loopback)."""
+    text = requests.get(target.base + "/metrics", timeout=30).text
+    return next(float(line.split()[1]) for line in text.splitlines() if line.startswith("frontdoor_session_cache_hits_total "))
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +117,9 @@ def test_signed_up_on_a_confirmed_on_b_signed_in_on_a_passes_the_gate_on_b(hosts
 def test_revocation_on_a_shuts_the_gate_on_b_within_a_second(hosts, sink, kind):
     email = confirmed(hosts, sink)
     token, act = REVOCATIONS[kind](hosts, sink, email)
+    hits = cache_hits(hosts.b)
+    assert gate(hosts.b, token) == 200 and gate(hosts.b, token) == 200
+    assert cache_hits(hosts.b) > hits, "B answers from its own cache, so the revocation must reach it by NOTIFY"
     seconds, polls = revocation_delay(hosts.b, token, act)
     DELAYS[kind] = (seconds, polls)
     print(f"revocation delay {kind}: {seconds * 1000:.0f} ms ({polls} polls of B's gate)")
