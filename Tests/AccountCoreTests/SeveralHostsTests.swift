@@ -1,8 +1,9 @@
 // SeveralHostsTests.swift: two hosts on one database (issue 24): each host's stack built as `serve` builds it (its own
 // backend and connections, its own token key file on its own disk, its own services and in-process state), both on
 // one SQLite file or one PostgreSQL database (SharedTestDatabase). Here: first starts at the same moment (migrations,
-// the CSRF secret, the BrowserID root key, the token key), a token key that differs, and a social flow begun on one
-// host and finished on the other; SeveralHostsTests+Background.swift has the work every host does at once (mail,
+// the CSRF secret, the BrowserID root key, the token key), a token key that differs, a social flow and a pending link
+// begun on one host and finished on the other, a residence approved and collected across hosts;
+// SeveralHostsTests+Background.swift has the work every host does at once (mail,
 // pruning, lockout and sign-up limits). The hosts share one clock (hosts keep NTP time) and differ in randomness.
 import AccountRules
 import Foundation
@@ -202,5 +203,30 @@ import Testing
         #expect(grant.session.accountId == owner.session.accountId)
         let tokens = try #require(try hosts.a.services.socialLinks.tokens(accountId: owner.session.accountId, provider: "corp"))
         #expect(tokens.tokens == Data("sealed-on-a".utf8))
+    }
+
+    /// A device asks on A (the JSON API), the person approves the mailed link on A and B at once (two clicks that
+    /// reached both hosts), and the device collects from both: one approval, one account, one collection.
+    @Test func aResidenceAskedOnAIsApprovedAndCollectedOnceAcrossHosts() throws {
+        let hosts = try Hosts()
+        defer { hosts.remove() }
+        let ticket = try hosts.a.services.residences.register(email: "new@example.com", client: ClientInfo())
+        let message = try #require(try hosts.b.database.read { tx in
+            try tx.value(String.self, "SELECT message FROM mailQueue WHERE kind = 'residence' AND recipientKey = 'new@example.com'")
+        })
+        let link = String(try #require(message.firstMatch(of: /residence\(token: "([A-Za-z0-9_-]+)"/)).1)
+        let approvals = together(2) { index in
+            _ = try (index == 0 ? hosts.a : hosts.b).services.residences.approve(token: link, client: ClientInfo())
+        }
+        #expect(approvals.filter { $0 == nil }.count == 1 && approvals.compactMap { $0 as? AccountError } == [.invalidToken])
+        let collected = Locked(0)
+        _ = together(2) { index in
+            if case .verified = try (index == 0 ? hosts.a : hosts.b).services.residences.collect(id: ticket.id, secret: ticket.secret,
+                                                                                                 client: ClientInfo()) {
+                collected.change { $0 += 1 }
+            }
+        }
+        #expect(collected.withLock { $0 } == 1)
+        #expect(try hosts.a.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM account") } == 1)
     }
 }
