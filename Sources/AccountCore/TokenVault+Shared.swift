@@ -32,16 +32,16 @@ extension TokenVault {
     public static func loadShared(path: String, database: AppDatabase, random: any RandomSource = SystemRandomSource()) throws -> TokenVault {
         let recorded = try database.storedValue(named: checkName)
         if recorded != nil, !FileManager.default.fileExists(atPath: path) {
-            throw TokenVaultError("\(path): no key file here, but another host made the key for this database's provider tokens: "
-                                  + "copy that host's key file here (mode 600); or run `frontdoor keys forget-token-key` to start "
-                                  + "over with a new key (provider tokens stored so far are then lost)")
+            throw TokenVaultError("\(path): missing, but this database has a token key already (made at the first host's first "
+                                  + "start): copy that key file here (mode 600) from another host or a backup; or run `frontdoor keys "
+                                  + "forget-token-key` to start over with a new key (provider tokens stored so far are then lost)")
         }
         let vault = try loadOrCreate(path: path, random: random)
         // Of two hosts making their first keys at the same moment the first to commit wins; the other is refused below.
         guard try database.agreedValue(named: checkName, proposing: vault.check) == vault.check else {
-            throw TokenVaultError("\(path): holds another key than the one the other hosts of this database use: copy the key "
-                                  + "file of a host that works here (mode 600); or, to start over with this key (provider tokens "
-                                  + "stored so far are then lost), run `frontdoor keys forget-token-key`")
+            throw TokenVaultError("\(path): holds another key than the one this database's provider tokens are sealed with: copy "
+                                  + "the right key file here (mode 600) from another host or a backup; or, to start over with this "
+                                  + "key (provider tokens stored so far are then lost), run `frontdoor keys forget-token-key`")
         }
         return vault
     }

@@ -65,7 +65,11 @@ extension KeysCommand {
         static let configuration = CommandConfiguration(
             commandName: "forget-token-key",
             abstract: "Forget which social.token_key_file the hosts share; the next host to start records its own.",
-            discussion: "Provider tokens sealed with the old key can no longer be read: people sign in with their provider again.")
+            discussion: """
+                Provider tokens sealed with the old key can no longer be read: people sign in with their provider again. \
+                Hosts already running keep the key they started with: stop them all first, then start one with the new key \
+                file and copy that file to the others before they start.
+                """)
         @OptionGroup var options: ConfigOptions
 
         func run() throws {

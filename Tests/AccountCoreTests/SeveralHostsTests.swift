@@ -142,8 +142,8 @@ import Testing
         // Refused with its own new key, or (when the other host had recorded its key before this one looked) refused
         // before making one.
         let refusal = "\(errors[loser].map { "\($0)" } ?? "started")"
-        #expect(errors[loser] is TokenVaultError && (refusal.contains("holds another key than the one the other hosts")
-                                                   || refusal.contains("no key file here, but another host made the key")), "\(refusal)")
+        #expect(errors[loser] is TokenVaultError && (refusal.contains("holds another key than the one this database")
+                                                   || refusal.contains("missing, but this database has a token key already")), "\(refusal)")
         // The operator copies the first host's key: the second one starts, with the same key.
         try? FileManager.default.removeItem(atPath: path(loser))
         try FileManager.default.copyItem(atPath: path(winner), toPath: path(loser))
