@@ -2,7 +2,7 @@
 // AES-256-GCM before they are stored.
 //
 // Options: the key file (config `social.token_key_file`, default `var/social-tokens.key`): 32 random bytes, created
-// at first start with mode 0600 (its folder too, 0700, when missing). It is never overwritten: the key is written to a
+// at first start with mode 0600 (on every host the same file: see TokenVault+Shared) (its folder too, 0700, when missing). It is never overwritten: the key is written to a
 // temporary file opened with O_CREAT|O_EXCL and linked into place, so two processes starting at once agree on one key
 // and nobody ever reads half a key. A key file of the wrong size, not a regular file, or readable or writable by group
 // or others is refused with a message saying what to fix.
@@ -92,7 +92,7 @@ public struct TokenVault: Sendable {
         }
         guard info.st_size == keyByteCount else {
             throw TokenVaultError("\(path): holds \(info.st_size) bytes, a key is \(keyByteCount); restore the right file, or remove it "
-                                  + "to make a new key (stored provider tokens are then lost)")
+                                  + "and run `frontdoor keys forget-token-key` to make a new key (stored provider tokens are then lost)")
         }
         var key = [UInt8](repeating: 0, count: keyByteCount)
         var got = 0

@@ -33,9 +33,10 @@ enum Bootstrap {
         do { renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration)) } catch {
             throw CommandFailure("frontdoor: \(error)")
         }
-        // The providers' tokens are sealed with the key in `social.token_key_file` (made here on first start, 0600).
+        // The providers' tokens are sealed with the key in `social.token_key_file` (made here on the first host's first
+        // start, 0600); every host of the database must hold the same key, checked against the database.
         let vault: TokenVault
-        do { vault = try TokenVault.loadOrCreate(path: configuration.social.tokenKeyFile) } catch {
+        do { vault = try TokenVault.loadShared(path: configuration.social.tokenKeyFile, database: database) } catch {
             throw CommandFailure("frontdoor: cannot use social.token_key_file \(configuration.social.tokenKeyFile): \(error)")
         }
         let services = AccountServices(database: database, configuration: configuration.core, validator: validator,

@@ -1,14 +1,17 @@
 // KeysCommand.swift: `frontdoor keys show` prints the BrowserID root keys; `frontdoor keys rotate` makes a new one.
 // The private key is never printed. After a rotation the previous key stays published and trusted for one
 // certificate lifetime (browserid.certificate_lifetime), so certificates it signed verify until they expire.
+// `frontdoor keys forget-token-key` forgets the database's check of `social.token_key_file` (TokenVault+Shared), so
+// the next host to start records its own key: for starting over after the key was lost or replaced on purpose.
 import AccountCore
 import ArgumentParser
 import Foundation
 import WebFront
 
 struct KeysCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "keys", abstract: "Show or rotate the BrowserID root key.",
-                                                    subcommands: [Show.self, Rotate.self])
+    static let configuration = CommandConfiguration(commandName: "keys",
+                                                    abstract: "Show or rotate the BrowserID root key; forget the social token key.",
+                                                    subcommands: [Show.self, Rotate.self, ForgetTokenKey.self])
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the issuer, the current public key (JSON) and every key's dates.")
@@ -52,6 +55,31 @@ struct KeysCommand: ParsableCommand {
                 let key = try provider.rotate()
                 print("rotated: key #\(key.id) is now current")
                 print("public key: \(key.publicKey)")
+            }
+        }
+    }
+}
+
+extension KeysCommand {
+    struct ForgetTokenKey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "forget-token-key",
+            abstract: "Forget which social.token_key_file the hosts share; the next host to start records its own.",
+            discussion: """
+                Provider tokens sealed with the old key can no longer be read: people sign in with their provider again. \
+                Hosts already running keep the key they started with: stop them all first, then start one with the new key \
+                file and copy that file to the others before they start.
+                """)
+        @OptionGroup var options: ConfigOptions
+
+        func run() throws {
+            try reportingFailures {
+                // Not through makeApp: that is what refuses a host whose key differs.
+                let database = try Bootstrap.openDatabase(try options.load(), migrating: false)
+                guard try TokenVault.forgetSharedKey(database: database) else {
+                    return print("no social token key recorded: the next host to start records its own")
+                }
+                print("forgot the social token key: the next host to start records its social.token_key_file; copy that file to every other host")
             }
         }
     }

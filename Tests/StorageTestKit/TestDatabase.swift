@@ -25,8 +25,8 @@ public enum TestDatabase {
         }
     }
 
-    /// The URL of a new PostgreSQL database copied from the migrated template.
-    public static func makePostgresDatabase() throws -> String {
+    /// The URL of a new PostgreSQL database copied from the migrated template (`migrated`), or an empty one.
+    public static func makePostgresDatabase(migrated: Bool = true) throws -> String {
         let server = try cluster.withLock { state -> String in
             if let url = state { return url }
             let url = try startCluster()
@@ -34,7 +34,7 @@ public enum TestDatabase {
             return url
         }
         let name = "t_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        try PostgresAdmin.run("CREATE DATABASE \(name) TEMPLATE frontdoor_template", url: server)
+        try PostgresAdmin.run("CREATE DATABASE \(name)" + (migrated ? " TEMPLATE frontdoor_template" : ""), url: server)
         return url(server, database: name)
     }
 

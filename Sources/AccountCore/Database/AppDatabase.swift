@@ -76,9 +76,24 @@ public final class AppDatabase: Sendable {
         return backend.knownMigrations.filter { !applied.contains($0) }
     }
 
-    /// Applies the pending migrations.
+    /// Applies the pending migrations. Several processes may start on one new database at the same moment (two hosts'
+    /// first start): PostgreSQL's migrations take turns on an advisory lock, but the bookkeeping table's creation can
+    /// still collide, and SQLite's migrator reads what is applied before its transaction begins, so the slower process
+    /// may run a migration the other has just committed. Such a failure is retried for as long as the database shows
+    /// another process making progress (more migrations applied than at the previous failure); once every migration is
+    /// there the failure is forgotten. A failure without progress is thrown.
     public func migrate() throws {
-        try backend.migrate()
+        var appliedAtLastFailure = -1
+        while true {
+            do {
+                return try backend.migrate()
+            } catch {
+                guard let applied = try? appliedMigrations() else { throw error }
+                if Set(backend.knownMigrations).isSubset(of: applied) { return }
+                guard applied.count > appliedAtLastFailure else { throw error }
+                appliedAtLastFailure = applied.count
+            }
+        }
     }
 
     /// The names of the migrations applied so far.
@@ -86,16 +101,34 @@ public final class AppDatabase: Sendable {
         try backend.appliedMigrations()
     }
 
-    /// The secret named `name`, created from `random` (32 bytes) on first use and kept in the database.
+    /// The secret named `name`, created from `random` (32 bytes) on first use and kept in the database: every host
+    /// sharing the database gets the same one (the CSRF key).
     public func secret(named name: String, random: any RandomSource) throws -> [UInt8] {
+        try agreedValue(named: name, proposing: random.bytes(32))
+    }
+
+    /// The value stored as `name`, storing `proposed` first when there is none. Of several hosts proposing at the
+    /// same moment the first to commit wins and every one gets its value: the insert does nothing on a conflict (on
+    /// PostgreSQL it waits for the winner's commit), and the read after it is a statement of its own, which sees that commit.
+    public func agreedValue(named name: String, proposing proposed: [UInt8]) throws -> [UInt8] {
         try write { tx in
-            // Two hosts starting at once both insert; the first wins and both read its value.
-            try tx.execute("INSERT INTO serverSecret (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, Data(random.bytes(32))])
+            try tx.execute("INSERT INTO serverSecret (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", [name, Data(proposed)])
             guard let value = try tx.value(Data.self, "SELECT value FROM serverSecret WHERE name = ?", [name]) else {
                 throw StorageError.badRow("server secret \(name) missing after insert")
             }
             return [UInt8](value)
         }
+    }
+
+    /// The value stored as `name`, or nil.
+    public func storedValue(named name: String) throws -> [UInt8]? {
+        try read { tx in try tx.value(Data.self, "SELECT value FROM serverSecret WHERE name = ?", [name]).map { [UInt8]($0) } }
+    }
+
+    /// Removes the value stored as `name`; true when there was one.
+    @discardableResult
+    public func forgetValue(named name: String) throws -> Bool {
+        try write { tx in try tx.execute("DELETE FROM serverSecret WHERE name = ?", [name]) > 0 }
     }
 }
 

@@ -133,7 +133,9 @@ public struct MailQueue: Sendable {
         var sent = 0, failed = 0
         for mail in due {
             let id = mail.id, attempts = mail.attempts
-            guard try claim(id, now: now) else { continue }
+            // The lease runs from the claim, not from the start of the pass: a pass through slow SMTP answers can
+            // outlast it, and a lease already over when taken would let another host's sender claim the mail too.
+            guard try claim(id, now: clock.now().timeIntervalSince1970) else { continue }
             // Delivered outside any transaction (a write body may run again; SMTP must not).
             do {
                 try transport.deliver(mail.message, from: mail.sender, to: mail.recipient, id: mail.messageId)
@@ -161,7 +163,8 @@ public struct MailQueue: Sendable {
         try database.write { tx in try tx.claimMail(id: id, now: now, until: now + Self.claimLease) }
     }
 
-    /// Makes every unsent message due now (`frontdoor mail retry`).
+    /// Makes every message waiting for a retry due now (`frontdoor mail retry`); one another sender (a server's thread,
+    /// on any host) is sending at this moment stays its sender's, so it is never sent twice.
     public func makeAllDue() throws {
         let now = clock.now().timeIntervalSince1970
         try database.write { tx in try tx.makeAllMailDue(now: now) }

@@ -51,11 +51,13 @@ extension Transaction {
         }
     }
 
-    /// Takes the due message `id` for this sender by pushing its next attempt to `until`; false when another sender
-    /// took it (or sent it) first. One winner: the UPDATE's condition is re-checked on the row it changes, and only a
-    /// changed row counts.
+    /// Takes the due message `id` for this sender by pushing its next attempt to `until` and clearing its last error
+    /// (an unsent message due later without an error is one being sent: `makeAllMailDue` leaves it to its sender);
+    /// false when another sender took it (or sent it) first. One winner: the UPDATE's condition is re-checked on the
+    /// row it changes, and only a changed row counts.
     func claimMail(id: Int64, now: Double, until: Double) throws -> Bool {
-        try execute("UPDATE mailQueue SET nextAttemptAt = ? WHERE id = ? AND sentAt IS NULL AND nextAttemptAt <= ?", [until, id, now]) == 1
+        try execute("UPDATE mailQueue SET nextAttemptAt = ?, lastError = NULL WHERE id = ? AND sentAt IS NULL AND nextAttemptAt <= ?",
+                    [until, id, now]) == 1
     }
 
     /// Records the message `id` as sent at `sentAt` after `attempts` attempts.
@@ -68,9 +70,11 @@ extension Transaction {
         try execute("UPDATE mailQueue SET attempts = ?, nextAttemptAt = ?, lastError = ? WHERE id = ?", [attempts, nextAttemptAt, error, id])
     }
 
-    /// Makes every unsent message due at `now`.
+    /// Makes every message waiting for a retry (unsent, with an error) due at `now`. A message being sent (claimed: no
+    /// error, due later) is left to its sender: made due, another sender would claim it and send it a second time.
+    /// A message never tried is due already.
     func makeAllMailDue(now: Double) throws {
-        try execute("UPDATE mailQueue SET nextAttemptAt = ? WHERE sentAt IS NULL", [now])
+        try execute("UPDATE mailQueue SET nextAttemptAt = ? WHERE sentAt IS NULL AND lastError IS NOT NULL", [now])
     }
 
     /// The newest `limit` messages, unsent first.
