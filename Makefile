@@ -32,9 +32,8 @@ e2e: build
 	FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
 
 # The same suite with every stack on PostgreSQL: one private cluster for the run (scripts/pg-cluster, stopped after),
-# a new database per stack; the tests about SQLite itself (sqlite_only) are deselected and listed at the end.
-# The same suite with every stack on PostgreSQL (Tests/e2e/backends.py: one private cluster, a database per stack);
-# tests about SQLite itself are marked sqlite_only and listed as deselected.
+# a new database per stack; the tests about SQLite itself (sqlite_only) are deselected and listed at the end. The tests
+# of several hosts sharing one database (postgresql_only) run only here, and `make e2e` lists them as deselected.
 e2e-postgres: build
 	@scripts/install-deps --with-venv
 	FRONTDOOR_E2E_BACKEND=postgresql FRONTDOOR_BIN=$(CURDIR)/.build/debug/frontdoor .venv/bin/pytest -q -ra Tests/e2e $(PYTEST_ARGS)
