@@ -69,6 +69,9 @@ struct ConfigReaderTests {
         ("FRONTDOOR_SESSION_COOKIE_DOMAIN", "example.com; Secure", "session.cookie_domain"),
         ("FRONTDOOR_REDIRECT_ALLOWED_HOSTS", "app.example.com, evil/path", "redirect.allowed_hosts"),
         ("FRONTDOOR_METRICS_ENABLED", "maybe", "metrics.enabled"),
+        ("FRONTDOOR_MAIL_TIMEOUT", "10m", "mail.timeout"),
+        ("FRONTDOOR_DATABASE_SESSION_CACHE_MAX_AGE", "1h", "database.session_cache_max_age"),
+        ("FRONTDOOR_DATABASE_SESSION_CACHE_SIZE", "0", "database.session_cache_size"),
     ])
     func aBadValueIsRefusedNamingItsKey(variable: String, value: String, key: String) {
         #expect {

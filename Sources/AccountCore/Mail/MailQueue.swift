@@ -154,7 +154,7 @@ public struct MailQueue: Sendable {
     }
 
     /// How long a claimed message is left to its sender before another may try (covers a sender that died mid-send).
-    static let claimLease: TimeInterval = 300
+    public static let claimLease: TimeInterval = 300
 
     /// Takes a due message for this sender by pushing its next attempt past the lease; false when another
     /// sender (the server's thread, `frontdoor mail retry`, another host) took it first. So a message is never sent twice

@@ -183,6 +183,9 @@ public enum ConfigReader {
                     "session.cookie_name with the __Host- prefix cannot have a session.cookie_domain")
         try require(c.confirmation.lifetime > 0 && c.reminder.lifetime > 0 && c.mail.sendInterval > 0 && c.mail.timeout > 0,
                     "confirmation, reminder and mail durations must be positive")
+        // A mail being sent is claimed for MailQueue.claimLease; a send that could outlast it would let another host's
+        // sender take the same mail.
+        try require(c.mail.timeout * 2 <= MailQueue.claimLease, "mail.timeout must be at most \(Int(MailQueue.claimLease / 2))s")
         let bid = c.browserID
         try require(bid.certificateLifetime >= 120 && bid.certificateLifetime <= 86400
                     && bid.ephemeralCertificateLifetime >= 120 && bid.ephemeralCertificateLifetime <= bid.certificateLifetime,

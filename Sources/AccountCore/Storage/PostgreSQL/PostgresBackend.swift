@@ -150,7 +150,10 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// Applies each pending migration in its own transaction, holding an advisory lock so two hosts starting at once
     /// migrate one after the other.
     public func migrate() throws {
-        _ = try appliedMigrations()   // creates the bookkeeping table
+        try write { tx in   // the bookkeeping table, made under the same lock (two CREATE … IF NOT EXISTS at once collide)
+            try tx.execute("SELECT pg_advisory_xact_lock(?)", [PostgresMigrations.lockKey])
+            try tx.execute(PostgresMigrations.createTable)
+        }
         for migration in PostgresMigrations.all {
             try write { tx in
                 try tx.execute("SELECT pg_advisory_xact_lock(?)", [PostgresMigrations.lockKey])
