@@ -146,6 +146,7 @@ import Testing
                                                    || refusal.contains("missing, but this database has a token key already")), "\(refusal)")
         // The operator copies the first host's key: the second one starts, with the same key.
         try? FileManager.default.removeItem(atPath: path(loser))
+        try FileManager.default.createDirectory(atPath: folder + "/\(loser)", withIntermediateDirectories: true)   // refused before making one
         try FileManager.default.copyItem(atPath: path(winner), toPath: path(loser))
         let copied = try TokenVault.loadShared(path: path(loser), database: databases[loser])
         #expect(copied.check == vaults.withLock { $0[winner] }?.check)

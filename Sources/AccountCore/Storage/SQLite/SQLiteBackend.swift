@@ -21,9 +21,19 @@ public final class SQLiteBackend: StorageBackend, Sendable {
         self.sessionLookup = filePath.map(SessionLookup.init(path:))
     }
 
-    /// The file at `path` with the shared connection settings (and the size cap when `maxSizeMB` > 0).
+    /// The file at `path` with the shared connection settings (and the size cap when `maxSizeMB` > 0). Several processes
+    /// opening one new file at the same moment (hosts starting together) can find it locked while another switches it to
+    /// WAL, which SQLite answers at once with SQLITE_BUSY rather than through the busy timeout: tried again for up to 10 s.
     static func file(path: String, maxSizeMB: Int) throws -> SQLiteBackend {
-        SQLiteBackend(writer: try DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB)), filePath: path)
+        let deadline = Date() + 10
+        while true {
+            do {
+                return SQLiteBackend(writer: try DatabasePool(path: path, configuration: makeConfiguration(maxSizeMB: maxSizeMB)),
+                                     filePath: path)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(UInt32.random(in: 10_000...50_000))
+            }
+        }
     }
 
     /// A private in-memory database: for tests.
