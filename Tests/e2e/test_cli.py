@@ -301,3 +301,24 @@ def test_a_command_refuses_a_missing_database_instead_of_making_an_empty_one(tmp
     assert list(folder.iterdir()) == []
     assert subprocess.run([BIN, "user", "list", "--config", str(config)], capture_output=True, text=True, timeout=60,
                           cwd=tmp_path).returncode == 0, "found from any folder"
+
+
+def test_a_host_with_another_token_key_is_refused_in_one_line_until_it_has_the_shared_one(cli_stack, tmp_path):
+    """Issue 24: every host must hold the first host's social.token_key_file; another key, or none, is refused with one
+    line that says what to do, and `keys forget-token-key` starts over on purpose."""
+    def with_key(path, *args):
+        env = dict(os.environ, FRONTDOOR_SOCIAL_TOKEN_KEY_FILE=str(path))
+        return subprocess.run([BIN, *args, "--config", str(cli_stack.config_path)], capture_output=True, text=True,
+                              timeout=60, env=env)
+
+    other = tmp_path / "other.key"
+    descriptor = os.open(other, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(descriptor, os.urandom(32))
+    os.close(descriptor)
+    for path, says in ((other, "holds another key than the one this database"),
+                       (tmp_path / "missing.key", "missing, but this database has a token key already")):
+        refused = with_key(path, "user", "list")
+        assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and says in refused.stderr, refused.stderr
+        assert "forget-token-key" in refused.stderr
+    assert not (tmp_path / "missing.key").exists(), "a host without the key makes none while one is recorded"
+    assert ok(cli_stack, "user", "list") is not None, "the host with the shared key goes on"
