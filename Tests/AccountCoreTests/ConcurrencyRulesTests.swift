@@ -3,7 +3,6 @@
 // several racers through).
 import AccountRules
 import Foundation
-import Locking
 import StorageTestKit
 import Testing
 @testable import AccountCore
@@ -16,25 +15,9 @@ import Testing
         outcomes(count, body).filter { $0 == nil }.count
     }
 
-    /// Runs `body` on `count` threads released together (each its own thread, not a pool as wide as the cores, so
-    /// every racer is in flight at once even on two cores); returns each racer's error, nil for those that returned.
+    /// Runs `body` on `count` threads released together; returns each racer's error, nil for those that returned.
     func outcomes(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> [(any Error)?] {
-        let errors = Locked([Int: any Error]())
-        let ready = DispatchGroup(), start = DispatchSemaphore(value: 0), done = DispatchGroup()
-        for index in 0..<count {
-            ready.enter()
-            done.enter()
-            Thread.detachNewThread {
-                ready.leave()
-                start.wait()
-                do { try body(index) } catch { errors.change { $0[index] = error } }
-                done.leave()
-            }
-        }
-        ready.wait()
-        for _ in 0..<count { start.signal() }
-        done.wait()
-        return errors.withLock { found in (0..<count).map { found[$0] } }
+        Racers.outcomes(count, body)
     }
 
     @Test func exactlyTheLimitsFailuresLockTheAccountOnce() throws {

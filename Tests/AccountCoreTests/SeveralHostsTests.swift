@@ -73,9 +73,9 @@ import Testing
         }
     }
 
-    /// Runs `body` on `count` threads released together (ConcurrencyRulesTests' racers); each racer's error or nil.
+    /// Runs `body` on `count` threads released together (StorageTestKit's Racers); each racer's error or nil.
     func together(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> [(any Error)?] {
-        ConcurrencyRulesTests().outcomes(count, body)
+        Racers.outcomes(count, body)
     }
 
     /// 32 random bytes in a new 0600 file at `path` (its folder made): a token key the operator made and copied.

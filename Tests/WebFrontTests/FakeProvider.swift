@@ -44,14 +44,19 @@ final class FakeGitHub: HTTPClient, @unchecked Sendable {
 /// An app with one provider, `github`, pointed at the fake.
 func makeSocialApp(_ provider: FakeGitHub, configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
     try makeApp(http: provider) { configuration in
-        var github = ProviderConfiguration(id: "github", kind: .github, clientID: "client-1", clientSecret: "secret-1")
-        github.authorizationEndpoint = "https://gh.test/authorize"
-        github.tokenEndpoint = "https://gh.test/token"
-        github.userInfoEndpoint = "https://gh.test/user"
-        github.emailsEndpoint = "https://gh.test/user/emails"
-        configuration.social.providers = [github]
+        configureFakeGitHub(&configuration)
         configure(&configuration)
     }
+}
+
+/// Makes `github`, pointed at the fake (https://gh.test), the configuration's one provider.
+func configureFakeGitHub(_ configuration: inout AppConfiguration) {
+    var github = ProviderConfiguration(id: "github", kind: .github, clientID: "client-1", clientSecret: "secret-1")
+    github.authorizationEndpoint = "https://gh.test/authorize"
+    github.tokenEndpoint = "https://gh.test/token"
+    github.userInfoEndpoint = "https://gh.test/user"
+    github.emailsEndpoint = "https://gh.test/user/emails"
+    configuration.social.providers = [github]
 }
 
 extension TestBrowser {

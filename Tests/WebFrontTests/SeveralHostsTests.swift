@@ -172,12 +172,7 @@ import Testing
     @Test func aSocialSignUpBegunOnAIsCalledBackOnB() throws {
         let provider = FakeGitHub()
         let hosts = try Hosts(http: provider) { configuration in
-            var github = ProviderConfiguration(id: "github", kind: .github, clientID: "client-1", clientSecret: "secret-1")
-            github.authorizationEndpoint = "https://gh.test/authorize"
-            github.tokenEndpoint = "https://gh.test/token"
-            github.userInfoEndpoint = "https://gh.test/user"
-            github.emailsEndpoint = "https://gh.test/user/emails"
-            configuration.social.providers = [github]
+            configureFakeGitHub(&configuration)
             configuration.signUp = .invite
         }
         defer { hosts.remove() }
@@ -209,27 +204,5 @@ struct OnlyKey: SupportDocumentSource {
     func supportDocument(for issuer: String) throws -> SupportDocument {
         guard issuer == self.issuer else { throw BrowserIDError(reason: "unknown issuer") }
         return .support(publicKey: key, keys: [key], authentication: "/a", provisioning: "/p")
-    }
-}
-
-/// Racers on threads of their own, released together.
-enum Racers {
-    static func outcomes(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> [(any Error)?] {
-        let errors = Locked([Int: any Error]())
-        let ready = DispatchGroup(), start = DispatchSemaphore(value: 0), done = DispatchGroup()
-        for index in 0..<count {
-            ready.enter()
-            done.enter()
-            Thread.detachNewThread {
-                ready.leave()
-                start.wait()
-                do { try body(index) } catch { errors.change { $0[index] = error } }
-                done.leave()
-            }
-        }
-        ready.wait()
-        for _ in 0..<count { start.signal() }
-        done.wait()
-        return errors.withLock { found in (0..<count).map { found[$0] } }
     }
 }
