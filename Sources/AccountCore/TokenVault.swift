@@ -2,9 +2,9 @@
 // AES-256-GCM before they are stored.
 //
 // Options: the key file (config `social.token_key_file`, default `var/social-tokens.key`): 32 random bytes, created
-// at first start with mode 0600 (on every host the same file: see TokenVault+Shared) (its folder too, 0700, when missing). It is never overwritten: the key is written to a
-// temporary file opened with O_CREAT|O_EXCL and linked into place, so two processes starting at once agree on one key
-// and nobody ever reads half a key. A key file of the wrong size, not a regular file, or readable or writable by group
+// at first start with mode 0600 (its folder too, 0700, when missing), the same file on every host (TokenVault+Shared).
+// It is never overwritten: the key is written to a temporary file opened with O_CREAT|O_EXCL and linked into place,
+// so two processes starting at once agree on one key and nobody ever reads half a key. A key file of the wrong size, not a regular file, or readable or writable by group
 // or others is refused with a message saying what to fix.
 // A sealed value is nonce (12 bytes) ‖ ciphertext ‖ tag (16 bytes), with a fresh random nonce each time. Each value
 // is bound to what it belongs to through the associated data (`context`): an identity's tokens to "<provider>\n<subject>",
