@@ -23,6 +23,7 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case accountDeleted = "account_deleted"
     case sessionRevoked = "session_revoked"
     case inviteCreated = "invite_created"
+    case inviteRevoked = "invite_revoked"
     case profileUpdated = "profile_updated"
     case emailAdded = "email_added"
     case emailRemoved = "email_removed"

@@ -1,4 +1,5 @@
-// Invitations.swift: invite-only sign-up: an invitation link lets exactly one address sign up.
+// Invitations.swift: invite-only sign-up: an invitation link lets exactly one address sign up; the operator lists the
+// invitations and revokes the open ones of an address (`frontdoor invite list|revoke`).
 //
 // Options (config keys `signup`, `invite.lifetime`):
 //   signup            open | invite | closed; invitations are refused when closed
@@ -17,6 +18,17 @@ public struct IssuedInvitation: Sendable, Equatable {
     public var token: String
     /// When the link stops working.
     public var expiresAt: Date
+}
+
+/// One invitation as `frontdoor invite list` shows it (the token is never stored, so never shown).
+public struct InvitationRecord: Sendable, Equatable {
+    public var address: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    /// When the address signed up with it; nil while unused.
+    public var usedAt: Date?
+    /// `open`, `used` or `expired`, when it was listed.
+    public var state: String
 }
 
 /// Invitations (`signup = "invite"`): issued by `frontdoor invite create`, redeemed at sign-up.
@@ -51,6 +63,24 @@ public struct Invitations: Sendable {
         }
         logger.info("invitation created", metadata: ["mailed": "\(sendMail)"])
         return IssuedInvitation(address: address, token: token.encoded, expiresAt: expiresAt)
+    }
+
+    /// The invitations, newest first: the open ones (unused, unexpired), or with `all` the used and expired ones too.
+    public func list(all: Bool = false, limit: Int = 100) throws -> [InvitationRecord] {
+        try database.read { tx in try tx.invites(now: clock.now(), all: all, limit: limit) }
+    }
+
+    /// Revokes every unused invitation for `email` (its links stop working at once); how many there were. Audited as
+    /// `invite_revoked` when there was one.
+    public func revoke(email: String, client: ClientInfo) throws -> Int {
+        let address = email.trimmingWhitespace()
+        let revoked = try database.write { tx -> Int in
+            let count = try tx.deleteUnusedInvites(for: address)
+            if count > 0 { try audit.record(.inviteRevoked, accountId: nil, email: address, client: client, detail: "\(count)", in: tx) }
+            return count
+        }
+        if revoked > 0 { logger.info("invitations revoked", metadata: ["count": "\(revoked)"]) }
+        return revoked
     }
 
     /// The address an invitation link is for; nil when the token is malformed, unknown, used or expired.

@@ -1,7 +1,11 @@
-// InviteCommand.swift: `frontdoor invite create EMAIL [--mail] [--json]` issues an invitation link for one address.
+// InviteCommand.swift: `frontdoor invite create EMAIL [--mail] [--json]` issues an invitation link for one address;
+// `invite list [--all] [--limit N] [--json]` shows the open invitations (with --all the used and expired ones too);
+// `invite revoke EMAIL` makes the address's unused links stop working.
 //
-// Options: --mail also queues the invitation mail; --json prints {"email", "link", "expires_at"}.
-// Refused (exit 1) when `signup` is closed, for a malformed address, or for an address that already has an account.
+// Options: --mail also queues the invitation mail; --json prints {"email", "link", "expires_at"} (create) or an array
+// of {"email", "createdAt", "expiresAt", "usedAt", "state"} (list).
+// Refused (exit 1): create when `signup` is closed, for a malformed address, or for an address that already has an
+// account; revoke when the address has no unused invitation.
 import AccountCore
 import AccountRules
 import ArgumentParser
@@ -10,7 +14,7 @@ import WebFront
 
 struct InviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "invite", abstract: "Invite people to sign up (signup: invite).",
-                                                    subcommands: [Create.self])
+                                                    subcommands: [Create.self, List.self, Revoke.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -49,6 +53,50 @@ struct InviteCommand: ParsableCommand {
                 if configuration.signUp == .open {
                     FileHandle.standardError.write(Data("note: signup is open, so anyone can sign up without an invitation\n".utf8))
                 }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the open invitations, newest first (--all: used and expired too).")
+        @OptionGroup var options: ConfigOptions
+        @Flag(help: "Also list used and expired invitations.") var all = false
+        @Option(help: "How many invitations to show.") var limit = 100
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try reportingFailures {
+                try checkLimit(limit)
+                let app = try Bootstrap.makeApp(try options.load())
+                let invitations = try app.site.services.invitations.list(all: all, limit: limit)
+                if json {
+                    return try JSONValue.array(invitations.map { invitation in
+                        .object(["email": .string(invitation.address), "createdAt": .date(invitation.createdAt),
+                                 "expiresAt": .date(invitation.expiresAt), "usedAt": .date(invitation.usedAt),
+                                 "state": .string(invitation.state)])
+                    }).print()
+                }
+                if invitations.isEmpty { print(all ? "no invitations" : "no open invitations") }
+                for invitation in invitations {
+                    let when = invitation.usedAt.map { "used \(iso($0))" } ?? "expires \(iso(invitation.expiresAt))"
+                    print("\(invitation.address): \(invitation.state), created \(iso(invitation.createdAt)), \(when)")
+                }
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make every unused invitation link for this address stop working.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The invited address.") var email: String
+
+        func run() throws {
+            try reportingFailures {
+                let app = try Bootstrap.makeApp(try options.load())
+                let address = email.trimmingWhitespace()
+                let revoked = try app.site.services.invitations.revoke(email: address, client: operatorClient)
+                guard revoked > 0 else { throw CommandFailure("frontdoor: no unused invitation for \(address)") }
+                print("revoked \(revoked) invitation(s) for \(address)")
             }
         }
     }

@@ -1,6 +1,7 @@
 // ConcurrencyRulesTests+More.swift: more one-winner rules under real racing threads (issue 23), on the run's backend:
-// an invitation used once, a residence approved once and collected once, one primary address per account (two
-// switches; a confirmation that makes primary racing a switch; a removal racing a switch), each due mail delivered
+// an invitation used once (and either revoked or used, never both), a residence approved once and collected once, one
+// primary address per account (two switches; a confirmation that makes primary racing a switch; a removal racing a
+// switch), each due mail delivered
 // once by several senders, one current signing key after rotations at once, one account per address whatever its
 // case, revoked sessions staying revoked while in use, and never unlinking the last way to sign in. Each asserts the
 // winners, what the losers were told, and the rows. Races with a short window run several rounds.
@@ -40,6 +41,28 @@ extension ConcurrencyRulesTests {
         #expect(try fixture.count("account") == 1 && fixture.count("emailAddress") == 1 && fixture.count("session") == 1)
         #expect(try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM invite WHERE usedAt IS NOT NULL") } == 1)
         #expect(try fixture.audits(.signUp).count == 1)
+    }
+
+    @Test func aRevocationRacingTheSignUpThatUsesTheInvitationHasOneWinner() throws {
+        // Either the link signed Ann up and the revocation found nothing, or the revocation took it and no account exists.
+        for round in 0..<4 {
+            let fixture = try TestFixture(signUp: SignUpPolicy(mode: .invite))
+            let invite = try fixture.services.invitations.create(email: "ann@example.com", client: client)
+            let client = client
+            let revoked = Locked(0)
+            let got = answers(outcomes(2) { index in
+                if index == 0 {
+                    revoked.change { $0 = (try? fixture.services.invitations.revoke(email: "ann@example.com", client: client)) ?? -1 }
+                } else {
+                    var form = TestFixture.form(email: "ann@example.com")
+                    form["invite"] = invite.token
+                    _ = try fixture.services.registration.signUp(form, client: client)
+                }
+            })
+            let accounts = try fixture.count("account"), count = revoked.withLock { $0 }
+            #expect(got.contains("invitationRequired") ? (count == 1 && accounts == 0) : (count == 0 && accounts == 1),
+                    "round \(round): \(got), revoked \(count), accounts \(accounts)")
+        }
     }
 
     @Test func aResidenceIsApprovedOnceAndCollectedOnce() throws {

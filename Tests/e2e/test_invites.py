@@ -108,6 +108,38 @@ def test_a_malformed_address_is_refused_on_the_command_line(invite_stack):
     assert invite_stack.count("invite") == before
 
 
+def operator(stack, *args):
+    return subprocess.run([BIN, "invite", *args, "--config", str(stack.config_path)], capture_output=True, text=True, timeout=60)
+
+
+def test_the_operator_lists_open_invitations_and_a_revoked_link_stops_working(invite_stack):
+    # Given two open invitations and one used
+    kept, revoked, used = unique_email("kept"), unique_email("revoked"), unique_email("used")
+    kept_link, revoked_link, used_link = create_link(invite_stack, kept), create_link(invite_stack, revoked), create_link(invite_stack, used)
+    assert follow(Browser(invite_stack), used_link, used)[1].status_code == 303
+    # Then `invite list` names the open ones with their state, --all the used one too, --json the same rows
+    listed = operator(invite_stack, "list")
+    assert listed.returncode == 0, listed.stderr
+    lines = {line.split(":")[0]: line for line in listed.stdout.splitlines()}
+    assert lines[kept].startswith(f"{kept}: open, created ") and lines[revoked].startswith(f"{revoked}: open")
+    assert used not in listed.stdout and "invite=" not in listed.stdout, "no used invitation, never a token"
+    everything = json.loads(operator(invite_stack, "list", "--all", "--json").stdout)
+    states = {row["email"]: row["state"] for row in everything}
+    assert states[used] == "used" and states[kept] == "open"
+    assert [row for row in everything if row["email"] == used][0]["usedAt"] is not None
+    # When the operator revokes one address's invitation
+    answer = operator(invite_stack, "revoke", revoked)
+    assert answer.returncode == 0 and answer.stdout.strip() == f"revoked 1 invitation(s) for {revoked}"
+    # Then its link no longer signs anyone up, the other still works, and a second revoke is a one-line refusal
+    page, refused = follow(Browser(invite_stack), revoked_link, revoked)
+    assert page.status_code == 403 and refused.status_code == 403
+    assert invite_stack.query("SELECT COUNT(*) FROM emailAddress WHERE address = ?", revoked) == [(0,)]
+    assert follow(Browser(invite_stack), kept_link, kept)[1].status_code == 303
+    again = operator(invite_stack, "revoke", revoked)
+    assert again.returncode == 1 and again.stderr.strip() == f"frontdoor: no unused invitation for {revoked}"
+    assert revoked not in operator(invite_stack, "list").stdout
+
+
 def test_closed_sign_up_refuses_the_form_and_invitations(closed_stack):
     browser = Browser(closed_stack)
     page = browser.get("/sign_up")

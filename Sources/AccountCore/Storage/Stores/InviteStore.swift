@@ -1,5 +1,5 @@
-// InviteStore.swift: store operations on invitations (table `invite`): issue, look up, redeem once, and remove the
-// used ones of a deleted account. Only a token's SHA-256 digest is stored.
+// InviteStore.swift: store operations on invitations (table `invite`): issue, look up, redeem once, list, revoke the
+// open ones of an address, and remove the used ones of a deleted account. Only a token's SHA-256 digest is stored.
 //
 // Options: none. Portable SQL only (see Storage/Transaction.swift); times are seconds since 1970.
 import AccountRules
@@ -28,5 +28,24 @@ extension Transaction {
     /// Deletes the used invitations for `address` (compared normalized).
     func deleteUsedInvites(for address: String) throws {
         try execute("DELETE FROM invite WHERE normalizedAddress = ? AND usedAt IS NOT NULL", [EmailFormat.normalized(address)])
+    }
+
+    /// Invitations, newest first: the open ones only (unused, unexpired at `now`), or every one with `all`.
+    func invites(now: Date, all: Bool, limit: Int) throws -> [InvitationRecord] {
+        let open = all ? "" : "WHERE usedAt IS NULL AND expiresAt > ?"
+        let arguments: SQLArguments = all ? [limit] : [now, limit]
+        return try rows("SELECT address, createdAt, expiresAt, usedAt FROM invite \(open) ORDER BY createdAt DESC, address LIMIT ?",
+                        arguments).map { row in
+            let expiresAt: Date = try row.decode("expiresAt"), usedAt: Date? = row["usedAt"]
+            return InvitationRecord(address: try row.decode("address"), createdAt: try row.decode("createdAt"), expiresAt: expiresAt,
+                                    usedAt: usedAt, state: usedAt != nil ? "used" : expiresAt <= now ? "expired" : "open")
+        }
+    }
+
+    /// Deletes the unused invitations for `address` (compared normalized), expired ones too; how many went. Against a
+    /// sign-up redeeming one at the same moment exactly one wins: the redemption's UPDATE and this DELETE both take
+    /// only a row whose `usedAt` is NULL (PostgreSQL re-checks that after waiting for the other's row lock).
+    func deleteUnusedInvites(for address: String) throws -> Int {
+        try execute("DELETE FROM invite WHERE normalizedAddress = ? AND usedAt IS NULL", [EmailFormat.normalized(address)])
     }
 }
