@@ -1,10 +1,10 @@
 // ConcurrencyRulesTests+More.swift: more one-winner rules under real racing threads (issue 23), on the run's backend:
 // an invitation used once (and either revoked or used, never both), a residence approved once and collected once, one
 // primary address per account (two switches; a confirmation that makes primary racing a switch; a removal racing a
-// switch), each due mail delivered
-// once by several senders, one current signing key after rotations at once, one account per address whatever its
-// case, revoked sessions staying revoked while in use, and never unlinking the last way to sign in. Each asserts the
-// winners, what the losers were told, and the rows. Races with a short window run several rounds.
+// switch), each due mail delivered once by several senders, one current signing key after rotations at once, one
+// account per address whatever its case, revoked sessions staying revoked while in use, and never unlinking the last
+// way to sign in. Each asserts the winners, what the losers were told, and the rows. Races with a short window run
+// several rounds.
 import AccountRules
 import Foundation
 import Locking
