@@ -10,6 +10,10 @@
 // With confirmation required, an address that already has an account gets the same outcome as a new
 // one (`.confirmationSent`), nothing is created, and its owner is mailed instead: nobody can learn
 // from sign-up which addresses have accounts. Both paths hash the password, so they take as long.
+// Without required confirmation a new address is signed in at once, so no answer for a held address could look the
+// same (only a session would): sign-up says `taken`, as Devise and Kratos do in that mode, and mails the owner the
+// same throttled note, so probing is seen by the people probed. The README's `confirmation.required` row says so; an
+// operator who needs sign-up to be silent about addresses keeps confirmation on (the default).
 // With `signup = "invite"` only the address of a valid invitation (form field `invite`) may sign up; the
 // invitation is used up in the transaction that creates the account, and the address counts as confirmed
 // (the operator vouched for it), so the person is signed in at once. An invitation works in open mode too.
@@ -64,7 +68,9 @@ public struct Registration: Sendable {
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
         }
-        if errors.isEmpty, !confirmation.required, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
+        if errors.isEmpty, !confirmation.required, try noteAttemptIfTaken(address) {
+            errors.add(takenError, to: "email", displayName: emailDisplayName)
+        }
         errors.append(try profile.takenErrors(values, signUp: true, accountId: nil, skipping: errors))
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
@@ -164,6 +170,16 @@ public struct Registration: Sendable {
 
     private var takenError: FieldError { FieldError(key: "taken") }
     private var emailDisplayName: String { validator.field(named: "email")?.displayName ?? "Email" }
+
+    /// True when `address` has an account; then its owner is told (at most once per `mail.throttle`).
+    private func noteAttemptIfTaken(_ address: String) throws -> Bool {
+        guard try isTaken(address) else { return false }
+        return try database.write { tx in
+            guard let owner = try EmailAddress.heldAddress(address, in: tx) else { return false }
+            try confirmation.noteSignUpAttempt(to: owner, in: tx)
+            return true
+        }
+    }
 
     private func isTaken(_ address: String) throws -> Bool {
         try database.read { tx in try EmailAddress.heldAddress(address, in: tx) != nil }

@@ -76,6 +76,10 @@ struct RegistrationTests {
         #expect(errors.keys(for: "email") == ["taken"])
         #expect(errors.messages(for: "email", in: .english) == ["Email has already been taken"])
         #expect(try [fixture.count("account"), fixture.count("emailAddress"), fixture.count("session")] == [1, 1, 1])
+        // And the owner is told someone tried, once per throttle window however often it is tried
+        _ = try? fixture.services.registration.signUp(TestFixture.form(email: "ann@example.com"), client: ClientInfo())
+        let notes = try fixture.services.mail.list().filter { $0.kind == "sign_up_attempt" }
+        #expect(notes.map(\.recipient) == ["ann@example.com"])
     }
 
     @Test func anInvalidFormWritesNothingAndListsEveryProblem() throws {
