@@ -1,11 +1,13 @@
 """Verified addresses and the password reminder, with a real SMTP server (aiosmtpd) and the outbox folder."""
 import email
 import email.policy
+import json
 import re
+import subprocess
 
 import pytest
 
-from conftest import Browser, _stack, unique_email
+from conftest import BIN, Browser, _stack, unique_email
 from test_languages import NBSP, visitor
 
 PASSWORD = "correct horse battery"
@@ -106,6 +108,41 @@ def test_mail_waits_while_the_smtp_server_is_down(mail_stack, smtp):
     finally:
         smtp.start()
     assert smtp.wait_for_mail(address, "/account/confirm?token=", timeout=30)
+
+
+@pytest.fixture(scope="module")
+def patient_mail_stack(tmp_path_factory, request, smtp):
+    """SMTP to the sink, but the background sender retries only after an hour: only `frontdoor mail retry` sends again."""
+    yield from _stack(tmp_path_factory, request, {
+        "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}", "confirmation.required": "true",
+        "mail.retry_base": "1h", "mail.send_interval": "1h"})
+
+
+def mail_command(stack, *args):
+    return subprocess.run([BIN, "mail", *args, "--config", str(stack.config_path)], capture_output=True, text=True, timeout=120)
+
+
+def test_mail_retry_sends_the_failed_mail_now_and_says_so(patient_mail_stack, smtp):
+    address = unique_email("retried")
+    smtp.stop()
+    try:
+        # Given a confirmation mail whose delivery failed while the SMTP server was down
+        page = Browser(patient_mail_stack).post("/sign_up", {"email": address, "password": PASSWORD, "password_confirmation": PASSWORD})
+        assert page.status_code == 200 and "Check your email" in page.text
+        # When the operator retries while it is still down: exit 1, the failure counted and kept in the queue
+        down = mail_command(patient_mail_stack, "retry")
+        assert down.returncode == 1 and re.fullmatch(r"sent 0, failed [1-9]\d*", down.stdout.strip()), down.stdout + down.stderr
+        listed = json.loads(mail_command(patient_mail_stack, "list", "--json").stdout)
+        mine = [mail for mail in listed if mail["recipient"] == address]
+        assert len(mine) == 1 and mine[0]["sentAt"] is None and mine[0]["attempts"] >= 1 and mine[0]["lastError"]
+    finally:
+        smtp.start()
+    # Then, the server back, a retry sends it at once (the background sender would wait an hour) and exits 0
+    up = mail_command(patient_mail_stack, "retry")
+    assert up.returncode == 0 and re.fullmatch(r"sent [1-9]\d*, failed 0", up.stdout.strip()), up.stdout + up.stderr
+    assert smtp.wait_for_mail(address, "/account/confirm?token=", timeout=5)
+    assert patient_mail_stack.query("SELECT sentAt IS NOT NULL FROM mailQueue WHERE recipient = ?", address) == [(1,)]
+    assert mail_command(patient_mail_stack, "retry").stdout.strip() == "sent 0, failed 0"
 
 
 def test_the_outbox_transport_writes_a_parseable_eml_with_the_link(stack):
