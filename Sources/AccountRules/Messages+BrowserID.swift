@@ -15,5 +15,6 @@ extension MessageCatalog {
         "browserid_working": "Signing you in…",
         "browserid_failed": "Signing in did not work. Please try again.",
         "browserid_no_opener": "This window was not opened by a site. Close it and start from the site.",
+        "browserid_site_not_allowed": "This site may not use this sign-in. Close this window.",
     ]
 }

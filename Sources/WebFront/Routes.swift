@@ -32,7 +32,6 @@ enum Routes {
             "password/new": ["GET": reminder.show, "POST": reminder.submit],
             "password/edit": ["GET": reset.show, "POST": reset.submit],
             "browserid/sign_in": ["GET": dialog.show],
-            "browserid/communication_iframe": ["GET": dialog.communicationFrame],
             "browserid/provision": ["GET": dialog.provision],
             "browserid/authenticate": ["GET": dialog.authenticate],
             "browserid/certify": ["POST": certify.submit],

@@ -122,20 +122,34 @@ struct BrowserIDPagesTests {
         }
     }
 
-    @Test func onlyTheProtocolFramesMayBeFramed() throws {
-        let test = try makeApp(browserID: true)
-        let browser = TestBrowser(test.app)
-        for path in ["/account/browserid/communication_iframe", "/account/browserid/provision"] {
-            let page = browser.get(path)
-            #expect(page.status == 200)
-            #expect(page.header("X-Frame-Options") == nil)
-            #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors *") == true)
-        }
+    @Test func onlyTheProvisioningPageMayBeFramedAndOnlyByFrontdoorItself() throws {
+        let (test, browser) = try signedIn()
+        let provision = browser.get("/account/browserid/provision")
+        #expect(provision.status == 200)
+        #expect(provision.header("X-Frame-Options") == nil)
+        #expect(provision.header("Content-Security-Policy")?.contains("frame-ancestors 'self';") == true)
+        #expect(provision.text.contains("data-signed-in=\"true\" data-parents=\"\""))
+        #expect(!provision.text.contains("bea@example.com"), "the page says whether someone is signed in, not who")
+        #expect(TestBrowser(test.app).get("/account/browserid/provision").text.contains("data-signed-in=\"false\""))
+        #expect(browser.get("/account/browserid/communication_iframe").status == 404)
         let dialog = browser.get("/account/browserid/sign_in")
         #expect(dialog.status == 200)
         #expect(dialog.header("X-Frame-Options") == "DENY")
+        #expect(dialog.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
         #expect(browser.get("/account/browserid/sign_in?return_to=javascript:alert(1)").status == 400)
         #expect(browser.get("/account/browserid/authenticate").header("Location") == "/account/sign_in")
+    }
+
+    @Test func allowedSitesMayFrameTheProvisioningPageAndUseThePopup() throws {
+        let test = try makeApp(browserID: true) {
+            $0.browserID.allowedOrigins = "https://App.Example:443, http://localhost:3000, https://bad.example;x, ftp://f.example"
+        }
+        let browser = TestBrowser(test.app)
+        let provision = browser.get("/account/browserid/provision")
+        #expect(provision.header("Content-Security-Policy")?.contains("frame-ancestors 'self' https://app.example http://localhost:3000;") == true)
+        #expect(provision.header("X-Frame-Options") == nil)
+        #expect(provision.text.contains("data-parents=\"https://app.example http://localhost:3000\""))
+        #expect(browser.get("/account/browserid/sign_in").text.contains("data-allowed-origins=\"https://app.example http://localhost:3000\""))
     }
 
     @Test func theRedirectFlowCanBeLimitedToKnownSites() throws {

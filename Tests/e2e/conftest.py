@@ -727,14 +727,18 @@ def identities(stack, provider_id=None):
     return stack.records("SELECT * FROM socialIdentity")
 
 
-def make_chromium(*arguments, prefs=None):
-    """Debian's headless chromium through chromedriver, with extra command-line `arguments` and `prefs`."""
+def make_chromium(*arguments, prefs=None, exclude=()):
+    """Debian's headless chromium through chromedriver, with extra command-line `arguments` and `prefs`; `exclude`
+    drops switches chromedriver adds itself (e.g. "disable-popup-blocking": then window.open outside a click is
+    blocked, as in a person's browser)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", *arguments):
         options.add_argument(argument)
     if prefs:
         options.add_experimental_option("prefs", prefs)
+    if exclude:
+        options.add_experimental_option("excludeSwitches", list(exclude))
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 

@@ -32,7 +32,7 @@ FORM_FIELDS = {
     "sign_in": ["email", "password", "remember_me", "rd", "add"], "sign_out": ["rd"],
     "confirm": ["token"], "confirmation/new": ["email"], "password/new": ["email"],
     "password/edit": ["token", "password", "password_confirmation", "reset_password_token"],
-    "browserid/sign_in": ["email", "password", "rd", "ephemeral"], "browserid/communication_iframe": [],
+    "browserid/sign_in": ["email", "password", "rd", "ephemeral"],
     "browserid/provision": [], "browserid/authenticate": [], "browserid/certify": ["email", "pubkey", "ephemeral"],
     "settings": ["language", "name", "display_name"],
     "settings/password": ["current_password", "password", "password_confirmation"],
@@ -57,7 +57,7 @@ QUERY_KEYS = ["token", "rd", "email", "state", "code", "provider", "account", "r
               "invite", "error", "lang", "assertion", "audience"]
 METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 JUNK_METHODS = ["TRACE", "CONNECT", "PROPFIND", "MKCOL", "FOO", "get", "Post", "X" * 300, "G\xe9T", "BREW", "-", "PRI"]
-GET_ONLY = {"", "confirm", "browserid/sign_in", "browserid/communication_iframe", "browserid/provision",
+GET_ONLY = {"", "confirm", "browserid/sign_in", "browserid/provision",
             "browserid/authenticate", "settings/sessions", "settings/connections", "internal/provider_token", "auth/check",
             "metrics", "auth/github/callback"}
 ROUTE_METHODS = {route: ["GET"] if route in GET_ONLY else ["GET", "POST"] for route in FORM_FIELDS}

@@ -1,6 +1,8 @@
 """A small relying party for the browser tests: its own origin (http://localhost:PORT, another site than Frontdoor
-at 127.0.0.1), a page that embeds Frontdoor's include.js, and a back end that verifies assertions with Frontdoor's
-POST /verify. Inline script is fine here: this is the relying party's page, not Frontdoor's."""
+at 127.0.0.1; or http://127.0.0.1:PORT, the same site on another port), pages that embed Frontdoor's include.js
+(watch/request, and the older get/getVerifiedEmail), one that frames Frontdoor's provisioning page, and a back end
+that verifies assertions with Frontdoor's POST /verify. Inline script is fine here: this is the relying party's page,
+not Frontdoor's."""
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -39,6 +41,50 @@ PAGE = """<!doctype html>
 </body></html>
 """
 
+LEGACY = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Relying party (get)</title>
+<script src="%(include)s"></script></head>
+<body>
+<button id="get">Sign in</button> <button id="get-email">Sign in (getVerifiedEmail)</button>
+<p id="result"></p>
+<script>
+  window.answers = [];
+  window.take = function (assertion) {
+    window.answers.push(assertion);
+    if (!assertion) { document.getElementById("result").textContent = "cancelled"; return; }
+    fetch("/login", {method: "POST", body: JSON.stringify({assertion: assertion})})
+      .then(function (r) { return r.json(); })
+      .then(function (body) { document.getElementById("result").textContent = body.status === "okay" ? body.email : "refused: " + body.reason; });
+  };
+  if (new URLSearchParams(location.search).get("silent")) {
+    navigator.id.get(function (assertion) {
+      window.silent = assertion;
+      if (assertion) window.take(assertion);
+    }, {silent: true});
+  }
+  document.getElementById("get").onclick = function () { navigator.id.get(window.take, {siteName: "Legacy RP"}); };
+  document.getElementById("get-email").onclick = function () { navigator.id.getVerifiedEmail(window.take); };
+</script>
+</body></html>
+"""
+
+FRAMING = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Relying party (frame)</title></head>
+<body>
+<iframe id="frame" title="Frontdoor" src="%(src)s"></iframe>
+<script>
+  // Every message this page receives, and "loaded" once the frame's load event and a round trip after it are over.
+  window.messages = [];
+  window.loaded = false;
+  window.addEventListener("message", function (event) {
+    if (event.source === window && event.data === "after-load") { window.loaded = true; return; }
+    window.messages.push({origin: event.origin, data: event.data});
+  });
+  document.getElementById("frame").addEventListener("load", function () { window.postMessage("after-load", location.origin); });
+</script>
+</body></html>
+"""
+
 NATIVE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Native shim</title><script src="%(native)s"></script></head>
 <body><p id="result"></p>
@@ -51,8 +97,8 @@ NATIVE = """<!doctype html>
 
 
 class RelyingParty:
-    def __init__(self, frontdoor_base):
-        self.frontdoor_base = frontdoor_base
+    def __init__(self, frontdoor_base, host="localhost", port=0):
+        self.frontdoor_base = frontdoor_base   # may be set after start, before the first page is asked for
         self.verified = []
         outer = self
 
@@ -61,6 +107,12 @@ class RelyingParty:
                 path = self.path.split("?")[0]
                 if path == "/":
                     self.reply(200, "text/html", PAGE % {"include": outer.frontdoor_base + "/static/browserid/include.js"})
+                elif path == "/legacy":
+                    self.reply(200, "text/html", LEGACY % {"include": outer.frontdoor_base + "/static/browserid/include.js"})
+                elif path == "/provision":
+                    self.reply(200, "text/html", FRAMING % {"src": outer.frontdoor_base + "/browserid/provision"})
+                elif path == "/probe":
+                    self.reply(200, "text/html", "<!doctype html><title>probe</title><p>probe</p>")
                 elif path == "/native":
                     self.reply(200, "text/html", NATIVE % {"native": outer.frontdoor_base + "/static/browserid/native.js"})
                 else:
@@ -85,8 +137,8 @@ class RelyingParty:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://localhost:{self.server.server_address[1]}"
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.origin = f"http://{host}:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def stop(self):

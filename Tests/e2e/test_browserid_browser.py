@@ -1,18 +1,12 @@
 """BrowserID in a real browser (Debian chromium + chromedriver, headless, through selenium): a relying party on
-another site embeds include.js; the popup flow, the redirect flow, third-party cookies blocked, logout, and the
-native shim. The relying party's back end verifies every assertion with Frontdoor's /verify."""
+another site embeds include.js; the popup flow, the redirect flow, third-party cookies blocked (sign-in and logout,
+across tabs), logout, and the native shim. The relying party's back end verifies every assertion with Frontdoor's /verify."""
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import confirmed_user, make_chromium, page_wait
+from bid_browser import PASSWORD, make_driver, sign_in_in_dialog, text, to_popup, wait
+from conftest import confirmed_user
 from relying_party import RelyingParty
-
-PASSWORD = "correct horse battery"
-
-
-def make_driver(block_third_party=False):
-    prefs = {"profile.cookie_controls_mode": 1, "profile.block_third_party_cookies": True} if block_third_party else None
-    return make_chromium("--disable-popup-blocking", prefs=prefs)
 
 
 @pytest.fixture
@@ -36,29 +30,8 @@ def blocking_driver():
     d.quit()
 
 
-def wait(driver, condition, timeout=20):
-    return page_wait(driver, timeout).until(lambda d: condition(d))
-
-
-def text(driver, element_id):
-    return driver.find_element(By.ID, element_id).text
-
-
 def calls(driver):
     return driver.execute_script("return window.calls")
-
-
-def sign_in_in_dialog(driver, email):
-    """On the dialog: sign in if asked, then choose the address and continue."""
-    if driver.find_elements(By.ID, "password"):
-        driver.find_element(By.ID, "email").clear()
-        driver.find_element(By.ID, "email").send_keys(email)
-        driver.find_element(By.ID, "password").send_keys(PASSWORD)
-        driver.find_element(By.ID, "browserid-sign-in").click()
-    button = wait(driver, lambda d: d.find_elements(By.ID, "browserid-continue") and d.find_element(By.ID, "browserid-continue"))
-    wait(driver, lambda d: button.is_enabled())
-    driver.find_element(By.CSS_SELECTOR, f"input[name=email][value='{email}']").click()
-    button.click()
 
 
 def popup_sign_in(driver, rp, email):
@@ -66,9 +39,7 @@ def popup_sign_in(driver, rp, email):
     wait(driver, lambda d: text(d, "ready") == "ready")
     main = driver.current_window_handle
     driver.find_element(By.ID, "signin").click()
-    wait(driver, lambda d: len(d.window_handles) == 2)
-    driver.switch_to.window([h for h in driver.window_handles if h != main][0])
-    wait(driver, lambda d: "/browserid/sign_in" in d.current_url)
+    to_popup(driver, main)
     wait(driver, lambda d: rp.origin in text(d, "rp-origin") or d.find_elements(By.ID, "password"))
     sign_in_in_dialog(driver, email)
     driver.switch_to.window(main)
@@ -113,18 +84,60 @@ def test_redirect_flow_returns_with_the_assertion(bid_stack, rp, driver):
     assert calls(driver)["login"] == 1 and calls(driver)["ready"] == 1
 
 
+def assert_third_party_blocked(driver, rp):
+    """The block took effect: a cookie another site (127.0.0.1, while the relying party is on localhost) set for
+    itself as SameSite=None is not sent into its frame on the relying party's page, which has no storage access
+    either. (Chromium keeps partitioned localStorage in such a frame: include.js does not rely on a frame at all.)"""
+    other = RelyingParty(rp.frontdoor_base, host="127.0.0.1")
+    try:
+        driver.get(other.origin + "/probe")
+        driver.execute_script("document.cookie = 'probe=1; SameSite=None; Secure; Path=/'")
+        assert driver.execute_script("return document.cookie") == "probe=1"
+        driver.get(rp.origin + "/probe")
+        driver.execute_script("var f = document.createElement('iframe'); f.id = 'probe'; f.src = arguments[0];"
+                              "document.body.appendChild(f);", other.origin + "/probe")
+        driver.switch_to.frame(wait(driver, lambda d: d.find_element(By.ID, "probe")))
+        wait(driver, lambda d: d.find_elements(By.TAG_NAME, "p"))
+        cookie = driver.execute_script("return document.cookie")
+        access = driver.execute_async_script("document.hasStorageAccess().then(arguments[0], function () { arguments[0](null); })")
+        driver.switch_to.default_content()
+    finally:
+        other.stop()
+    assert cookie == "" and access is False, (cookie, access)
+
+
 def test_with_third_party_cookies_blocked_watch_is_ready_and_request_works(bid_stack, rp, blocking_driver):
     driver = blocking_driver
     _, email = confirmed_user(bid_stack, PASSWORD)
+    assert_third_party_blocked(driver, rp)
     driver.get(rp.origin + "/")
     wait(driver, lambda d: text(d, "ready") == "ready")
-    frame = driver.find_element(By.CSS_SELECTOR, "iframe[title=Frontdoor]")
-    driver.switch_to.frame(frame)
-    access = driver.execute_async_script("document.hasStorageAccess().then(arguments[0], function () { arguments[0](null); })")
-    driver.switch_to.default_content()
-    assert access is False, "the block took effect: the Frontdoor iframe has no access to its cookies"
+    assert not driver.find_elements(By.TAG_NAME, "iframe"), "include.js embeds no Frontdoor frame"
     popup_sign_in(driver, rp, email)
     assert calls(driver) == {"login": 1, "logout": 0, "ready": 1, "cancel": 0}
+
+
+def test_with_third_party_cookies_blocked_logout_is_noticed_in_every_tab_once(bid_stack, rp, blocking_driver):
+    driver = blocking_driver
+    _, email = confirmed_user(bid_stack, PASSWORD)
+    assert_third_party_blocked(driver, rp)
+    driver.get(rp.origin + "/?user=" + email)
+    wait(driver, lambda d: text(d, "ready") == "ready")
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.get(rp.origin + "/?user=" + email)   # the same site in another tab, also showing the person signed in
+    wait(driver, lambda d: text(d, "ready") == "ready")
+    second = driver.current_window_handle
+    driver.switch_to.window(first)
+    driver.find_element(By.ID, "signout").click()
+    wait(driver, lambda d: calls(d)["logout"] == 1)
+    driver.switch_to.window(second)
+    wait(driver, lambda d: calls(d)["logout"] == 1)
+    driver.refresh()   # a stale page still naming the person: that sign-out was reported already
+    wait(driver, lambda d: text(d, "ready") == "ready")
+    assert calls(driver) == {"login": 0, "logout": 0, "ready": 1, "cancel": 0}
+    driver.switch_to.window(first)
+    assert calls(driver) == {"login": 0, "logout": 1, "ready": 1, "cancel": 0}
 
 
 def test_watch_never_signs_out_spuriously_and_logout_is_reported_once(bid_stack, rp, driver):

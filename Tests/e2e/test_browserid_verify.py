@@ -65,7 +65,7 @@ def test_the_support_document_and_the_protocol_pages(bid_stack):
     assert body["keys"] == [body["public-key"]]
     provision = requests.get(f"http://127.0.0.1:{bid_stack.port}{body['provisioning']}", timeout=TIMEOUT)
     assert provision.status_code == 200 and "X-Frame-Options" not in provision.headers
-    assert "frame-ancestors *" in provision.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'self';" in provision.headers["Content-Security-Policy"]
     authentication = requests.get(f"http://127.0.0.1:{bid_stack.port}{body['authentication']}", timeout=TIMEOUT, allow_redirects=False)
     assert authentication.status_code == 302 and authentication.headers["Location"].endswith("/account/sign_in")
     dialog = requests.get(bid_stack.base + "/browserid/sign_in", timeout=TIMEOUT)

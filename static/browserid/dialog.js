@@ -2,7 +2,8 @@
 // postMessage, never from the URL) or as a full page (redirect flow: the origin of return_to, checked by the server).
 // Choosing an address: WebCrypto makes an RSA-2048 key pair (the private key is not extractable and never leaves
 // this page), Frontdoor certifies the public key, this page signs an assertion for the site valid 2 minutes by the
-// server's clock, and hands `certificate~assertion` to the site.
+// server's clock, and hands `certificate~assertion` to the site. With browserid.allowed_origins set, a popup opened
+// by another site says so and gives it nothing (the server refuses such a site's redirect flow).
 (function () {
   "use strict";
   var root = document.getElementById("browserid-dialog");
@@ -97,6 +98,8 @@
   say(data.textWaiting);
   window.addEventListener("message", function (event) {
     if (event.source !== opener || !event.data || event.data.frontdoor !== "request") return;
+    var allowed = (data.allowedOrigins || "").split(" ").filter(Boolean);
+    if (allowed.length && allowed.indexOf(event.origin) < 0) { say(data.textNotAllowed, true); return; }
     rpOrigin = event.origin;
     var options = event.data.options || {};
     showSite(rpOrigin, typeof options.siteName === "string" ? options.siteName.slice(0, 100) : "");

@@ -4,12 +4,21 @@
 //   navigator.id.watch({ loggedInUser, onlogin(assertion), onlogout(), onready() })
 //   navigator.id.request({ siteName, email, returnTo, redirect, oncancel })
 //   navigator.id.logout()
-//   navigator.id.get(callback[, options]) and getVerifiedEmail(callback): the older one-shot API.
-// request() opens Frontdoor's dialog in a popup; without one (blocked, or `redirect: true`) the whole page goes to
-// the dialog and comes back to returnTo with the assertion in the fragment, which watch() hands to onlogin.
-// watch() asks a hidden Frontdoor iframe whether this browser signed out of the site (navigator.id.logout()):
-// then, and only while loggedInUser names someone, onlogout is called, once. There are no silent sign-ins; when
-// the iframe cannot keep state (third-party storage blocked) or does not answer, only onready is called.
+//   navigator.id.get(callback[, { siteName, email, returnTo, redirect, silent }]) and getVerifiedEmail(callback):
+//     the older one-shot API; callback(assertion), or callback(null) when the person cancels.
+// Popup or redirect: request() and get() open Frontdoor's dialog in a popup. Where the popup is blocked (window.open
+// outside a click, popup blockers, web views), or with `redirect: true`, the whole page goes to the dialog and comes
+// back to returnTo (default: this page) with the answer in the address's fragment. include.js takes it out of the
+// address as soon as it loads and keeps it for this page: watch() hands an assertion to onlogin; with the older API
+// the next get() or getVerifiedEmail() call gets the answer at once, without opening anything. So a page using get()
+// calls navigator.id.get(callback, { silent: true }) when it loads: silent never shows anything, and calls back with
+// the assertion that came back from the dialog, or null (Persona's silent called back null).
+// Sign-out: navigator.id.logout() writes in the site's own storage (first-party: it works with third-party cookies and
+// storage blocked) that this browser signed out of the site, and calls onlogout. Until onlogout has run once for that
+// sign-out, a later watch() whose loggedInUser names someone calls it (the page that signed out may have been left
+// first); other open tabs of the site whose loggedInUser names someone are told at once. A stale page gets no second
+// onlogout, and nobody is ever signed in silently. There is no hidden Frontdoor frame: Frontdoor learns nothing about
+// the site's pages, and the site nothing about Frontdoor's session.
 (function () {
   "use strict";
   if (navigator.id && navigator.id.frontdoor) return;
@@ -18,30 +27,28 @@
     (script ? script.src.replace(/\/static\/browserid\/include\.js(?:[?#].*)?$/, "") : "");
   base = base.replace(/\/+$/, "");
   var frontdoorOrigin = new URL(base, window.location.href).origin;
-  var watching = null, legacy = false, frame = null, frameReady = false, frameQueue = [], dialog = null;
+  var storageKey = "frontdoor.browserid " + base;
+  var watching = null, user = null, legacy = false, dialog = null, toldLogout = false;
+  var returned = takeReturned();
 
-  function post(message) {
-    if (frameReady) frame.contentWindow.postMessage(message, frontdoorOrigin);
-    else frameQueue.push(message);
+  function later(action) { setTimeout(action, 0); }
+
+  // The dialog's answer after a redirect round trip (#browserid_assertion=… or #browserid_cancel=1), out of the address.
+  function takeReturned() {
+    var hash = window.location.hash;
+    var assertion = /(?:^#|&)browserid_assertion=([^&]*)/.exec(hash);
+    var cancelled = /(?:^#|&)browserid_cancel=1(?:&|$)/.test(hash);
+    if (!assertion && !cancelled) return null;
+    history.replaceState(history.state, "", window.location.pathname + window.location.search);
+    try { return { assertion: assertion ? decodeURIComponent(assertion[1]) || null : null }; } catch (e) { return { assertion: null }; }
   }
 
-  function openFrame(onState) {
-    frame = document.createElement("iframe");
-    frame.src = base + "/browserid/communication_iframe";
-    frame.title = "Frontdoor";
-    frame.setAttribute("aria-hidden", "true");
-    frame.tabIndex = -1;
-    frame.style.display = "none";
-    window.addEventListener("message", function (event) {
-      if (event.origin !== frontdoorOrigin || event.source !== frame.contentWindow || !event.data) return;
-      if (event.data.frontdoor === "iframe-ready" && !frameReady) {
-        frameReady = true;
-        frameQueue.splice(0).forEach(post);
-      } else if (event.data.frontdoor === "state") {
-        onState(event.data);
-      }
-    });
-    (document.body || document.documentElement).appendChild(frame);
+  // This browser's sign-in state at the site: { state: "in" | "out", email, reported }, in the site's own storage.
+  function readRecord() {
+    try { return JSON.parse(window.localStorage.getItem(storageKey) || "null") || {}; } catch (e) { return {}; }
+  }
+  function writeRecord(record) {
+    try { window.localStorage.setItem(storageKey, JSON.stringify(record)); } catch (e) { /* no storage: this page still knows */ }
   }
 
   function emailOf(assertion) {
@@ -52,35 +59,45 @@
   }
 
   function loggedIn(assertion, email) {
-    post({ frontdoor: "login", email: email || emailOf(assertion) });
+    toldLogout = false;
+    writeRecord({ state: "in", email: email || emailOf(assertion) });
     if (watching) watching.onlogin(assertion);
+  }
+
+  // onlogout for a sign-out recorded in storage, once per page, and marked reported for later pages.
+  function tellLogout() {
+    if (toldLogout || !watching || typeof watching.onlogout !== "function") return;
+    toldLogout = true;
+    var record = readRecord();
+    if (record.state === "out") { record.reported = true; writeRecord(record); }
+    watching.onlogout();
   }
 
   function watch(options) {
     if (legacy) throw new Error("you cannot combine the navigator.id.watch() API with navigator.id.getVerifiedEmail() or navigator.id.get()");
     if (!options || typeof options.onlogin !== "function") throw new Error("navigator.id.watch needs an onlogin function");
-    var user = options.loggedInUser === false ? null : options.loggedInUser;
-    if (user !== undefined && user !== null && typeof user !== "string") throw new Error("loggedInUser must be an email, null or undefined");
-    if (typeof user === "string" && typeof options.onlogout !== "function") throw new Error("loggedInUser needs an onlogout function");
+    var named = options.loggedInUser === false ? null : options.loggedInUser;
+    if (named !== undefined && named !== null && typeof named !== "string") throw new Error("loggedInUser must be an email, null or undefined");
+    if (typeof named === "string" && typeof options.onlogout !== "function") throw new Error("loggedInUser needs an onlogout function");
     watching = options;
-    var returned = /(?:^#|&)browserid_assertion=([^&]*)/.exec(window.location.hash);
-    var cancelled = /(?:^#|&)browserid_cancel=1/.test(window.location.hash);
-    if (returned || cancelled) history.replaceState(history.state, "", window.location.pathname + window.location.search);
-    var ready = false;
-    function finish(action) {
-      if (ready) return;
-      ready = true;
-      if (action === "logout" && typeof user === "string" && !returned) options.onlogout();
+    user = named;
+    var record = readRecord();
+    var back = returned;
+    returned = null;
+    later(function () {
+      if (back && back.assertion) loggedIn(back.assertion);
+      else if (!back && typeof user === "string" && record.state === "out" && !record.reported) tellLogout();
       if (typeof options.onready === "function") options.onready();
-    }
-    openFrame(function (state) {
-      if (state.action === "logout" && watching && typeof watching.onlogout === "function" && ready) watching.onlogout();
-      finish(state.action);
     });
-    post({ frontdoor: "state", loggedInUser: typeof user === "string" ? user : null });
-    setTimeout(finish, 3000);
-    if (returned) setTimeout(function () { loggedIn(decodeURIComponent(returned[1])); }, 0);
   }
+
+  // Another tab of the site signed out: a page that still names someone is told.
+  window.addEventListener("storage", function (event) {
+    if (event.key !== storageKey || typeof user !== "string") return;
+    var record;
+    try { record = JSON.parse(event.newValue || "null"); } catch (e) { return; }
+    if (record && record.state === "out") tellLogout();
+  });
 
   function redirectFlow(options) {
     var target = new URL(options.returnTo || window.location.pathname + window.location.search, window.location.href);
@@ -95,7 +112,7 @@
     if (dialog && !dialog.closed) { dialog.focus(); return true; }
     var popup = window.open(base + "/browserid/sign_in", "frontdoor_dialog",
                             "width=520,height=640,menubar=0,location=1,resizable=1,scrollbars=1,status=0");
-    if (!popup) return false;
+    if (!popup || popup.closed) return false;
     dialog = popup;
     var finished = false;
     function end(result) {
@@ -121,29 +138,41 @@
     return true;
   }
 
+  // The dialog in a popup; the redirect flow when asked for or when the popup is blocked.
+  function begin(options, done) {
+    if (!options.redirect && openDialog(options, done)) return;
+    redirectFlow(options);
+  }
+
   function request(options) {
     if (!watching) throw new Error("navigator.id.watch must be called before navigator.id.request");
     options = options || {};
-    if (options.redirect) return redirectFlow(options);
-    var opened = openDialog(options, function (result) {
+    begin(options, function (result) {
       if (result) loggedIn(result.assertion, result.email);
       else if (typeof options.oncancel === "function") options.oncancel();
     });
-    if (!opened) redirectFlow(options);
   }
 
   function logout() {
     if (!watching) return;
-    post({ frontdoor: "logout" });
-    post({ frontdoor: "state", loggedInUser: null, afterLogout: true });
+    var record = readRecord();
+    writeRecord({ state: "out", email: record.email || null, reported: false });
+    toldLogout = false;
+    later(tellLogout);
   }
 
   function get(callback, options) {
     if (watching) throw new Error("you cannot combine the navigator.id.watch() API with navigator.id.getVerifiedEmail() or navigator.id.get()");
     if (typeof callback !== "function") throw new Error("navigator.id.get needs a callback");
     legacy = true;
-    var opened = openDialog(options || {}, function (result) { callback(result ? result.assertion : null); });
-    if (!opened) callback(null);
+    options = options || {};
+    if (returned || options.silent) {
+      var back = returned;
+      returned = null;
+      later(function () { callback(back ? back.assertion : null); });
+      return;
+    }
+    begin(options, function (result) { callback(result ? result.assertion : null); });
   }
 
   navigator.id = {

@@ -16,5 +16,6 @@ extension MessageCatalog {
         "browserid_working": "Connexion en cours…",
         "browserid_failed": "La connexion n’a pas abouti. Veuillez réessayer.",
         "browserid_no_opener": "Cette fenêtre n’a pas été ouverte par un site. Fermez-la et recommencez depuis le site.",
+        "browserid_site_not_allowed": "Ce site n’est pas autorisé à utiliser cette connexion. Fermez cette fenêtre.",
     ]
 }

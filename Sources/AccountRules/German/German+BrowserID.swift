@@ -15,5 +15,6 @@ extension MessageCatalog {
         "browserid_working": "Sie werden angemeldet …",
         "browserid_failed": "Die Anmeldung hat nicht funktioniert. Bitte versuchen Sie es noch einmal.",
         "browserid_no_opener": "Dieses Fenster wurde nicht von einer Website geöffnet. Schließen Sie es und beginnen Sie auf der Website.",
+        "browserid_site_not_allowed": "Diese Website darf diese Anmeldung nicht verwenden. Schließen Sie dieses Fenster.",
     ]
 }

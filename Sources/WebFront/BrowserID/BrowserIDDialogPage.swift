@@ -1,14 +1,16 @@
-// BrowserIDDialogPage.swift: the pages a relying party's include.js opens: the sign-in dialog (popup or full
-// page), the communication iframe, the provisioning page, and the authentication entry point.
+// BrowserIDDialogPage.swift: the pages a relying party's include.js opens (the sign-in dialog, popup or full page)
+// and the two the support document names (the provisioning page, the authentication entry point).
 // Options: `return_to` (absolute http(s) URL: the redirect flow, whose origin is the relying party), `email`
-// (hint), `site_name`; config `browserid.allowed_origins` (empty: any site may ask, as BrowserID intends).
-// Only the communication iframe and the provisioning page may be framed; the dialog keeps frame denial.
+// (hint), `site_name`; config `browserid.allowed_origins` (empty: any site may use the dialog, as BrowserID intends).
+// Privacy: only the provisioning page may be framed, and only by Frontdoor itself and the sites allowed_origins lists
+// (never by any site, even with the list empty): it says whether someone is signed in, which other sites must not
+// learn. The dialog keeps frame denial and tells a site nothing before the person chooses an address for it.
 import AccountCore
 import AccountRules
 import FastCGI
 import Foundation
 
-/// `GET <base>/browserid/sign_in|communication_iframe|provision|authenticate`.
+/// `GET <base>/browserid/sign_in|provision|authenticate`.
 struct BrowserIDDialogPage: Sendable {
     /// The dialog: sign in if needed, then choose which verified address to give the site.
     func show(_ context: RequestContext) throws -> Response {
@@ -24,6 +26,7 @@ struct BrowserIDDialogPage: Sendable {
             values["return_to"] = RelyingPartyOrigin.withoutFragment(returnTo)
             values["rp_origin"] = origin
         }
+        values["allowed_origins"] = Self.listedOrigins(context.site.configuration.browserID).joined(separator: " ")
         values["site_name_rp"] = String((query["site_name"] ?? "").prefix(100))
         values["email_hint"] = String((query["email"] ?? "").prefix(254))
         let paths = context.site.paths
@@ -34,14 +37,14 @@ struct BrowserIDDialogPage: Sendable {
         return try context.page("browserid/dialog", values)
     }
 
-    /// The hidden iframe include.js talks to (its state lives in the browser, not on the server).
-    func communicationFrame(_ context: RequestContext) throws -> Response {
-        try Self.frameable(context.page("browserid/communication_iframe"))
-    }
-
-    /// The provisioning page named in the support document: frameable by the embedding dialog.
+    /// The provisioning page named in the support document: framed by Frontdoor itself or an allowed site, it tells
+    /// that parent whether someone is signed in (provision.js), and nothing more.
     func provision(_ context: RequestContext) throws -> Response {
-        try Self.frameable(context.page("browserid/provision", common(context)))
+        let parents = Self.listedOrigins(context.site.configuration.browserID)
+        let values: [String: Any] = ["signed_in": try context.session() != nil, "parents": parents.joined(separator: " ")]
+        var response = try context.page("browserid/provision", values)
+        response.setHeader("Content-Security-Policy", SecurityHeaders.framingCSP(ancestors: ["'self'"] + parents))
+        return response
     }
 
     /// The authentication page named in the support document: Frontdoor's own sign-in.
@@ -49,7 +52,7 @@ struct BrowserIDDialogPage: Sendable {
         context.redirect(to: context.site.paths.signIn())
     }
 
-    /// What the dialog and the provisioning page both show: who is signed in, their verified addresses, the clock.
+    /// What the dialog shows: who is signed in, their verified addresses, the clock.
     private func common(_ context: RequestContext) throws -> [String: Any] {
         let hint = context.query["email"].map(EmailFormat.normalized) ?? ""
         var values: [String: Any] = [
@@ -68,11 +71,13 @@ struct BrowserIDDialogPage: Sendable {
         return values
     }
 
-    /// Allows any site to frame the response (CSP frame-ancestors *; no X-Frame-Options).
-    static func frameable(_ response: Response) -> Response {
-        var response = response
-        response.setHeader("Content-Security-Policy", SecurityHeaders.framingAllowedCSP)
-        return response
+    /// `browserid.allowed_origins`, each as RelyingPartyOrigin writes it; an entry that is not a plain origin is left out.
+    static func listedOrigins(_ configuration: AppConfiguration.BrowserID) -> [String] {
+        AppConfiguration.commaList(configuration.allowedOrigins).compactMap { entry in
+            RelyingPartyOrigin.of(entry).flatMap { origin in
+                origin.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ":/.-[]".contains($0)) } ? origin : nil
+            }
+        }
     }
 }
 
