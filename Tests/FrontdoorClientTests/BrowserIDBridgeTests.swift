@@ -15,7 +15,8 @@ struct BrowserIDBridgeTests {
 
     func receipt(status: String = "okay", email: String = "ann@example.com", audience: String = "https://my.app",
                  expires: Date = now.addingTimeInterval(120)) -> String {
-        #"{"status":"\#(status)","email":"\#(email)","audience":"\#(audience)","expires":\#(Int64(expires.timeIntervalSince1970 * 1000)),"issuer":"id.example.com"}"#
+        let milliseconds = Int64(expires.timeIntervalSince1970 * 1000)
+        return #"{"status":"\#(status)","email":"\#(email)","audience":"\#(audience)","expires":\#(milliseconds),"issuer":"id.example.com"}"#
     }
 
     @Test func thePageURLCarriesTheNormalizedOrigin() throws {
@@ -87,7 +88,9 @@ struct BrowserIDBridgeTests {
         let (offline, _) = bridge([.fail(.cannotConnectToHost)])
         await #expect(throws: BrowserIDBridgeError.self) { try await offline.verify(assertion: Self.assertion, audience: "https://my.app") }
         let (unasked, transport) = bridge([])
-        await #expect(throws: BrowserIDBridgeError.invalidOrigin("my.app")) { try await unasked.verify(assertion: Self.assertion, audience: "my.app") }
+        await #expect(throws: BrowserIDBridgeError.invalidOrigin("my.app")) {
+            try await unasked.verify(assertion: Self.assertion, audience: "my.app")
+        }
         #expect(transport.sent.isEmpty, "a bad audience is refused before asking")
     }
 }

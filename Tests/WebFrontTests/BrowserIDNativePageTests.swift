@@ -92,7 +92,8 @@ struct BrowserIDNativePageTests {
             Issue.record("another port is another audience"); return
         }
         test.clock.advance(by: 121)
-        #expect(verifier.verify(assertion: assertion, audience: "http://my.app:3000", now: test.clock.now()) == .failure(reason: "assertion has expired"))
+        #expect(verifier.verify(assertion: assertion, audience: "http://my.app:3000", now: test.clock.now())
+                == .failure(reason: "assertion has expired"))
     }
 
     @Test func onlyTheirOwnConfirmedAddressesAndOnlyWithTheToken() throws {
