@@ -16,5 +16,11 @@ extension MessageCatalog {
         "browserid_failed": "Signing in did not work. Please try again.",
         "browserid_no_opener": "This window was not opened by a site. Close it and start from the site.",
         "browserid_site_not_allowed": "This site may not use this sign-in. Close this window.",
+        // The native bridge (browserid/native): an app's web view.
+        "browserid_native_returning": "Signed in. Returning to the app…",
+        "browserid_native_return": "Return to the app",
+        "browserid_native_choose_address": "Choose one of your confirmed addresses.",
+        "browserid_native_bad_origin": "This sign-in link does not name a website (an http or https origin such as https://example.com).",
+        "browserid_native_origin_refused": "This site may not ask for a sign-in here.",
     ]
 }

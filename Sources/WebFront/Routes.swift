@@ -35,6 +35,7 @@ enum Routes {
             "browserid/provision": ["GET": dialog.provision],
             "browserid/authenticate": ["GET": dialog.authenticate],
             "browserid/certify": ["POST": certify.submit],
+            "browserid/native": ["GET": BrowserIDNativePage().show, "POST": BrowserIDNativePage().submit],
             "settings": ["GET": profile.show, "POST": profile.submit],
             "settings/password": ["GET": password.show, "POST": password.submit],
             "settings/emails": ["GET": emails.show, "POST": emails.add],

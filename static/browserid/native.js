@@ -2,6 +2,8 @@
 // include.js. navigator.id.getVerifiedEmail(callback) navigates to
 // browserid-origin://getVerifiedEmail/callback?data=<this page's origin>, which the app intercepts; the app
 // signs the person in natively and hands the assertion back with navigator.id.callback(assertion) (null: cancelled).
+// Frontdoor's side of that native sign-in is <base>/browserid/native?origin=<the data value> (BrowserIDNativePage;
+// FrontdoorClient's BrowserIDBridge reads this request with requestedOrigin(in:)).
 (function () {
   "use strict";
   var pending = null;

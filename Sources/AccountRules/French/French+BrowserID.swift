@@ -17,5 +17,11 @@ extension MessageCatalog {
         "browserid_failed": "La connexion n’a pas abouti. Veuillez réessayer.",
         "browserid_no_opener": "Cette fenêtre n’a pas été ouverte par un site. Fermez-la et recommencez depuis le site.",
         "browserid_site_not_allowed": "Ce site n’est pas autorisé à utiliser cette connexion. Fermez cette fenêtre.",
+        // The native bridge (browserid/native): an app's web view.
+        "browserid_native_returning": "Connecté. Retour à l’application…",
+        "browserid_native_return": "Revenir à l’application",
+        "browserid_native_choose_address": "Choisissez l’une de vos adresses confirmées.",
+        "browserid_native_bad_origin": "Ce lien de connexion ne désigne pas un site web (une origine http ou https comme https://example.com).",
+        "browserid_native_origin_refused": "Ce site ne peut pas demander de connexion ici.",
     ]
 }

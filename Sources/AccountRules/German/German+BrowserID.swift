@@ -16,5 +16,11 @@ extension MessageCatalog {
         "browserid_failed": "Die Anmeldung hat nicht funktioniert. Bitte versuchen Sie es noch einmal.",
         "browserid_no_opener": "Dieses Fenster wurde nicht von einer Website geöffnet. Schließen Sie es und beginnen Sie auf der Website.",
         "browserid_site_not_allowed": "Diese Website darf diese Anmeldung nicht verwenden. Schließen Sie dieses Fenster.",
+        // The native bridge (browserid/native): an app's web view.
+        "browserid_native_returning": "Angemeldet. Zurück zur App …",
+        "browserid_native_return": "Zurück zur App",
+        "browserid_native_choose_address": "Wählen Sie eine Ihrer bestätigten Adressen.",
+        "browserid_native_bad_origin": "Dieser Anmeldelink nennt keine Website (einen http- oder https-Ursprung wie https://example.com).",
+        "browserid_native_origin_refused": "Diese Website darf hier keine Anmeldung anfordern.",
     ]
 }

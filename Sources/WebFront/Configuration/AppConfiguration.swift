@@ -187,10 +187,11 @@ public struct AppConfiguration: Sendable, Equatable {
         /// Old signature algorithms still accepted from other providers and in certified keys (`legacy_algorithms`,
         /// comma-separated, any of RS128, DS128, DS256; default none: RS256 only). RS64 is never accepted.
         public var legacyAlgorithms = ""
-        /// Origins allowed to use the redirect flow (`allowed_origins`, comma-separated); empty: any site.
+        /// Origins allowed to use the dialog (popup and redirect) and the native bridge, and to frame the provisioning page
+        /// (`allowed_origins`, comma-separated); empty: any site may use the dialog and the bridge, none may frame.
         public var allowedOrigins = ""
 
-        /// Whether a relying party at `origin` (scheme://host[:port]) may use the redirect flow.
+        /// Whether a relying party at `origin` (scheme://host[:port]) may use the dialog or the native bridge.
         public func allowsOrigin(_ origin: String) -> Bool {
             let allowed = AppConfiguration.commaList(allowedOrigins).map { $0.lowercased() }
             return allowed.isEmpty || allowed.contains(origin.lowercased())
