@@ -1,5 +1,5 @@
 // NativeToken.swift: who a token belongs to that a native app got from the provider's own SDK (the JSON API's
-// POST v1/users/auth/{facebook,google}), checked with the provider, never trusted as sent.
+// POST v1/users/auth/{facebook,google,x}), checked with the provider, never trusted as sent.
 //   google    an ID token (three dot-separated parts) → GET tokeninfo?id_token=…; otherwise an access token →
 //             GET tokeninfo?access_token=…. `aud` must be `clientID` or one of `nativeClientIDs` (`azp` alone does not do), `sub`
 //             present, not expired; an ID token's `iss` must be accounts.google.com (with or without https://).
@@ -7,6 +7,7 @@
 //   facebook  GET debug_token?input_token=…&access_token=<clientID>|<clientSecret> → data.is_valid true, data.app_id
 //             `clientID` or one of `nativeClientIDs`, data.user_id; then Graph `me` with the token (ProfileMapping),
 //             whose id must equal data.user_id.
+//   twitter   GET users/me with the token as Bearer (NativeToken+X.swift; also a code redeemed with our client there).
 //   others    OAuthError.provider("… takes no native tokens").
 // Errors: OAuthError.unreachable (connection), .provider (refused or invalid token, wrong app), .invalidResponse.
 // Details: the endpoint is `tokenInfoEndpoint` (empty: the preset's). Expiry: google `exp` (or `expires_in`), facebook
@@ -22,13 +23,14 @@ extension OAuthProvider {
     public func identity(fromNativeToken token: String) throws -> ProviderIdentity {
         let secrets = [token, configuration.clientSecret, facebookAppToken]
         do {
-            if configuration.kind == .google || configuration.kind == .facebook, token.isEmpty {
+            if configuration.kind == .google || configuration.kind == .facebook || configuration.kind == .twitter, token.isEmpty {
                 throw OAuthError.provider("\(configuration.id): the token is empty")
             }
             switch configuration.kind {
             case .google: return try googleIdentity(token)
             case .facebook: return try facebookIdentity(token)
-            case .oidc, .github, .twitter: throw OAuthError.provider("\(configuration.id) takes no native tokens")
+            case .twitter: return try twitterIdentity(token)
+            case .oidc, .github: throw OAuthError.provider("\(configuration.id) takes no native tokens")
             }
         } catch let error as OAuthError {
             throw error.redacting(secrets)

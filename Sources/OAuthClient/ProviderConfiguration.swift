@@ -47,7 +47,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
     public var emailsEndpoint: String
     public var tokenEndpointAuth: TokenEndpointAuth
     /// Native apps' tokens (NativeToken.swift): Google's tokeninfo or Facebook's debug_token endpoint (from the preset;
-    /// empty for the other kinds, which take no native tokens).
+    /// empty for the other kinds: X's tokens go to its users/me, oidc and github take none).
     public var tokenInfoEndpoint: String
     /// Client ids of the operator's native apps whose tokens are accepted besides `clientID` (Google: the iOS/Android
     /// client ids; Facebook: other app ids).

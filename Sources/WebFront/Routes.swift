@@ -68,6 +68,8 @@ enum Routes {
             table["v1/users/password"] = ["POST": password.remind, "PUT": password.change]
             table["v1/users/auth/facebook"] = ["POST": { try providerToken.submit($0, kind: .facebook) }]
             table["v1/users/auth/google"] = ["POST": { try providerToken.submit($0, kind: .google) }]
+            table["v1/users/auth/x"] = ["POST": { try providerToken.submit($0, kind: .twitter, ids: ["x", "twitter"]) }]
+            table["v1/users/auth/twitter"] = ["POST": { try providerToken.submit($0, kind: .twitter, ids: ["x", "twitter"]) }]
             table["v1/residences"] = ["POST": residences.register]
             table[residenceVerify] = ["POST": { context in
                 try residences.verify(context, route: context.site.paths.route(forRequestPath: context.request.path) ?? "")

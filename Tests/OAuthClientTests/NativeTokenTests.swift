@@ -1,4 +1,5 @@
-// NativeTokenTests.swift: native apps' provider tokens checked with Google's tokeninfo and Facebook's debug_token + me.
+// NativeTokenTests.swift: native apps' provider tokens checked with Google's tokeninfo and Facebook's debug_token + me
+// (X's: NativeTokenXTests.swift).
 import Foundation
 import OAuthClient
 import Testing
@@ -304,13 +305,13 @@ import Testing
 
     // MARK: Others
 
-    @Test(arguments: [ProviderKind.oidc, .github, .twitter])
+    @Test(arguments: [ProviderKind.oidc, .github])
     func otherKindsTakeNoNativeTokens(kind: ProviderKind) throws {
         #expect(throws: OAuthError.provider("\(kind.rawValue) takes no native tokens")) { try provider(kind).identity(fromNativeToken: Self.fbToken) }
         #expect(http.requests.isEmpty)
     }
 
-    @Test(arguments: [ProviderKind.google, .facebook])
+    @Test(arguments: [ProviderKind.google, .facebook, .twitter])
     func anEmptyTokenIsRefusedWithoutAsking(kind: ProviderKind) throws {
         #expect(throws: OAuthError.provider("\(kind.rawValue): the token is empty")) { try provider(kind).identity(fromNativeToken: "") }
         #expect(http.requests.isEmpty)

@@ -50,6 +50,8 @@ JSON_FIELDS = {
     "v1/users/sign_in": ["email", "password"], "v1/users/sign_out": [],
     "v1/users/password": ["email", "resetPasswordToken", "password", "passwordConfirmation", "currentPassword"],
     "v1/users/auth/facebook": ["oauthToken", "uid", "email"], "v1/users/auth/google": ["oauthToken", "uid", "email"],
+    "v1/users/auth/x": ["oauthToken", "uid", "code", "codeVerifier", "redirectUri"],
+    "v1/users/auth/twitter": ["oauthToken", "uid", "code", "codeVerifier", "redirectUri"],
     "v1/residences": ["email"], "v1/residences/{id}/verify": ["secret"], "verify": ["assertion", "audience"],
 }
 ROOT_PATHS = ["/.well-known/browserid", "/", "/internal/frontdoor/check", "/favicon.ico", "/account", "/account/"]
@@ -68,7 +70,7 @@ ROUTE_METHODS.update({route: ["POST"] for route in ["sign_out", "browserid/certi
 ROUTE_METHODS.update({"v1/users": ["POST", "PUT", "DELETE"], "v1/users/sign_in": ["POST"],
                       "v1/users/sign_out": ["DELETE"], "v1/users/password": ["POST", "PUT"],
                       "v1/users/auth/facebook": ["POST"], "v1/users/auth/google": ["POST"], "v1/residences": ["POST"],
-                      "v1/residences/{id}/verify": ["POST"]})
+                      "v1/residences/{id}/verify": ["POST"], "v1/users/auth/x": ["POST"], "v1/users/auth/twitter": ["POST"]})
 FORM_ROUTES = list(FORM_FIELDS)
 API_ROUTES = list(JSON_FIELDS)
 

@@ -4,6 +4,9 @@ Issuer http://127.0.0.1:<port>. Endpoints: /.well-known/openid-configuration, /j
 /authorize (a consent page naming the user; buttons id="approve" and id="deny"), /token (authorization_code with
 PKCE S256 required, and refresh_token with rotation; client_secret_basic or client_secret_post), /userinfo, and the
 GitHub-style /user and /user/emails for Frontdoor's `github` preset with endpoint overrides. Everything is in memory.
+X's shapes for the `twitter` preset: /i/oauth2/authorize (the same consent), /2/oauth2/token (HTTP Basic client
+authentication only, as X asks of confidential clients) and /2/users/me ({"data": {"id", "name", "username"}}, never an
+email; the token needs the users.read scope). The X id is the user's sub, the username its "login" (else user<sub>).
 
 Control API for tests (JSON; also callable as Python methods):
   POST /_control/next_user   {sub, email?, email_verified?, name?, login?, github_id?, emails?}  the user the next
@@ -429,6 +432,30 @@ class OAuthProvider(FlaskServer):
             if user is None:
                 return jsonify(message="Bad credentials"), 401
             return jsonify(provider.github_emails(user))
+
+        # MARK: X (Twitter) shapes
+        app.add_url_rule("/i/oauth2/authorize", "x_authorize", authorize, methods=["GET", "POST"])
+
+        @app.post("/2/oauth2/token")
+        def x_token():
+            if not request.headers.get("Authorization", "").startswith("Basic "):
+                return jsonify(error="unauthorized_client", error_description="Missing valid authorization header"), 401
+            return token()
+
+        @app.get("/2/users/me")
+        def x_users_me():
+            try:
+                found = provider.protect.acquire_token()
+            except OAuth2Error:
+                found = None
+            if found is None or "error_at_userinfo" in provider.flags:
+                return jsonify(title="Unauthorized", type="about:blank", status=401, detail="Unauthorized"), 401
+            if "users.read" not in found.get_scope().split():
+                return jsonify(title="Forbidden", type="about:blank", status=403,
+                               detail="Missing scope users.read"), 403
+            user = found.user
+            return jsonify(data={"id": str(user["sub"]), "name": user.get("name") or "",
+                                 "username": user.get("login") or f"user{user['sub']}"})
 
         # Control API (tests only).
         @app.post("/_control/next_user")

@@ -1,11 +1,17 @@
-// ProviderTokenSignInAPI.swift: `POST <base>/v1/users/auth/{facebook,google}`: sign-in with a token a native app got
-// from the provider's SDK: {"user":{"provider","oauth_token","uid"?,"email"?}} → 201 user with a new API token.
+// ProviderTokenSignInAPI.swift: `POST <base>/v1/users/auth/{facebook,google,x}` (`…/auth/twitter` is the same as `x`):
+// sign-in with a token a native app got from the provider's SDK: {"user":{"provider","oauth_token","uid"?,"email"?}} →
+// 201 user with a new API token. X also takes {"user":{"code","code_verifier","redirect_uri"}}: an authorization code
+// the app got with our client id (PKCE), redeemed here with our client credentials.
 //
-// Options: the `social.providers` entry for the provider: the one whose id is `facebook` / `google`, else the first
-// with that preset; its `tokeninfo_endpoint` and `native_client_ids` (see OAuthClient's NativeToken.swift). The token is
-// checked with the provider (never trusted as sent); `uid`, when sent, must be the subject the provider names; the
-// `email` sent is ignored (only the provider's verified address counts). Then the behaviour table of
-// SocialSignIn+Native.swift. Every refusal is a 422 error object naming the provider; the provider unreachable is 502.
+// Options: the `social.providers` entry for the provider: the one whose id is the route's (`facebook`, `google`, `x`
+// or `twitter`), else the first with that preset; its `tokeninfo_endpoint` and `native_client_ids` (see OAuthClient's
+// NativeToken.swift). The token is checked with the provider (never trusted as sent); `uid`, when sent, must be the
+// subject the provider names; the `email` sent is ignored (only the provider's verified address counts). X gives no
+// address, so X signs in only to an account that already has X linked (web sign-in, or the settings' connections).
+// X's access tokens cannot be bound to our client (no introspection: NativeToken+X.swift); its `code` form is bound,
+// and only that form's tokens replace the ones kept for the backend (a bare access token would lose the refresh token).
+// Then the behaviour table of SocialSignIn+Native.swift. Every refusal is a 422 error object naming the provider; the
+// provider unreachable is 502.
 import AccountCore
 import FastCGI
 import Foundation
@@ -13,20 +19,24 @@ import OAuthClient
 
 /// Sign-in with a provider's token from a native app.
 struct ProviderTokenSignInAPI: Sendable {
-    func submit(_ context: RequestContext, kind: ProviderKind) throws -> Response {
+    /// - Parameter ids: the provider ids this route prefers, in order (`["x", "twitter"]`); default the kind's name.
+    func submit(_ context: RequestContext, kind: ProviderKind, ids: [String] = []) throws -> Response {
         let form = try context.apiFields()
         let catalog = context.catalog
-        let providers = context.site.social.providers
-        guard let provider = providers.first(where: { $0.configuration.id == kind.rawValue && $0.configuration.kind == kind })
-                ?? providers.first(where: { $0.configuration.kind == kind }) else {
+        let providers = context.site.social.providers.filter { $0.configuration.kind == kind }
+        let preferred = ids.isEmpty ? [kind.rawValue] : ids
+        guard let provider = preferred.lazy.compactMap({ id in providers.first { $0.configuration.id == id } }).first ?? providers.first else {
             throw APIError(status: 422, message: catalog.text("api_provider_not_configured", ["provider": kind.preset.displayName]))
         }
         let id = provider.configuration.id, name = provider.configuration.displayName
         let invalid = APIError(status: 422, message: catalog.text("api_provider_token_invalid", ["provider": name]))
-        guard let token = form["oauth_token"], !token.isEmpty else { throw invalid }
+        let code = kind == .twitter ? form["code"] ?? "" : ""
+        let token = form["oauth_token"] ?? ""
+        guard !token.isEmpty || !code.isEmpty else { throw invalid }
         let identity: ProviderIdentity
         do {
-            identity = try provider.identity(fromNativeToken: token)
+            identity = code.isEmpty ? try provider.identity(fromNativeToken: token)
+                : try provider.identity(fromNativeCode: code, codeVerifier: form["code_verifier"] ?? "", redirectURI: form["redirect_uri"] ?? "")
         } catch OAuthError.unreachable(let reason) {
             context.site.logger.warning("provider token not checked", metadata: ["provider": "\(id)", "reason": "\(reason)"])
             throw APIError(status: 502, message: catalog.text("api_provider_unreachable", ["provider": name]))
@@ -38,9 +48,12 @@ struct ProviderTokenSignInAPI: Sendable {
             context.site.logger.info("provider token refused", metadata: ["provider": "\(id)", "reason": "uid is not the token's subject"])
             throw invalid
         }
+        // A bare X access token (no refresh token, no known lifetime or app) does not replace the tokens kept for the backend.
+        let keeps = kind != .twitter || !code.isEmpty
         let external = ExternalIdentity(provider: id, subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
                                         displayName: identity.name ?? identity.username ?? "",
-                                        tokens: try JSONEncoder().encode(identity.tokens), tokenExpiresAt: identity.tokens.expiresAt)
+                                        tokens: keeps ? try JSONEncoder().encode(identity.tokens) : nil,
+                                        tokenExpiresAt: keeps ? identity.tokens.expiresAt : nil)
         let (grant, _) = try context.apiCall(provider: name) {
             try context.site.services.social.signInWithProviderToken(external, client: context.client)
         }
