@@ -58,7 +58,8 @@ server.serve_forever()
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        Cleanup.shared.add(process.processIdentifier, signal: SIGTERM)
+        // SIGKILL: like frontdoor (TestServer), it inherits a signal mask with SIGTERM blocked.
+        Cleanup.shared.add(process.processIdentifier, signal: SIGKILL)
         // The first line is the port; reading blocks until python printed it (or exited).
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
