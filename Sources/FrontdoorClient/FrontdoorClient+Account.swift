@@ -1,10 +1,12 @@
 // FrontdoorClient+Account.swift: the devise-ios account calls on <serverURL>/v1/users.
 //
-// Options: from Configuration `resourceName` (the path), `passwordLength` (checked before sending) and
-// `extraParameters[action]` (added to the "user" object). Calls and what they do with the stored credentials:
+// Options: from Configuration `resourceName` (the path), `passwordLength` (checked before sending),
+// `extraParameters[action]` (added to the "user" object), `validationRules[action]` and `fieldNames` (see
+// FrontdoorClient.body). Calls and what they do with the stored credentials ("stores": as the active account, kept
+// beside the device's other accounts, FrontdoorClient+Accounts.swift):
 //   register        POST   users            .signedIn stores them; .confirmationSent stores nothing
 //   signIn          POST   users/sign_in    stores them
-//   signOut         DELETE users/sign_out   removes them, even when the server call fails
+//   signOut         DELETE users/sign_out   removes the active account's, even when the server call fails
 //   update          PUT    users            keeps them, with the account's primary address once it changed
 //   changePassword  PUT    users/password   keeps them (the server ends every OTHER token of the account)
 //   remindPassword  POST   users/password   none needed
@@ -42,11 +44,11 @@ extension FrontdoorClient {
         return try signedIn(await send("POST", resource + "/sign_in", body: body(.signIn, ["email": email, "password": password])))
     }
 
-    /// Ends this token on the server, then forgets the credentials, whether the server call worked or not.
+    /// Ends the active account's token on the server, then forgets its credentials, whether the server call worked or
+    /// not. The other accounts stay signed in, none of them active (`switchAccount(to:)` picks one).
     public func signOut() async throws {
-        guard credentials != nil else { throw FrontdoorClientError.notSignedIn }
-        defer { try? store.removeDefaultCredentials() }
-        _ = try await send("DELETE", resource + "/sign_out", body: extraBody(.signOut), authenticated: true)
+        guard let credentials else { throw FrontdoorClientError.notSignedIn }
+        try await signOut(credentials)
     }
 
     /// Changes what is given: `email` (a new address, mailed a link; it becomes primary once confirmed and shows as
@@ -107,8 +109,9 @@ extension FrontdoorClient {
     public func deleteAccount(currentPassword: String? = nil) async throws -> User {
         var user: [String: String] = [:]
         if let currentPassword { user["currentPassword"] = currentPassword }
-        let answer = try await send("DELETE", resource, body: body(.deleteAccount, user), authenticated: true)
-        try store.removeDefaultCredentials()
+        guard let credentials else { throw FrontdoorClientError.notSignedIn }
+        let answer = try await send("DELETE", resource, body: body(.deleteAccount, user), authenticated: true, as: credentials)
+        try forget(credentials)
         return try self.user(in: answer)
     }
 
@@ -142,13 +145,13 @@ extension FrontdoorClient {
         guard var stored = credentials, stored.username.lowercased() != user.email.lowercased(),
               user.authenticationToken == nil || user.authenticationToken == stored.secret else { return user }
         stored.username = user.email
-        try store.setDefaultCredentials(stored)
+        try activate(stored)
         return user
     }
 
-    /// The extra parameters of `action` as a body, or no body when there are none.
-    func extraBody(_ action: Action) -> [String: Any]? {
+    /// The extra parameters of `action` as a body (checked and renamed like any), or no body when there are none.
+    func extraBody(_ action: Action) throws -> [String: Any]? {
         guard let extra = configuration.extraParameters[action], !extra.isEmpty else { return nil }
-        return ["user": extra]
+        return try body(action, [:])
     }
 }

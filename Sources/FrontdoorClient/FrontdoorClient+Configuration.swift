@@ -10,6 +10,14 @@
 //   passwordLength   12...128: the client-side check before sending (set it to the server's password.min/max_length)
 //   extraParameters  per action, keys added to what is sent ("user" object, or the top level for residences);
 //                    the client's own keys win over these
+//   validationRules  per action, extra AccountRules fields checked before sending (devise-ios'
+//                    additionalValidationRulesForAction:): the values are what the call sends, extra parameters
+//                    included, under the client's names; a field's displayName and Rule.message(_:) set the wording
+//   fieldNames       JSON keys renamed in every "user" object sent (devise-ios' JSONKeyPathFor…), e.g.
+//                    ["passwordConfirmation": "password_confirmation"]; rules and extra parameters use the client's names
+//   logLevel         .none (default), .warnings (retries, refusals, failures) or .everything (each request and answer
+//                    too); lines name the method, path, status and the server's message, never a body or header
+//   logSink          where lines go (standard error, prefixed "FrontdoorClient: ", by default)
 //   catalog          wording of the client-side validation messages (AccountRules' English by default)
 import AccountRules
 import Foundation
@@ -25,12 +33,18 @@ extension FrontdoorClient {
         public var retryBackoff: TimeInterval
         public var passwordLength: ClosedRange<Int>
         public var extraParameters: [Action: [String: String]]
+        public var validationRules: [Action: [Field]]
+        public var fieldNames: [String: String]
+        public var logLevel: LogLevel
+        public var logSink: LogSink
         public var catalog: MessageCatalog
 
         public init(serverURL: URL, apiVersion: Int = 1, resourceName: String = "users", timeout: TimeInterval = 30,
                     retries: Int = 2, retryBackoff: TimeInterval = 0.5,
                     passwordLength: ClosedRange<Int> = AccountForms.defaultPasswordLength,
-                    extraParameters: [Action: [String: String]] = [:], catalog: MessageCatalog = .english) {
+                    extraParameters: [Action: [String: String]] = [:], validationRules: [Action: [Field]] = [:],
+                    fieldNames: [String: String] = [:], logLevel: LogLevel = .none, logSink: @escaping LogSink = standardErrorLog,
+                    catalog: MessageCatalog = .english) {
             self.serverURL = serverURL
             self.apiVersion = apiVersion
             self.resourceName = resourceName
@@ -39,6 +53,10 @@ extension FrontdoorClient {
             self.retryBackoff = retryBackoff
             self.passwordLength = passwordLength
             self.extraParameters = extraParameters
+            self.validationRules = validationRules
+            self.fieldNames = fieldNames
+            self.logLevel = logLevel
+            self.logSink = logSink
             self.catalog = catalog
         }
 
@@ -57,7 +75,7 @@ extension FrontdoorClient {
 
     /// The calls a client makes; `Configuration.extraParameters` is keyed by them.
     public enum Action: String, Sendable, Hashable, CaseIterable {
-        case register, signIn, signOut, update, changePassword, remindPassword, resetPassword, deleteAccount
+        case register, signIn, signOut, update, changePassword, remindPassword, resetPassword, deleteAccount, socialSignIn
         case registerResidence, verifyResidence
     }
 }

@@ -1,10 +1,11 @@
 // FrontdoorClient.swift: the Swift client of one Frontdoor server's JSON API (devise-ios users and email residences).
 //
 // Options: `Configuration` (server URL, API version, resource name, timeout, retries and backoff, password length,
-// extra parameters per action, catalog), the `CredentialsStore` that remembers the signed-in account and the
-// residences, and the `HTTPTransport` (URLSession by default). The calls are in FrontdoorClient+Account.swift and
-// FrontdoorClient+Residences.swift; this file holds the shared plumbing: the signed-in account's credentials, the
-// request (JSON body, Accept, X-User-Email/X-User-Token) and the retry loop.
+// extra parameters, validation rules and field names per action, log level, catalog), the `CredentialsStore` that
+// remembers the signed-in accounts and the residences, and the `HTTPTransport` (URLSession by default). The calls are
+// in FrontdoorClient+Account.swift, +Accounts.swift (several accounts), +Social.swift and +Residences.swift; this file
+// holds the shared plumbing: the active account's credentials, the request (JSON body, Accept,
+// X-User-Email/X-User-Token), the checks before sending and the retry loop.
 import AccountRules
 import Foundation
 #if canImport(FoundationNetworking)
@@ -49,7 +50,7 @@ public final class FrontdoorClient: Sendable {
         self.transport = transport
     }
 
-    /// The signed-in account's credentials for this server; nil when there are none (or the store cannot be read).
+    /// The active account's credentials for this server; nil when there are none (or the store cannot be read).
     public var credentials: Credentials? {
         guard let credentials = try? store.defaultCredentials(), credentials.url == configuration.serverURL else { return nil }
         return credentials
@@ -57,9 +58,7 @@ public final class FrontdoorClient: Sendable {
 
     /// The signed-in account as remembered locally (id, email, token); nil when signed out.
     public var currentUser: User? {
-        guard let credentials else { return nil }
-        return User(id: credentials.extra["id"].flatMap { Int64($0) }, email: credentials.username,
-                    authenticationToken: credentials.secret)
+        credentials.map(Self.user(from:))
     }
 
     /// Whether credentials are stored for this server.
@@ -67,25 +66,32 @@ public final class FrontdoorClient: Sendable {
 
     // MARK: - Plumbing shared by the calls
 
-    /// Remembers `user` (with its token) as the signed-in account.
+    /// Remembers `user` (with its token) as the signed-in account: the active one, and kept among the accounts.
     func remember(_ user: User, token: String) throws {
         var extra: [String: String] = [:]
         if let id = user.id { extra["id"] = String(id) }
-        try store.setDefaultCredentials(Credentials(username: user.email, secret: token, url: configuration.serverURL, extra: extra))
+        try activate(Credentials(username: user.email, secret: token, url: configuration.serverURL, extra: extra))
     }
 
     /// The body for `action`: `fields` under `root` (or at the top level when nil), with the configured extra
-    /// parameters added where the call did not set the key itself.
-    func body(_ action: Action, root: String? = "user", _ fields: [String: String]) -> [String: Any] {
+    /// parameters added where the call did not set the key itself, checked against the action's `validationRules`
+    /// (`.invalid`, nothing sent) and, under a root, its keys renamed by `fieldNames`.
+    func body(_ action: Action, root: String? = "user", _ fields: [String: String]) throws -> [String: Any] {
         var merged = configuration.extraParameters[action] ?? [:]
         merged.merge(fields) { _, own in own }
+        if let rules = configuration.validationRules[action], !rules.isEmpty {
+            try check(merged, with: Validator(rules))
+        }
         guard let root else { return merged }
-        return [root: merged]
+        var renamed: [String: String] = [:]
+        for (key, value) in merged { renamed[configuration.fieldNames[key] ?? key] = value }
+        return [root: renamed]
     }
 
-    /// Sends `method path` with `body` (JSON) and, when `authenticated`, the signed-in account's headers. Connection
-    /// failures are retried; an HTTP failure status throws its `FrontdoorClientError`.
-    func send(_ method: String, _ path: String, body: [String: Any]? = nil, authenticated: Bool = false) async throws -> HTTPAnswer {
+    /// Sends `method path` with `body` (JSON) and, when `authenticated`, the headers of `account` (the active
+    /// account's when nil). Connection failures are retried; an HTTP failure status throws its `FrontdoorClientError`.
+    func send(_ method: String, _ path: String, body: [String: Any]? = nil, authenticated: Bool = false,
+              as account: Credentials? = nil) async throws -> HTTPAnswer {
         var request = URLRequest(url: configuration.url(path), timeoutInterval: configuration.timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -94,25 +100,36 @@ public final class FrontdoorClient: Sendable {
             request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         }
         if authenticated {
-            guard let credentials else { throw FrontdoorClientError.notSignedIn }
+            guard let credentials = account ?? credentials else { throw FrontdoorClientError.notSignedIn }
             request.setValue(credentials.username, forHTTPHeaderField: "X-User-Email")
             request.setValue(credentials.secret, forHTTPHeaderField: "X-User-Token")
         }
-        let answer = try await sendRetrying(request)
-        guard (200..<300).contains(answer.status) else { throw FrontdoorClientError.from(status: answer.status, body: answer.body) }
+        let name = "\(method) v\(configuration.apiVersion)/\(path)"
+        log(.everything, name)
+        let started = Date()
+        let answer = try await sendRetrying(request, name: name)
+        guard (200..<300).contains(answer.status) else {
+            let error = FrontdoorClientError.from(status: answer.status, body: answer.body)
+            log(.warnings, "\(answer.status) \(name): \(error.message)")
+            throw error
+        }
+        log(.everything, "\(answer.status) \(name) (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
         return answer
     }
 
     /// `request` through the transport, again after a connection failure up to `configuration.retries` times.
-    func sendRetrying(_ request: URLRequest) async throws -> HTTPAnswer {
+    func sendRetrying(_ request: URLRequest, name: String) async throws -> HTTPAnswer {
         var attempt = 0
         while true {
             do {
                 return try await transport.send(request)
             } catch let error as URLError where error.code.isConnectionFailure && attempt < configuration.retries {
                 attempt += 1
-                try await Task.sleep(nanoseconds: UInt64(configuration.delay(beforeRetry: attempt) * 1_000_000_000))
+                let delay = configuration.delay(beforeRetry: attempt)
+                log(.warnings, "\(name): no connection (URLError \(error.code.rawValue)); retry \(attempt) of \(configuration.retries) in \(delay) s")
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             } catch let error as URLError {
+                log(.warnings, "\(name): no connection (URLError \(error.code.rawValue)) after \(attempt + 1) attempts")
                 throw FrontdoorClientError.connection("\(error.localizedDescription) (URLError \(error.code.rawValue))")
             } catch let error where error is FrontdoorClientError || error is CancellationError {
                 throw error
@@ -129,6 +146,9 @@ public final class FrontdoorClient: Sendable {
         for entry in errors.entries where names?.contains(entry.field) ?? true {
             kept.add(entry.error, to: entry.field, displayName: entry.displayName)
         }
-        if !kept.isEmpty { throw FrontdoorClientError.invalid(kept) }
+        guard kept.isEmpty else {
+            log(.warnings, "not sent: invalid \(kept.fieldNames.joined(separator: ", "))")
+            throw FrontdoorClientError.invalid(kept)
+        }
     }
 }

@@ -16,6 +16,8 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     struct Sent {
         var method: String
         var path: String
+        /// The URL as sent, escapes kept.
+        var url: String
         var headers: [String: String]
         var json: [String: Any]?
     }
@@ -30,7 +32,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: URLRequest) async throws -> HTTPAnswer {
         let step: Step = lock.withLock {
-            recorded.append(Sent(method: request.httpMethod ?? "GET", path: request.url?.path ?? "",
+            recorded.append(Sent(method: request.httpMethod ?? "GET", path: request.url?.path ?? "", url: request.url?.absoluteString ?? "",
                                  headers: request.allHTTPHeaderFields ?? [:],
                                  json: request.httpBody.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }))
             return steps.isEmpty ? .answer(500, "{}") : steps.removeFirst()

@@ -93,7 +93,7 @@ import Testing
         #expect(try client.allEmails() == ["a@example.com", "b@example.com"])
         try client.removeAllResidences()
         #expect(try client.allEmails() == [])
-        #expect(try store.keys() == ["default", "residence:c@example.com"])
+        #expect(try store.keys() == ["account:ann@example.com", "default", "residence:c@example.com"])
         #expect(client.isSignedIn)
     }
 }

@@ -3,7 +3,8 @@
 // Options (environment): FRONTDOOR_BIN, the binary (default <package root>/.build/debug/frontdoor);
 // FRONTDOOR_CLIENT_KEEP_STACK=1 keeps the stack's folder (/tmp/frontdoor-client-it-*: config, logs, outbox, database).
 // The stack, like Tests/e2e/conftest.py's Stack: a temporary folder with frontdoor.yml (confirmation off, mail to an
-// outbox folder sent every 0.1 s, the default argon2 (config refuses weaker); `confirming` and `closed` change one setting each), `frontdoor
+// outbox folder sent every 0.1 s, the default argon2 (config refuses weaker); `confirming` and `closed` change one setting each,
+// `social` adds a Google provider checked by FakeTokenInfo and a profile field), `frontdoor
 // migrate`, `frontdoor serve` on a unix socket, nginx rendered by nginx/render on a free loopback port; ready once
 // GET <base>/sign_in answers 200. Both processes are stopped when the test process exits, and the folder removed.
 // Without /usr/sbin/nginx the integration suites are disabled with that reason.
@@ -35,6 +36,9 @@ actor TestServer {
     static let confirming = TestServer(["confirmation.required": "true"])
     /// Sign-up closed: registration is forbidden, a residence for an unknown address refused.
     static let closed = TestServer(["signup": "closed"])
+    /// A "google" provider whose tokens FakeTokenInfo checks, and a declared profile field "nickname" (2-20 characters,
+    /// unique).
+    static let social = TestServer([:], social: true)
 
     static let nginx = "/usr/sbin/nginx"
     static var nginxInstalled: Bool { FileManager.default.isExecutableFile(atPath: nginx) }
@@ -44,19 +48,24 @@ actor TestServer {
 
     /// Dotted config keys ("mail.outbox") over the defaults below.
     private let settings: [String: String]
+    /// Whether the stack has FakeTokenInfo and the social section.
+    private let social: Bool
     private var started: Task<Stack, Error>?
 
-    init(_ settings: [String: String]) { self.settings = settings }
+    init(_ settings: [String: String], social: Bool = false) {
+        self.settings = settings
+        self.social = social
+    }
 
     func stack() async throws -> Stack {
         if let started { return try await started.value }
-        let settings = settings
-        let task = Task { try await Self.start(settings) }
+        let settings = settings, social = social
+        let task = Task { try await Self.start(settings, social: social) }
         started = task
         return try await task.value
     }
 
-    private static func start(_ settings: [String: String]) async throws -> Stack {
+    private static func start(_ settings: [String: String], social: Bool) async throws -> Stack {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frontdoor-client-it-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["FRONTDOOR_CLIENT_KEEP_STACK"] == nil { Cleanup.shared.remove(folder) }
@@ -74,7 +83,9 @@ actor TestServer {
             "mail.retry_base": "1s",
             "log.level": "info",
         ].merging(settings) { _, own in own }
-        try yaml(values).write(toFile: config, atomically: true, encoding: .utf8)
+        var document = yaml(values)
+        if social { document += try FakeTokenInfo.socialYAML(base: FakeTokenInfo.start(folder: folder), folder: folder) + profileYAML }
+        try document.write(toFile: config, atomically: true, encoding: .utf8)
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("no frontdoor binary at \(binary): build it (swift build) or set FRONTDOOR_BIN")
         }
@@ -168,6 +179,18 @@ actor TestServer {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
     }
+
+    /// The declared profile field of the social stack.
+    private static let profileYAML = """
+        profile:
+          fields:
+            - name: nickname
+              label: Nickname
+              min_length: 2
+              max_length: 20
+              unique: true
+
+        """
 
     /// Dotted keys as a two-level YAML document (`mail.outbox` → `mail:` / `  outbox: "…"`).
     private static func yaml(_ values: [String: String]) -> String {

@@ -1,0 +1,88 @@
+// FakeTokenInfo.swift: a stand-in for Google's tokeninfo endpoint, so the social stack checks the client's provider
+// tokens with something real over HTTP: python3's standard library on a free loopback port, one per test process,
+// stopped at exit. Its answers, by token:
+// (Tokens have two dot-separated parts: three would make the server ask as for an ID token.)
+//   ya29.good_<label>    200 {"aud": clientID, "sub": "<label>", "email": "<label>@example.com", "email_verified": "true",
+//                         "name": "Test <label>", "expires_in": "3600"}
+//   ya29.other_<label>   the same for another client (aud "someone-else"): the server must refuse it
+//   anything else        400 {"error": "invalid_token"}
+// Every token it was asked about is appended, one a line, to <folder>/tokeninfo.log.
+import Foundation
+
+enum FakeTokenInfo {
+    static let clientID = "web-test.apps.googleusercontent.com"
+
+    /// A token the stand-in accepts for `label` (also the subject; the address is <label>@example.com).
+    static func token(_ label: String) -> String { "ya29.good_\(label)" }
+
+    /// A token the stand-in describes as made for another app.
+    static func otherAppsToken(_ label: String) -> String { "ya29.other_\(label)" }
+
+    private static let script = #"""
+import http.server, json, sys, urllib.parse
+client, log = sys.argv[1], sys.argv[2]
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        token = urllib.parse.parse_qs(url.query).get("access_token", [""])[0]
+        with open(log, "a") as out:
+            out.write(token + "\n")
+        kind, _, label = token[len("ya29."):].partition("_") if token.startswith("ya29.") else ("", "", "")
+        if url.path == "/tokeninfo" and kind in ("good", "other") and label:
+            status, body = 200, {"aud": client if kind == "good" else "someone-else", "sub": label,
+                                 "email": label + "@example.com", "email_verified": "true", "name": "Test " + label,
+                                 "expires_in": "3600"}
+        else:
+            status, body = 400, {"error": "invalid_token", "error_description": "Invalid Value"}
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""#
+
+    /// Starts the stand-in writing its log into `folder`; returns its base URL (http://127.0.0.1:<port>).
+    static func start(folder: String) throws -> String {
+        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/local/bin/python3"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, clientID, folder + "/tokeninfo.log"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // SIGKILL: like frontdoor (TestServer), it inherits a signal mask with SIGTERM blocked.
+        Cleanup.shared.add(process.processIdentifier, signal: SIGKILL)
+        // The first line is the port; reading blocks until python printed it (or exited).
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+            line.append(first)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            throw HarnessError("the fake tokeninfo did not start (python3 at \(python))")
+        }
+        return "http://127.0.0.1:\(port)"
+    }
+
+    /// The tokens it was asked about, oldest first.
+    static func tokensAsked(_ stack: Stack) -> [String] {
+        ((try? String(contentsOfFile: stack.folder + "/tokeninfo.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The `social:` section of a stack whose "google" provider checks tokens with the stand-in at `base`.
+    static func socialYAML(base: String, folder: String) -> String {
+        let options = [("id", "google"), ("preset", "google"), ("client_id", clientID), ("client_secret", "test-secret"),
+                       ("authorization_endpoint", base + "/auth"), ("token_endpoint", base + "/token"),
+                       ("userinfo_endpoint", base + "/userinfo"), ("tokeninfo_endpoint", base + "/tokeninfo")]
+        let lines = ["social:", "  token_key_file: \"\(folder)/social-tokens.key\"", "  http_timeout: 5s", "  providers:"]
+            + options.enumerated().map { index, option in "    \(index == 0 ? "- " : "  ")\(option.0): \"\(option.1)\"" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
