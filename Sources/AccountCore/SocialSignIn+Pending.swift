@@ -24,15 +24,7 @@ extension SocialSignIn {
             guard let pending = try store.pending(digest: digest, binding: binding, in: tx) else {
                 throw AccountError.refused("social_pending_invalid")
             }
-            var providers: [String] = []
-            var hasPassword = false
-            if let target = pending.linkAccountId {
-                providers = try tx.socialProviders(accountId: target)
-                hasPassword = try tx.accountHasPassword(target) ?? false
-            }
-            return PendingIdentity(provider: pending.identity.provider, email: pending.identity.email, displayName: pending.identity.displayName,
-                                   linkProviders: providers, linkHasPassword: hasPassword, returnTo: pending.returnTo,
-                                   rememberMe: pending.rememberMe)
+            return try describe(pending, in: tx)
         }
     }
 
