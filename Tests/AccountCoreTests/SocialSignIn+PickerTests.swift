@@ -94,6 +94,12 @@ struct SocialSignInPickerTests {
         #expect(choices.map(\.pending.accountAddress) == ["ann@work.example", "ann@browser.example"])
 
         try fixture.services.social.choosePending(tokens[1], among: tokens, binding: browser)
+        #expect(throws: AccountError.invalidCredentials) {
+            try fixture.services.social.linkWithPassword(pendingToken: tokens[1], binding: browser, password: "wrong", client: client,
+                                                         previousToken: nil)
+        }
+        let failed = try fixture.audits(.signInFailed).last
+        #expect(failed?["email"] as String? == "ann@browser.example", "the audit names the chosen account's own address")
         #expect(try link(fixture, tokens[1]).session.accountId == here)
         #expect(try fixture.linkedIdentities().contains("github/gh-1→\(here)"))
 
