@@ -24,15 +24,7 @@ extension SocialSignIn {
             guard let pending = try store.pending(digest: digest, binding: binding, in: tx) else {
                 throw AccountError.refused("social_pending_invalid")
             }
-            var providers: [String] = []
-            var hasPassword = false
-            if let target = pending.linkAccountId {
-                providers = try tx.socialProviders(accountId: target)
-                hasPassword = try tx.accountHasPassword(target) ?? false
-            }
-            return PendingIdentity(provider: pending.identity.provider, email: pending.identity.email, displayName: pending.identity.displayName,
-                                   linkProviders: providers, linkHasPassword: hasPassword, returnTo: pending.returnTo,
-                                   rememberMe: pending.rememberMe)
+            return try describe(pending, in: tx)
         }
     }
 
@@ -100,14 +92,14 @@ extension SocialSignIn {
                                  previousToken: String?) throws -> SessionGrant {
         guard let digest = SecretToken(encoded: pendingToken)?.digest else { throw AccountError.refused("social_pending_invalid") }
         let (found, blocked) = try database.read { tx in
-            let found = try store.pending(digest: digest, binding: binding, in: tx).flatMap { pending -> (PendingRecord, Int64, String)? in
+            let found = try store.pending(digest: digest, binding: binding, in: tx).flatMap { pending -> (Int64, String, String)? in
                 guard let target = pending.linkAccountId, let hash = try tx.storedPasswordHash(accountId: target) else { return nil }
-                return (pending, target, hash)
+                // The address naming the account (the picker may have offered one signed in here by another address).
+                return (target, hash, try describe(pending, in: tx).accountAddress ?? "")
             }
             return (found, try lockout.isBlocked(client, in: tx))
         }
-        guard let (pending, target, hash) = found else { throw AccountError.refused("social_pending_invalid") }
-        let typed = pending.identity.email ?? ""
+        guard let (target, hash, typed) = found else { throw AccountError.refused("social_pending_invalid") }
         if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)

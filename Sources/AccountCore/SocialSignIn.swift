@@ -1,16 +1,21 @@
-// SocialSignIn.swift: what an identity vouched for by a provider leads to (the README's behaviour table):
+// SocialSignIn.swift: what an identity vouched for by a provider leads to (the README's behaviour table). The model
+// decides which rows exist: an identity is linked to one account, an account has at most one identity per provider
+// (socialIdentity's unique keys), and an address belongs to one account (emailAddress's unique key). So:
 //   already linked                        → signed in to that account (its lock does not apply: no password was
-//                                           guessed; the lock stays for password sign-ins), unless its primary
-//                                           address waits for required confirmation (`.unconfirmed`)
-//   new, provider-verified address free   → account created (sign-up mode open / invite / closed respected), no
-//                                           password, the address verified, the identity linked, signed in
-//   new, its address held by an account   → never linked silently: pending, the person signs in to that account
-//                                           (password or a provider already linked to it) to link it
-//   new, no address or an unverified one  → pending, the person gives an address, which is verified by mail
-//                                           (sign-up mode checked first: closed, or invite without an invitation,
-//                                           refuse before asking)
-// and for the settings: link to the signed-in account, or re-authenticate the session (SocialSignIn+Settings.swift);
-// the pending identities' next steps are in SocialSignIn+Pending.swift.
+//                                           guessed), unless its primary address waits for required confirmation
+//   new, no account holds any address the → account created for the provider's address (sign-up mode open / invite /
+//   provider verified                       closed respected), no password, the address verified, linked, signed in
+//   new, one account is a candidate       → never linked silently: pending, the person proves that account (password,
+//                                           or a provider already linked to it: linkPending) to link it
+//   new, several accounts are candidates  → the picker (SocialSignIn+Picker.swift): one pending per candidate; the
+//                                           person chooses one, proves it as above; the identity is linked to it only
+//   new, no address or an unverified one  → pending, the person gives an address, verified by mail (sign-up mode
+//                                           checked first: closed, or invite without an invitation, refuse first)
+// Candidates: each account holding one of the addresses the provider verified (GitHub's /user/emails list can hold
+// several, `otherVerifiedEmails`), then, when there is at least one, each account signed in in this browser
+// (`browserAccounts`) that has no identity of this provider yet. Several identities of one provider never meet on
+// one account (the unique key); on several accounts each identity names its own, so no flow has to guess.
+// The settings flows (link, re-authenticate) are in SocialSignIn+Settings.swift, the pending steps in +Pending.
 //
 // Options: `pendingLifetime` (10 min), `invitations.policy.mode` (signup), `confirmation.required`; session lifetimes
 // come from Sessions. Every step is one write transaction; a unique key that refuses a row (another request linked the
@@ -30,9 +35,11 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var displayName: String
     public var tokens: Data?
     public var tokenExpiresAt: Date?
+    /// Further addresses the provider verified besides `email` (GitHub's address list), used to find candidate accounts.
+    public var otherVerifiedEmails: [String]
 
     public init(provider: String, subject: String, email: String?, emailVerified: Bool, displayName: String = "",
-                tokens: Data? = nil, tokenExpiresAt: Date? = nil) {
+                tokens: Data? = nil, tokenExpiresAt: Date? = nil, otherVerifiedEmails: [String] = []) {
         self.provider = provider
         self.subject = subject
         self.email = email
@@ -40,6 +47,7 @@ public struct ExternalIdentity: Sendable, Equatable {
         self.displayName = displayName
         self.tokens = tokens
         self.tokenExpiresAt = tokenExpiresAt
+        self.otherVerifiedEmails = otherVerifiedEmails
     }
 }
 
@@ -52,6 +60,9 @@ public enum SocialOutcome: Sendable {
     /// The identity's address belongs to an account: the person signs in to it to link (`linkWithPassword`, or a
     /// `linkPending` flow with a provider already linked to it).
     case needsLink(pendingToken: String)
+    /// Several accounts could take the identity: one pending identity per candidate, for the picker
+    /// (`SocialSignIn.pickChoices`, `choosePending`), then as `needsLink`.
+    case needsPick(pendingTokens: [String])
     /// Linked to the signed-in account (purpose `link`).
     case linked
     /// The session counts as recently authenticated (purpose `reauthenticate`).
@@ -68,6 +79,10 @@ public struct PendingIdentity: Sendable, Equatable {
     public var linkHasPassword: Bool
     public var returnTo: String
     public var rememberMe: Bool
+    /// For `needsLink`: the account to link to, and the address that names it (the one the provider vouched for that
+    /// it holds, else its primary address: an account signed in in this browser).
+    public var accountId: Int64? = nil
+    public var accountAddress: String? = nil
 }
 
 /// Social sign-in and sign-up, as one call per step from WebFront (and later the JSON API).
@@ -120,18 +135,19 @@ public struct SocialSignIn: Sendable {
     ///   - binding: this browser's binding cookie (the pending identity is bound to it too).
     ///   - session: the browser's live session (link and reauthenticate need it: `flow.accountId` must be its account).
     ///   - previousToken: the browser's session cookie, ended when this signs in (the session id changes at sign-in).
+    ///   - browserAccounts: the accounts signed in in this browser (candidates too when the identity's address has an account).
     /// - Throws: `.signUpClosed`, `.invitationRequired`, `.unconfirmed` (linked account not confirmed yet, confirmation
     ///   required), `.refused("social_identity_taken" | "social_already_linked" | "social_wrong_account" |
     ///   "social_pending_invalid" | "social_state_invalid")` (the last when the identity is from another provider
     ///   than the flow).
     public func complete(_ identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], session: SessionInfo?,
-                         client: ClientInfo, previousToken: String?) throws -> SocialOutcome {
+                         client: ClientInfo, previousToken: String?, browserAccounts: [Int64] = []) throws -> SocialOutcome {
         guard identity.provider == flow.provider, !identity.subject.isEmpty else { throw AccountError.refused("social_state_invalid") }
         let record = try store.record(identity)
         switch flow.purpose {
         case .signIn:
             return try retryingOnce { try signIn(record, identity: identity, flow: flow, binding: binding, client: client,
-                                                 previousToken: previousToken) }
+                                                 previousToken: previousToken, browserAccounts: browserAccounts) }
         case .link:
             return try link(record, flow: flow, session: session, client: client)
         case .reauthenticate:
@@ -144,7 +160,7 @@ public struct SocialSignIn: Sendable {
     // MARK: Sign-in and sign-up
 
     private func signIn(_ record: IdentityRecord, identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
-                        previousToken: String?) throws -> SocialOutcome {
+                        previousToken: String?, browserAccounts: [Int64]) throws -> SocialOutcome {
         try settle(database.write { tx -> Settled in
             if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
                 return try signInLinked(accountId, record: record, rememberMe: flow.rememberMe, client: client,
@@ -158,11 +174,9 @@ public struct SocialSignIn: Sendable {
                 logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
                 return .done(.needsEmail(pendingToken: token))
             }
-            if let holder = try EmailAddress.holding(address, in: tx)?.accountId {
-                let token = try store.createPending(record, emailVerified: true, linkAccountId: holder, flow: flow, binding: binding,
-                                                    lifetime: pendingLifetime, random: random, in: tx)
-                logger.info("social sign-in: the address has an account; linking needs its owner", metadata: ["account": "\(holder)"])
-                return .done(.needsLink(pendingToken: token))
+            let candidates = try linkCandidates(identity, address: address, browserAccounts: browserAccounts, in: tx)
+            if !candidates.isEmpty {
+                return .done(try askToLink(record, candidates: candidates, flow: flow, binding: binding, in: tx))
             }
             return try signUp(record, address: address, flow: flow, client: client, previousToken: previousToken, in: tx)
         })

@@ -37,6 +37,13 @@ extension MessageCatalog {
         "social_link_with": "Sign in with {provider} to link",
         "social_link_no_password": "This account has no password. Sign in with a provider linked to it, or set a password through \"Forgot your password?\".",
 
+        // The picker: several accounts could take the identity.
+        "social_pick_title": "Choose your account",
+        "social_pick_text": "Your {provider} account could belong to more than one account here. Choose the one to link it to: you sign in to that account first, and {provider} is linked to it only.",
+        "social_pick_signed_in_here": "signed in in this browser",
+        "social_pick_button": "Link to this account",
+        "social_pick_cancel": "Link none of them",
+
         // Settings: connected accounts.
         "settings_connections": "Connected accounts",
         "connections_title": "Connected accounts",

@@ -53,6 +53,7 @@ enum Routes {
             "settings/connections/unlink": ["POST": connections.unlink],
             "auth/email": ["GET": socialEmail.show, "POST": socialEmail.submit],
             "auth/link": ["GET": socialLink.show, "POST": socialLink.submit],
+            "auth/pick": ["GET": SocialPickerPage().show, "POST": SocialPickerPage().submit],
             "internal/provider_token": ["GET": providerToken.show],
             "auth/check": ["GET": gate.check],
             "metrics": ["GET": metrics.show],

@@ -26,7 +26,8 @@ struct SocialSignInPendingTests {
         let token = try fixture.socialPending(identity("ann-gh", provider: "github", name: "Ann"))
         let pending = try fixture.services.social.pending(token: token, binding: browser)
         #expect(pending == PendingIdentity(provider: "github", email: "Ann@Example.com", displayName: "Ann", linkProviders: ["corp"],
-                                           linkHasPassword: false, returnTo: "/back", rememberMe: false))
+                                           linkHasPassword: false, returnTo: "/back", rememberMe: false, accountId: accountId,
+                                           accountAddress: "Ann@Example.com"))
         try fixture.database.write { tx in try tx.execute("UPDATE account SET passwordHash = 'x' WHERE id = ?", [accountId]) }
         #expect(try fixture.services.social.pending(token: token, binding: browser).linkHasPassword)
 

@@ -32,13 +32,14 @@ extension TestFixture {
     /// `flowAccount` is the account the flow is begun for (default: the session's).
     func social(_ identity: ExternalIdentity, purpose: SocialPurpose = .signIn, session: SessionInfo? = nil, flowAccount: Int64? = nil,
                 invite: String = "", rememberMe: Bool = false, pendingToken: String? = nil, binding: [UInt8] = browser,
-                previousToken: String? = nil, client: ClientInfo = ClientInfo(userAgent: "test", remoteAddress: "192.0.2.9")) throws -> SocialOutcome {
+                previousToken: String? = nil, browserAccounts: [Int64] = [],
+                client: ClientInfo = ClientInfo(userAgent: "test", remoteAddress: "192.0.2.9")) throws -> SocialOutcome {
         let start = try services.socialFlows.begin(provider: identity.provider, purpose: purpose, accountId: flowAccount ?? session?.accountId,
                                                    binding: binding, returnTo: "/back", invite: invite, rememberMe: rememberMe,
                                                    pendingToken: pendingToken)
         let flow = try services.socialFlows.finish(state: start.state, provider: identity.provider, binding: binding)
         return try services.social.complete(identity, flow: flow, binding: binding, session: session, client: client,
-                                            previousToken: previousToken)
+                                            previousToken: previousToken, browserAccounts: browserAccounts)
     }
 
     /// A sign-in flow that must end signed in.

@@ -41,7 +41,7 @@ FORM_FIELDS = {
     "settings/sessions/revoke_others": [], "settings/delete": ["password", "current_password", "email"],
     "settings/reauthenticate": ["email", "password", "rd"], "switch": ["to", "back"],
     "language": ["lang", "back", "scope"], "settings/connections": [], "settings/connections/unlink": ["provider"],
-    "auth/email": ["email"], "auth/link": ["email", "password"], "internal/provider_token": [],
+    "auth/email": ["email"], "auth/link": ["email", "password"], "auth/pick": ["choice"], "internal/provider_token": [],
     "auth/check": [], "metrics": [], "verify": ["assertion", "audience"], "residences/confirm": ["token"],
     "auth/github": ["purpose", "rd", "invite"], "auth/github/callback": [],
 }

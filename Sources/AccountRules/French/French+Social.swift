@@ -38,6 +38,13 @@ extension MessageCatalog {
         "social_link_with": "Se connecter avec {provider} et associer",
         "social_link_no_password": "Ce compte n’a pas de mot de passe. Connectez-vous avec un service qui lui est associé, ou définissez un mot de passe avec « Mot de passe oublié ? ».",
 
+        // The picker: several accounts could take the identity.
+        "social_pick_title": "Choisissez votre compte",
+        "social_pick_text": "Votre compte {provider} pourrait correspondre à plusieurs comptes ici. Choisissez celui auquel l’associer : vous vous connectez d’abord à ce compte, et {provider} n’est associé qu’à lui.",
+        "social_pick_signed_in_here": "connecté dans ce navigateur",
+        "social_pick_button": "Associer à ce compte",
+        "social_pick_cancel": "N’en associer aucun",
+
         // Settings: connected accounts.
         "settings_connections": "Comptes associés",
         "connections_title": "Comptes associés",

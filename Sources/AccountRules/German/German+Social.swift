@@ -37,6 +37,13 @@ extension MessageCatalog {
         "social_link_with": "Mit {provider} anmelden und verknüpfen",
         "social_link_no_password": "Dieses Konto hat kein Passwort. Melden Sie sich über einen damit verknüpften Dienst an oder legen Sie über „Passwort vergessen?“ ein Passwort fest.",
 
+        // The picker: several accounts could take the identity.
+        "social_pick_title": "Wählen Sie Ihr Konto",
+        "social_pick_text": "Ihr {provider}-Konto könnte zu mehreren Konten hier gehören. Wählen Sie das Konto, mit dem es verknüpft werden soll: Sie melden sich zuerst bei diesem Konto an, und {provider} wird nur mit ihm verknüpft.",
+        "social_pick_signed_in_here": "in diesem Browser angemeldet",
+        "social_pick_button": "Mit diesem Konto verknüpfen",
+        "social_pick_cancel": "Keines verknüpfen",
+
         // Settings: connected accounts.
         "settings_connections": "Verknüpfte Konten",
         "connections_title": "Verknüpfte Konten",

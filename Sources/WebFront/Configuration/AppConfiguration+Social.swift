@@ -5,7 +5,7 @@
 //     token_allowed_addresses: "127.0.0.1, ::1"  who may read `<base>/internal/provider_token` (plus nginx `internal`)
 //     http_timeout: 10s                          each call to a provider
 //     providers:                                 file only; any number, each a button on sign-in and sign-up
-//       - id: github                             required: [a-z0-9_-]{1,32}, unique, not "email" or "link" (routes auth/<id>)
+//       - id: github                             required: [a-z0-9_-]{1,32}, unique, not "email", "link" or "pick" (routes auth/<id>)
 //         preset: github                         oidc | google | github | facebook | twitter (default: the id, if a preset's name)
 //         name: GitHub                           display name; default per preset (oidc: the id)
 //         client_id: abc                         required
@@ -61,7 +61,7 @@ enum SocialProvidersConfig {
                           "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "emails_endpoint", "token_auth",
                           "tokeninfo_endpoint", "native_client_ids"]
     /// Ids that would clash with the routes auth/email and auth/link.
-    static let reservedIDs: Set<String> = ["email", "link"]
+    static let reservedIDs: Set<String> = ["email", "link", "pick"]
     static let maximumCount = 20
 
     /// The list under `social.providers`; throws `ConfigError` naming the provider and the option. A relative
@@ -82,7 +82,7 @@ enum SocialProvidersConfig {
         let options = try ConfigList.options(node, key: key, position: position, known: Self.options, example: "id: github")
         guard let id = options["id"]?.scalar?.string, !id.isEmpty else { throw ConfigError("\(key)[\(position)].id: missing") }
         guard isValidID(id) else {
-            throw ConfigError("\(key)[\(position)].id: must be 1 to 32 of a-z, 0-9, _ and -, and not email or link (got \"\(id)\")")
+            throw ConfigError("\(key)[\(position)].id: must be 1 to 32 of a-z, 0-9, _ and -, and not email, link or pick (got \"\(id)\")")
         }
         func fail(_ option: String, _ problem: String) -> ConfigError { ConfigError("\(key).\(id).\(option): \(problem)") }
         func scalar(_ option: String) throws -> String? {

@@ -5,6 +5,7 @@
 //   frontdoor_oauth            32 random bytes binding a flow's `state` (and a pending identity) to this browser;
 //                              Lax, so the provider's top-level redirect back to the callback carries it
 //   frontdoor_social_pending   the pending identity's token between the callback and auth/email or auth/link
+//   frontdoor_social_pick      the picker's pending identities' tokens (dot-separated) between the callback and auth/pick
 import AccountCore
 import FastCGI
 import Foundation
@@ -13,6 +14,7 @@ import OAuthClient
 extension RequestContext {
     static let socialBindingCookie = "frontdoor_oauth"
     static let socialPendingCookie = "frontdoor_social_pending"
+    static let socialPickCookie = "frontdoor_social_pick"
 
     /// This browser's binding bytes; with `create`, made and queued as a cookie when missing.
     func socialBinding(create: Bool) -> [UInt8]? {
@@ -41,6 +43,19 @@ extension RequestContext {
 
     func setSocialPending(_ token: String?) {
         setCookie(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
+    }
+
+    /// The picker's tokens, if this browser has any (at most 10).
+    var socialPickTokens: [String] { (cookies[Self.socialPickCookie] ?? "").split(separator: ".").prefix(10).map(String.init) }
+
+    func setSocialPick(_ tokens: [String]) {
+        setCookie(Self.socialPickCookie, tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 600)
+    }
+
+    /// The accounts signed in in this browser: the active one first, then the waiting ones.
+    func browserAccountIds() throws -> [Int64] {
+        let active = try session().map { [$0.accountId] } ?? []
+        return active + (try otherAccounts().map(\.session.accountId))
     }
 
     /// The callback address registered at the provider: public_url + base path + /auth/<id>/callback.

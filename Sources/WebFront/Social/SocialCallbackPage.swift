@@ -5,7 +5,9 @@
 // provider unreachable, an error, or a token that fails a check → sign-in page, "We couldn't sign you in with X",
 // nothing created; a bad, used or expired state → "That sign-in attempt has expired or was already used"; otherwise
 // AccountCore's SocialSignIn decides: signed in (or signed up), an address to ask (auth/email), an account to sign in
-// to first (auth/link), linked (settings), or re-authenticated (back to the page that asked).
+// to first (auth/link), several accounts to choose from first (auth/pick), linked (settings), or re-authenticated
+// (back to the page that asked). A sign-in passes every address a GitHub identity verified (SocialVerifiedAddresses)
+// and the accounts signed in in this browser, the picker's candidates.
 // Flows begun from the settings (link, reauthenticate) end on the settings when they fail.
 import AccountCore
 import FastCGI
@@ -38,16 +40,23 @@ struct SocialCallbackPage: Sendable {
             context.site.logger.warning("social sign-in failed", metadata: ["provider": "\(id)", "reason": "\(error)"])
             return fail(context, "social_failed", provider: id, purpose: flow.purpose)
         }
+        // A sign-in may meet several candidate accounts (the picker): every address the provider verified, and the
+        // accounts signed in in this browser.
+        let picking = flow.purpose == .signIn && identity.emailVerified
+        let others = picking ? SocialVerifiedAddresses.others(provider, http: context.site.social.http,
+                                                              accessToken: identity.tokens.accessToken, main: identity.email) : []
         let external = ExternalIdentity(provider: id, subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
                                         displayName: identity.name ?? identity.username ?? "",
-                                        tokens: try JSONEncoder().encode(identity.tokens), tokenExpiresAt: identity.tokens.expiresAt)
+                                        tokens: try JSONEncoder().encode(identity.tokens), tokenExpiresAt: identity.tokens.expiresAt,
+                                        otherVerifiedEmails: others)
+        let browserAccounts = picking ? try context.browserAccountIds() : []
         let signingIn = flow.purpose == .signIn || flow.purpose == .linkPending
         // The identity a link_pending flow links is named in the flash; read it before the step uses it up.
         let pendingProvider = flow.purpose == .linkPending ? (try? context.socialPending())?.provider : nil
         do {
             let outcome = try context.site.services.social.complete(
                 external, flow: flow, binding: binding, session: context.session(),
-                client: context.client, previousToken: signingIn ? context.sessionToken : nil)
+                client: context.client, previousToken: signingIn ? context.sessionToken : nil, browserAccounts: browserAccounts)
             return try respond(context, outcome, flow: flow, provider: id, pendingProvider: pendingProvider)
         } catch AccountError.signUpClosed {
             return fail(context, "social_sign_up_closed", provider: id, purpose: flow.purpose)
@@ -77,6 +86,10 @@ struct SocialCallbackPage: Sendable {
         case .needsLink(let token):
             context.setSocialPending(token)
             return context.redirect(to: paths.path("auth/link"))
+        case .needsPick(let tokens):
+            context.setSocialPending(nil)
+            context.setSocialPick(tokens)
+            return context.redirect(to: paths.path("auth/pick"))
         case .linked:
             context.setFlash(Flash("social_linked", provider: id))
             return context.redirect(to: paths.path("settings/connections"))

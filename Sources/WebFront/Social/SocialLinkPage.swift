@@ -2,7 +2,9 @@
 // linked silently: the person signs in to that account, with its password (this form) or with a provider already
 // linked to it (a `link_pending` flow), and only then is the new provider linked.
 //
-// A wrong password counts towards the account's lock, as on the sign-in page, and gets the sign-in page's one message.
+// The account is named by an address the person has proven (SocialPickerPage.shownAddress): the provider's, or that
+// of an account chosen in the picker that is signed in in this browser. A wrong password counts towards the account's
+// lock, as on the sign-in page, and gets the sign-in page's one message.
 import AccountCore
 import AccountRules
 import FastCGI
@@ -40,8 +42,10 @@ struct SocialLinkPage: Sendable {
         let name = context.providerName(pending.provider)
         var values = FormView.fields([.password("password", autocomplete: "current-password")], form: [:], catalog: catalog)
         values["heading"] = catalog.text("social_link_title", ["provider": name])
-        values["intro"] = catalog.text("social_link_text", ["provider": name, "email": pending.email ?? ""])
-        values["email"] = pending.email ?? ""
+        // The account chosen in the picker may be named by another address than the provider's (one signed in here).
+        let address = SocialPickerPage.shownAddress(pending, signedIn: try context.browserAccountIds())
+        values["intro"] = catalog.text("social_link_text", ["provider": name, "email": address])
+        values["email"] = address
         values["has_password"] = pending.linkHasPassword
         let configured = Set(context.site.social.providers.map(\.configuration.id))
         let others = pending.linkProviders.filter { configured.contains($0) && $0 != pending.provider }
