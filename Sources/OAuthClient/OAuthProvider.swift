@@ -37,8 +37,11 @@ public struct ProviderIdentity: Sendable, Equatable {
     /// A handle (GitHub login, X username), when the provider has one.
     public var username: String?
     public var tokens: ProviderTokens
+    /// The other addresses the provider vouches for besides `email` (GitHub's address list), at most 20.
+    public var otherVerifiedEmails: [String]
 
-    public init(provider: String, subject: String, email: String?, emailVerified: Bool, name: String?, username: String?, tokens: ProviderTokens) {
+    public init(provider: String, subject: String, email: String?, emailVerified: Bool, name: String?, username: String?, tokens: ProviderTokens,
+                otherVerifiedEmails: [String] = []) {
         self.provider = provider
         self.subject = subject
         self.email = email
@@ -46,6 +49,7 @@ public struct ProviderIdentity: Sendable, Equatable {
         self.name = name
         self.username = username
         self.tokens = tokens
+        self.otherVerifiedEmails = otherVerifiedEmails
     }
 }
 

@@ -1,7 +1,7 @@
 // ProfileMapping.swift: who signed in, read from each provider's profile API with the access token (Bearer).
 //   github    GET user → id (subject), login (username), name, email; GET emails → [{email, primary, verified}]:
-//             the primary verified address, else the first verified one, else /user's email with emailVerified false
-//             (an emails endpoint that answers non-2xx, e.g. scope not granted, counts as an empty list)
+//             the primary verified address, else the first verified one, else /user's email with emailVerified false;
+//             the other verified addresses (at most 20) as otherVerifiedEmails (an emails endpoint that answers non-2xx, e.g. scope not granted, counts as an empty list)
 //   facebook  GET me?fields=id,name,email → id, name, email (verified when given: Facebook gives only confirmed ones)
 //   twitter   GET /2/users/me → data.id, data.username, data.name; no email
 //   oidc      userinfo (when the ID token lacks an email): sub must equal the ID token's; email, email_verified, name,
@@ -30,8 +30,10 @@ enum ProfileMapping {
         }
         let chosen = addresses.first { $0.primary && $0.verified } ?? addresses.first { $0.verified }
         let email = chosen?.email ?? user["email"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        let others = addresses.filter { $0.verified && $0.email.lowercased() != chosen?.email.lowercased() }.prefix(20).map(\.email)
         return ProviderIdentity(provider: provider, subject: subject, email: email, emailVerified: chosen != nil,
-                                name: nonEmpty(user["name"]), username: nonEmpty(user["login"]), tokens: tokens)
+                                name: nonEmpty(user["name"]), username: nonEmpty(user["login"]), tokens: tokens,
+                                otherVerifiedEmails: Array(others))
     }
 
     /// The identity Facebook's Graph `me` describes.

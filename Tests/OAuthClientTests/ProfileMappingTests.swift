@@ -24,6 +24,8 @@ import Testing
         let identity = try signIn(.github, http)
         #expect(identity.subject == "1234567" && identity.username == "octoann" && identity.name == "Ann Octo")
         #expect(identity.email == "ann@example.com" && identity.emailVerified)
+        #expect(identity.otherVerifiedEmails == ["old@example.com"], "the picker's other candidates")
+        #expect(http.requests(to: emails).count == 1)
         let request = try #require(http.requests(to: user).first)
         #expect(request.headers.contains(.init("Authorization", "Bearer at")) && request.headers.contains { $0.name == "User-Agent" })
         #expect(http.requests(to: "https://github.com/login/oauth/access_token").first?.headers.contains(.init("Accept", "application/json")) == true)
@@ -36,6 +38,7 @@ import Testing
                               ["email": "work@example.com", "primary": false, "verified": true]]))
         let identity = try signIn(.github, http)
         #expect(identity.email == "work@example.com" && identity.emailVerified)
+        #expect(identity.otherVerifiedEmails.isEmpty, "an unverified address is never a candidate")
     }
 
     @Test func gitHubWithoutVerifiedAddressGivesTheProfileAddressUnverified() throws {

@@ -6,8 +6,8 @@
 // nothing created; a bad, used or expired state → "That sign-in attempt has expired or was already used"; otherwise
 // AccountCore's SocialSignIn decides: signed in (or signed up), an address to ask (auth/email), an account to sign in
 // to first (auth/link), several accounts to choose from first (auth/pick), linked (settings), or re-authenticated
-// (back to the page that asked). A sign-in passes every address a GitHub identity verified (SocialVerifiedAddresses)
-// and the accounts signed in in this browser, the picker's candidates.
+// (back to the page that asked). A sign-in passes every address the provider verified (GitHub lists several) and the
+// accounts signed in in this browser, the picker's candidates.
 // Flows begun from the settings (link, reauthenticate) end on the settings when they fail.
 import AccountCore
 import FastCGI
@@ -43,12 +43,10 @@ struct SocialCallbackPage: Sendable {
         // A sign-in may meet several candidate accounts (the picker): every address the provider verified, and the
         // accounts signed in in this browser.
         let picking = flow.purpose == .signIn && identity.emailVerified
-        let others = picking ? SocialVerifiedAddresses.others(provider, http: context.site.social.http,
-                                                              accessToken: identity.tokens.accessToken, main: identity.email) : []
         let external = ExternalIdentity(provider: id, subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
                                         displayName: identity.name ?? identity.username ?? "",
                                         tokens: try JSONEncoder().encode(identity.tokens), tokenExpiresAt: identity.tokens.expiresAt,
-                                        otherVerifiedEmails: others)
+                                        otherVerifiedEmails: picking ? identity.otherVerifiedEmails : [])
         let browserAccounts = picking ? try context.browserAccountIds() : []
         let signingIn = flow.purpose == .signIn || flow.purpose == .linkPending
         // The identity a link_pending flow links is named in the flash; read it before the step uses it up.

@@ -5,13 +5,8 @@ import OAuthClient
 /// The providers by id, in the order the operator declared them (the order of the buttons).
 public final class SocialServices: Sendable {
     public let providers: [OAuthProvider]
-    /// The client the providers call out with (GitHub's whole address list is read with it: SocialVerifiedAddresses).
-    let http: (any HTTPClient)?
 
-    public init(providers: [OAuthProvider], http: (any HTTPClient)? = nil) {
-        self.providers = providers
-        self.http = http
-    }
+    public init(providers: [OAuthProvider]) { self.providers = providers }
 
     /// No providers (page tests, and sites that configure none).
     public static let none = SocialServices(providers: [])
@@ -20,8 +15,7 @@ public final class SocialServices: Sendable {
     public static func make(configuration: AppConfiguration, http: (any HTTPClient)? = nil,
                             now: @escaping @Sendable () -> Date = { Date() }) -> SocialServices {
         let client = http ?? CurlHTTPClient(timeout: configuration.social.httpTimeout)
-        return SocialServices(providers: configuration.social.providers.map { OAuthProvider(configuration: $0, http: client, now: now) },
-                              http: client)
+        return SocialServices(providers: configuration.social.providers.map { OAuthProvider(configuration: $0, http: client, now: now) })
     }
 
     /// The provider with `id`.
