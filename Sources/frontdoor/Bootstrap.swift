@@ -61,7 +61,7 @@ enum Bootstrap {
         case .smtp:
             let mail = configuration.mail
             return SMTPTransport(settings: .init(url: mail.smtpURL, startTLS: mail.smtpStartTLS, username: mail.smtpUsername,
-                                                 password: mail.smtpPassword, timeout: Int(mail.timeout)))
+                                                 password: mail.smtpPassword, timeout: Int(mail.timeout), caFile: mail.smtpCAFile))
         }
     }
 

@@ -46,7 +46,13 @@ struct Serve: ParsableCommand {
             // Old audit rows and sent mail go in the background: once per process, at start and every retention.prune_interval.
             let pruner = Pruner(retention: app.site.services.retention, logger: app.site.logger)
             if cgi {
+                // The web server may send SIGTERM the moment it has the whole answer (lighttpd does): ignored, so the
+                // work after answering is done, not cut off with a mail claimed mid-send. Then stdout goes to
+                // /dev/null, so a server that reads the answer until its end finishes the response before that work.
+                signal(SIGTERM, SIG_IGN)
                 try server.serveCGI(environment: environment)
+                let null = open("/dev/null", O_WRONLY)
+                if null >= 0 { dup2(null, STDOUT_FILENO); close(null) }
                 sender.deliverOnce()
                 pruner.pruneOnce(maxBatches: 1)   // a process per request: a little of the work each, after answering
             } else {

@@ -1,4 +1,6 @@
-"""The same binary as plain CGI, under spawn-fcgi (listening socket on fd 0), and stopping on SIGTERM."""
+"""The same binary as plain CGI, under spawn-fcgi (listening socket on fd 0), and stopping on SIGTERM.
+
+Here plain CGI gets hand-set variables; test_cgi_server.py runs it under a real web server (lighttpd's mod_cgi)."""
 import os
 import signal
 import socket

@@ -5,6 +5,7 @@
 //   outbox     folder for .eml files (default var/outbox)
 //   smtp_url   smtp://host:587 (STARTTLS when smtp_starttls) or smtps://host:465 (implicit TLS)
 //   smtp_starttls, smtp_username, smtp_password, timeout
+//   smtp_ca_file  PEM CA certificates trusted for the SMTP server instead of the system store (see SMTPTransport)
 import Foundation
 
 /// Delivers one finished RFC 5322 message.

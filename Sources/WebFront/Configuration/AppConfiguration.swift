@@ -141,6 +141,8 @@ public struct AppConfiguration: Sendable, Equatable {
         public var smtpStartTLS = false
         public var smtpUsername = ""
         public var smtpPassword = ""
+        /// PEM CA certificates trusted for the SMTP server's certificate instead of the system store (`smtp_ca_file`).
+        public var smtpCAFile = ""
         /// SMTP connect and transfer limit (`timeout`, default 30s).
         public var timeout: TimeInterval = 30
         /// First retry delay after a failed delivery, doubling up to 1h (`retry_base`, default 30s).

@@ -95,6 +95,7 @@ enum ConfigKeys {
         text("mail.smtp_username", \.mail.smtpUsername),
         ConfigKey(name: "mail.smtp_password", apply: { $0.mail.smtpPassword = $1 },
                   read: { $0.mail.smtpPassword.isEmpty ? "" : "(set, not shown)" }),
+        text("mail.smtp_ca_file", \.mail.smtpCAFile),
         duration("mail.timeout", \.mail.timeout),
         duration("mail.retry_base", \.mail.retryBase),
         duration("mail.throttle", \.mail.throttle),

@@ -5,7 +5,8 @@
 // symlinks are not followed). A built-in default or a FRONTDOOR_* environment value is relative to the current
 // directory, as before. An empty value stays empty (fastcgi.socket: fd 0; password.blocklist_file: none). "." and ".."
 // are folded away. Keys:
-//   database.path   database.password_file   templates.path   fastcgi.socket   password.blocklist_file   mail.outbox   social.token_key_file
+//   database.path   database.password_file   templates.path   fastcgi.socket   password.blocklist_file   mail.outbox   mail.smtp_ca_file
+//   social.token_key_file
 //   social.providers[].client_secret_file (read while the file is parsed: against the file's folder)
 import Foundation
 
@@ -19,6 +20,7 @@ enum ConfigPaths {
         ("fastcgi.socket", \.fastcgi.socket),
         ("password.blocklist_file", \.password.blocklistFile),
         ("mail.outbox", \.mail.outbox),
+        ("mail.smtp_ca_file", \.mail.smtpCAFile),
         ("social.token_key_file", \.social.tokenKeyFile),
     ]
 

@@ -22,6 +22,7 @@
 //   mail.transport "outbox"|"smtp"   mail.from "Frontdoor <no-reply@localhost>"   mail.outbox "var/outbox"
 //   mail.smtp_url "" (smtp://host:587, smtps://host:465)   mail.smtp_starttls false
 //   mail.smtp_username ""   mail.smtp_password ""   mail.timeout "30s"
+//   mail.smtp_ca_file "" (PEM CA certificates trusted for the SMTP server instead of the system store)
 //   mail.retry_base "30s"   mail.throttle "1m"   mail.send_interval "5s"
 //   log.level                    "info"
 //   session.cookie_domain ""  (e.g. example.com: one sign-in for every subdomain)
@@ -176,6 +177,10 @@ public enum ConfigReader {
         try require(c.mail.transport == .outbox || !c.mail.smtpURL.hasPrefix("smtp://") || c.mail.smtpStartTLS
                     || ProviderURL.isLoopback(URLComponents(string: c.mail.smtpURL)?.host ?? ""),
                     "mail.smtp_url smtp:// to another host sends reset links in clear: use smtps:// or set mail.smtp_starttls: true")
+        try require(!Self.urlHasPassword(c.mail.smtpURL),
+                    "mail.smtp_url must not hold a password: put it in mail.smtp_password or FRONTDOOR_MAIL_SMTP_PASSWORD")
+        try require(c.mail.transport == .outbox || c.mail.smtpCAFile.isEmpty || FileManager.default.isReadableFile(atPath: c.mail.smtpCAFile),
+                    "mail.smtp_ca_file \(c.mail.smtpCAFile) cannot be read")
         let cookie = c.session.cookieName
         try require(!(cookie.hasPrefix("__Host-") || cookie.hasPrefix("__Secure-")) || c.session.secureCookie == .always,
                     "session.cookie_name with a __Host- or __Secure- prefix needs session.secure_cookie: always")

@@ -1,0 +1,134 @@
+"""The binary as plain CGI under a real web server: lighttpd's mod_cgi with the sample config/lighttpd-frontdoor-cgi.conf
+(its paths changed to this checkout's), one frontdoor process per request, the config reaching each one through
+FRONTDOOR_CONFIG set by mod_setenv, as an operator sets it. Sign up, the mailed confirmation link (the outbox, written
+by the process that queued it, after it answered), sign in with the session cookie, sign out.
+
+lighttpd runs unprivileged-style on a free loopback port with a generated main config in the test's temp folder; its
+CGI processes run with netguard.c preloaded (added to the environment the same way), as every stack's frontdoor does.
+"""
+import contextlib
+import subprocess
+
+import pytest
+import requests
+
+from conftest import (BIN, REQUEST_TIMEOUT, ROOT, Browser, Stack, netguard_library, outbox_link, unique_email,
+                      wait_for)
+
+PASSWORD = "one process per request 42"
+SAMPLE = ROOT / "config/lighttpd-frontdoor-cgi.conf"
+# The sample's paths (README "Production install") and what they become here.
+SAMPLE_BINARY, SAMPLE_CONFIG, SAMPLE_STATIC = ("/usr/local/bin/frontdoor", "/etc/frontdoor/frontdoor.yml",
+                                               "/usr/local/share/frontdoor/static/")
+
+
+def rendered_sample(stack):
+    """The sample with this checkout's binary, the stack's config file and the checkout's static folder."""
+    text = SAMPLE.read_text()
+    for old in (SAMPLE_BINARY, SAMPLE_CONFIG, SAMPLE_STATIC):
+        assert f'"{old}"' in text, f"the sample no longer names {old}"
+    return (text.replace(f'"{SAMPLE_BINARY}"', f'"{BIN}"').replace(f'"{SAMPLE_CONFIG}"', f'"{stack.config_path}"')
+            .replace(f'"{SAMPLE_STATIC}"', f'"{ROOT / "static"}/"'))
+
+
+def main_config(stack, snippet):
+    """A minimal lighttpd.conf around the sample: loopback port, logs in the stack's folder, Debian's mime types for
+    the static files, then netguard for the CGI processes."""
+    www = stack.folder / "www"
+    www.mkdir(exist_ok=True)
+    guard = {"LD_PRELOAD": str(netguard_library()), "NETGUARD_LOG": str(stack.netguard_log),
+             "NETGUARD_HOSTS": str(stack.folder / "netguard.hosts")}
+    environment = ", ".join(f'"{name}" => "{value}"' for name, value in guard.items())
+    return "\n".join([
+        f'server.document-root = "{www}"',
+        'server.bind = "127.0.0.1"',
+        f"server.port = {stack.port}",
+        f'server.errorlog = "{stack.folder / "lighttpd-error.log"}"',
+        'server.modules = ( "mod_alias" )',
+        'mimetype.assign = ( ".css" => "text/css", ".js" => "text/javascript" )',
+        f'include "{snippet}"',
+        f"setenv.add-environment += ( {environment} )",
+        "",
+    ])
+
+
+@pytest.fixture(scope="module")
+def cgi_stack(tmp_path_factory):
+    """A stack's config (confirmation on, mail to the outbox, its own site name) served by lighttpd + mod_cgi."""
+    stack = Stack(tmp_path_factory.mktemp("cgi"), {"site_name": "Door by CGI", "mail.transport": "outbox"})
+    snippet = stack.folder / "frontdoor-cgi.conf"
+    snippet.write_text(rendered_sample(stack))
+    conf = stack.folder / "lighttpd.conf"
+    conf.write_text(main_config(stack, snippet))
+    checked = subprocess.run(["lighttpd", "-tt", "-f", str(conf)], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    with open(stack.folder / "lighttpd.out", "w") as out:
+        server = subprocess.Popen(["lighttpd", "-D", "-f", str(conf)], stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+    try:
+        wait_for(lambda: server.poll() is not None or stack.answers(), what="lighttpd + frontdoor as CGI")
+        assert server.poll() is None, (stack.folder / "lighttpd.out").read_text()
+        yield stack
+    finally:
+        server.terminate()
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    events = stack.network_events()
+    assert not [e for e in events if not e.startswith("connect ")], f"a CGI process left loopback: {events}"
+
+
+def frontdoor_processes():
+    """Running CGI processes of this checkout's binary (started without arguments; each ends with its request)."""
+    with contextlib.suppress(subprocess.CalledProcessError):
+        return subprocess.run(["pgrep", "-f", f"^{BIN}$"], capture_output=True, text=True, check=True).stdout.split()
+    return []
+
+
+def test_sign_up_confirm_sign_in_and_out_through_lighttpd_cgi(cgi_stack):
+    stack, email = cgi_stack, unique_email("cgi")
+    browser = Browser(stack)
+    # The config file reached the process: its site name is in the page.
+    page = browser.get("/sign_up")
+    assert page.status_code == 200 and "Door by CGI" in page.text and page.headers["Server"].startswith("lighttpd/")
+
+    signed_up = browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
+    assert signed_up.status_code == 200 and "<h1>Check your email</h1>" in signed_up.text, signed_up.text
+    # The process that queued the mail wrote it to the outbox after answering (lighttpd sends it SIGTERM once it has
+    # the answer: it must finish the delivery, not leave the mail claimed by a process that died mid-send).
+    link = outbox_link(stack, email, "/confirm?token=")
+    assert link.startswith(f"http://127.0.0.1:{stack.port}/account/confirm?token=")
+    confirmed = browser.get(link)
+    assert confirmed.status_code == 302 and confirmed.headers["Location"] == "/account/sign_in"
+
+    # Sign in: a POST with the CSRF cookie and token, answered with a session cookie that the next request sends back.
+    signed_in = browser.post("/sign_in", {"email": email, "password": PASSWORD})
+    assert signed_in.status_code == 303 and signed_in.headers["Location"] == "/account/"
+    session = browser.cookie("frontdoor_session")
+    assert session
+    home = browser.get("/")
+    assert home.status_code == 200 and email in home.text
+
+    out = browser.post("/sign_out", {})
+    assert out.status_code == 303 and out.headers["Location"] == "/account/sign_in"
+    gone = browser.get("/")
+    assert gone.status_code == 302 and gone.headers["Location"].startswith("/account/sign_in")
+    replay = Browser(stack)
+    replay.session.cookies.set("frontdoor_session", session)
+    assert replay.get("/").status_code == 302, "signing out ended the session in the database, not just the cookie"
+    # Every answer came from a process of its own, which ends once its work after answering is done.
+    wait_for(lambda: not frontdoor_processes(), what="every CGI process to end")
+
+
+def test_bad_input_gets_a_form_again_and_a_forged_post_403(cgi_stack):
+    browser = Browser(cgi_stack)
+    wrong = browser.post("/sign_in", {"email": unique_email("nobody"), "password": "not the password"})
+    assert wrong.status_code == 200 and 'name="csrf_token"' in wrong.text
+    assert browser.post("/sign_in", {"email": "a@b.c", "password": "x"}, csrf=False).status_code == 403
+
+
+def test_lighttpd_serves_the_static_files_itself(cgi_stack):
+    css = requests.get(f"http://127.0.0.1:{cgi_stack.port}/account/static/css/frontdoor.css", timeout=REQUEST_TIMEOUT)
+    assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
+    assert css.content == (ROOT / "static/css/frontdoor.css").read_bytes()
