@@ -10,15 +10,8 @@ import Testing
 struct BrowserIDNativePageTests {
     static let page = "/account/browserid/native?origin="
 
-    /// An app with BrowserID (and `configure`) and a browser signed in as a confirmed bea@example.com.
     func signedIn(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (TestApp, TestBrowser) {
-        let test = try makeApp(browserID: true, configure: configure)
-        let browser = TestBrowser(test.app)
-        browser.post("/account/sign_up", ["email": "Bea@Example.com", "password": "correct horse", "password_confirmation": "correct horse"])
-        let link = try #require(try test.link(containing: "/account/confirm?token="))
-        browser.get(String(link.dropFirst("http://127.0.0.1:8080".count)))
-        #expect(browser.post("/account/sign_in", ["email": "bea@example.com", "password": "correct horse"]).status == 303)
-        return (test, browser)
+        try signedInBrowserIDApp(configure: configure)
     }
 
     /// The callback URL the done page navigates to (its data-callback attribute; mustache escapes only <>&"').

@@ -6,17 +6,20 @@ import Foundation
 import Testing
 @testable import WebFront
 
+/// An app with BrowserID (and `configure`) and a browser signed in as a confirmed bea@example.com (the dialog's and the
+/// native bridge's tests).
+func signedInBrowserIDApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (TestApp, TestBrowser) {
+    let test = try makeApp(browserID: true, configure: configure)
+    let browser = TestBrowser(test.app)
+    browser.post("/account/sign_up", ["email": "Bea@Example.com", "password": "correct horse", "password_confirmation": "correct horse"])
+    let link = try #require(try test.link(containing: "/account/confirm?token="))
+    browser.get(String(link.dropFirst("http://127.0.0.1:8080".count)))
+    #expect(browser.post("/account/sign_in", ["email": "bea@example.com", "password": "correct horse"]).status == 303)
+    return (test, browser)
+}
+
 struct BrowserIDPagesTests {
-    /// An app with BrowserID and a browser signed in as a confirmed bea@example.com.
-    func signedIn() throws -> (TestApp, TestBrowser) {
-        let test = try makeApp(browserID: true)
-        let browser = TestBrowser(test.app)
-        browser.post("/account/sign_up", ["email": "Bea@Example.com", "password": "correct horse", "password_confirmation": "correct horse"])
-        let link = try #require(try test.link(containing: "/account/confirm?token="))
-        browser.get(String(link.dropFirst("http://127.0.0.1:8080".count)))
-        #expect(browser.post("/account/sign_in", ["email": "bea@example.com", "password": "correct horse"]).status == 303)
-        return (test, browser)
-    }
+    func signedIn() throws -> (TestApp, TestBrowser) { try signedInBrowserIDApp() }
 
     func json(_ response: Response) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
