@@ -28,6 +28,9 @@ import Testing
         #expect(list[0] == ProviderConfiguration(id: "github", kind: .github, clientID: "gh-id", clientSecret: "gh-secret"))
         #expect(list[1].issuer == "https://accounts.google.com" && list[1].displayName == "Google" && list[1].usesOpenID)
         #expect(list[2].kind == .twitter && list[2].displayName == "X" && list[2].scopes == ["users.read", "tweet.read", "offline.access"])
+        // "x" is the twitter preset's other name, so an entry with id x needs no preset line
+        let bare = try providers("- id: x\n  client_id: x-id\n  client_secret: x-secret")
+        #expect(bare.first?.kind == .twitter && bare.first?.id == "x")
     }
 
     @Test func everyOptionIsRead() throws {

@@ -6,7 +6,8 @@
 //     http_timeout: 10s                          each call to a provider
 //     providers:                                 file only; any number, each a button on sign-in and sign-up
 //       - id: github                             required: [a-z0-9_-]{1,32}, unique, not "email", "link" or "pick" (routes auth/<id>)
-//         preset: github                         oidc | google | github | facebook | twitter (default: the id, if a preset's name)
+//         preset: github                         oidc | google | github | facebook | twitter (or x, its other name)
+//                                                (default: the id, if a preset's name)
 //         name: GitHub                           display name; default per preset (oidc: the id)
 //         client_id: abc                         required
 //         client_secret: xyz                     this, or client_secret_file: /path (read at start, trimmed; a relative path is
@@ -95,7 +96,7 @@ enum SocialProvidersConfig {
         }
         let kinds = ProviderKind.allCases.map(\.rawValue).joined(separator: " | ")
         let presetName = try scalar("preset") ?? id
-        guard let kind = ProviderKind(rawValue: presetName) else {
+        guard let kind = ProviderKind(rawValue: presetName == "x" ? ProviderKind.twitter.rawValue : presetName) else {
             throw options["preset"] == nil ? fail("preset", "missing (\(kinds); the default is the id when it names one)")
                                            : fail("preset", "must be \(kinds) (got \"\(presetName)\")")
         }
