@@ -162,6 +162,16 @@ struct BrowserIDPagesTests {
         #expect(browser.get("/account/browserid/sign_in?return_to=https%3A%2F%2Fevil.example%2F").status == 400)
     }
 
+    @Test func listedOriginsAreComparedAsOriginsAndAnEntryThatIsNoneAllowsNobody() throws {
+        // An entry with the default port or in capitals names the same site the dialog sees
+        let written = try makeApp(browserID: true) { $0.browserID.allowedOrigins = "HTTPS://App.Example:443/" }
+        #expect(TestBrowser(written.app).get("/account/browserid/sign_in?return_to=https%3A%2F%2Fapp.example%2Fback").status == 200)
+        // A list of entries that are not origins does not become "any site"
+        let typo = try makeApp(browserID: true) { $0.browserID.allowedOrigins = "app.example" }
+        #expect(TestBrowser(typo.app).get("/account/browserid/sign_in?return_to=https%3A%2F%2Fapp.example%2Fback").status == 400)
+        #expect(!typo.app.site.configuration.browserID.allowsOrigin("https://evil.example"))
+    }
+
     @Test func relyingPartyOriginsAreNormalised() {
         #expect(RelyingPartyOrigin.of("https://App.Example:443/x?y#z") == "https://app.example")
         #expect(RelyingPartyOrigin.of("http://localhost:3000/") == "http://localhost:3000")

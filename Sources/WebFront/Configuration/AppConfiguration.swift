@@ -193,10 +193,12 @@ public struct AppConfiguration: Sendable, Equatable {
         /// (`allowed_origins`, comma-separated); empty: any site may use the dialog and the bridge, none may frame.
         public var allowedOrigins = ""
 
-        /// Whether a relying party at `origin` (scheme://host[:port]) may use the dialog or the native bridge.
+        /// Whether a relying party at `origin` (as RelyingPartyOrigin writes it) may use the dialog or the native bridge.
+        /// Entries are compared as origins (`https://app.example:443` is `https://app.example`); an entry that is not
+        /// one matches nothing, and never turns the list into "any site".
         public func allowsOrigin(_ origin: String) -> Bool {
-            let allowed = AppConfiguration.commaList(allowedOrigins).map { $0.lowercased() }
-            return allowed.isEmpty || allowed.contains(origin.lowercased())
+            let entries = AppConfiguration.commaList(allowedOrigins)
+            return entries.isEmpty || entries.contains { RelyingPartyOrigin.of($0) == origin.lowercased() }
         }
 
         /// `trusted_issuers` as a list.
