@@ -13,7 +13,7 @@ extension MessageCatalog {
         "api_provider_token_invalid": "The {provider} token could not be verified.",
         "api_provider_unreachable": "{provider} could not be reached. Please try again in a moment.",
         "api_social_address_held": "This address already has an account. Sign in to it, then connect {provider} in the account settings.",
-        "api_social_no_email": "{provider} did not give a verified email address. Sign up with your email address instead.",
+        "api_social_no_email": "{provider} did not give a verified email address. Sign in with {provider} on the website once and give your address there, or sign up with your email address.",
         "api_not_found": "There is nothing at this address.",
         "api_method_not_allowed": "This address does not take that method.",
         "api_internal": "Something went wrong on our side. Please try again in a moment.",

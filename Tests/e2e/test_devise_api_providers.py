@@ -55,7 +55,8 @@ def test_google_tokens_that_do_not_check_out_are_refused(provider_stack, native,
     token = native.google_token(sub, client_id, **options)
     error = check_error(provider_sign_in(provider_stack, "google", token, uid="someone-else" if case == "uid_mismatch" else sub), 422)
     if case in ("unverified", "no_email"):
-        assert error["message"] == "Google did not give a verified email address. Sign up with your email address instead."
+        assert error["message"] == "Google did not give a verified email address. Sign in with " \
+            "Google on the website once and give your address there, or sign up with your email address."
     else:
         assert error["message"] == "The Google token could not be verified."
     assert account_ids_of(provider_stack, email) == []
@@ -92,7 +93,8 @@ def test_facebook_tokens_that_do_not_check_out_are_refused(provider_stack, nativ
     token = native.facebook_token(user_id, app_id, **options)
     error = check_error(provider_sign_in(provider_stack, "facebook", token, uid="1" if case == "uid_mismatch" else user_id), 422)
     if case == "no_email":
-        assert error["message"] == "Facebook did not give a verified email address. Sign up with your email address instead."
+        assert error["message"] == "Facebook did not give a verified email address. Sign in with " \
+            "Facebook on the website once and give your address there, or sign up with your email address."
     else:
         assert error["message"] == "The Facebook token could not be verified."
     assert account_ids_of(provider_stack, email) == []

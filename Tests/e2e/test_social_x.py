@@ -244,5 +244,6 @@ def test_an_x_user_never_linked_is_told_to_sign_up_with_an_address(x_stack, oaut
     code, verifier = native_code(x_stack, oauth_provider)
     accounts = x_stack.count("account")
     check_error(native_sign_in(x_stack, code=code, code_verifier=verifier, redirect_uri=NATIVE_REDIRECT), 422,
-                "X did not give a verified email address. Sign up with your email address instead.")
+                "X did not give a verified email address. Sign in with X on the website once and give your address there, "
+                "or sign up with your email address.")
     assert x_stack.count("account") == accounts and [i for i in identities(x_stack, PROVIDER) if i["subject"] == sub] == []

@@ -13,7 +13,7 @@ extension MessageCatalog {
         "api_provider_token_invalid": "Le jeton {provider} n’a pas pu être vérifié.",
         "api_provider_unreachable": "Impossible de joindre {provider}. Veuillez réessayer dans un instant.",
         "api_social_address_held": "Un compte existe déjà avec cette adresse. Connectez-vous à ce compte, puis associez-y {provider} dans ses paramètres.",
-        "api_social_no_email": "{provider} n’a pas fourni d’adresse e-mail vérifiée. Créez plutôt un compte avec votre adresse e-mail.",
+        "api_social_no_email": "{provider} n’a pas fourni d’adresse e-mail vérifiée. Connectez-vous une fois sur le site avec {provider} et indiquez-y votre adresse, ou créez un compte avec votre adresse e-mail.",
         "api_not_found": "Il n’y a rien à cette adresse.",
         "api_method_not_allowed": "Cette adresse n’accepte pas cette méthode.",
         "api_internal": "Un problème est survenu de notre côté. Veuillez réessayer dans un instant.",

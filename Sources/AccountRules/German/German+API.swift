@@ -13,7 +13,7 @@ extension MessageCatalog {
         "api_provider_token_invalid": "Das Token von {provider} konnte nicht überprüft werden.",
         "api_provider_unreachable": "{provider} ist nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
         "api_social_address_held": "Für diese Adresse gibt es bereits ein Konto. Melden Sie sich dort an und verknüpfen Sie dann {provider} in den Kontoeinstellungen.",
-        "api_social_no_email": "{provider} hat keine bestätigte E-Mail-Adresse übermittelt. Registrieren Sie sich stattdessen mit Ihrer E-Mail-Adresse.",
+        "api_social_no_email": "{provider} hat keine bestätigte E-Mail-Adresse übermittelt. Melden Sie sich einmal auf der Website mit {provider} an und geben Sie dort Ihre Adresse an, oder registrieren Sie sich mit Ihrer E-Mail-Adresse.",
         "api_not_found": "Unter dieser Adresse gibt es nichts.",
         "api_method_not_allowed": "Diese Adresse unterstützt diese Methode nicht.",
         "api_internal": "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.",
