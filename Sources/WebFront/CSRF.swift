@@ -3,6 +3,7 @@
 // A token is HMAC-SHA256(server key, binding): the binding is the session's digest when signed in,
 // otherwise the random value of the `frontdoor_csrf` cookie. Nothing per form is stored; checking is
 // constant-time. A POST whose token matches neither binding is refused with 403 before any change.
+// `CSRF` is the token arithmetic (one per site, holding the key); `CSRFGuard` applies it to one request.
 import Crypto
 import AccountCore
 import Foundation
@@ -31,4 +32,33 @@ public struct CSRF: Sendable {
     }
 
     private static func message(_ binding: some DataProtocol) -> Data { Data("frontdoor-csrf-v1:".utf8) + Data(binding) }
+}
+
+/// The CSRF side of one request: the token its forms carry, and the check of a posted one.
+struct CSRFGuard {
+    let context: RequestContext
+
+    /// The CSRF token for forms on this page; sets the pre-session cookie when signed out and it is missing.
+    func token() throws -> String {
+        let site = context.site
+        if let session = try context.session() { return site.csrf.token(binding: session.digest) }
+        // A binding made earlier in this request (queued), else the browser's.
+        for cookie in [context.cookies.queued(CSRF.cookieName), context.cookies[CSRF.cookieName]] {
+            if let binding = cookie.flatMap(Base64URL.decode), binding.count == 32 { return site.csrf.token(binding: binding) }
+        }
+        let binding = context.core.random.bytes(32)
+        context.cookies.set(CSRF.cookieName, Base64URL.encode(binding))
+        return site.csrf.token(binding: binding)
+    }
+
+    /// Throws `HTTPError.forbiddenCSRF` unless the form's token matches this browser's session or pre-session cookie.
+    func verify() throws {
+        let site = context.site
+        guard let token = context.form[CSRF.fieldName], !token.isEmpty else { throw HTTPError.forbiddenCSRF }
+        if let session = try context.session(), site.csrf.isValid(token, binding: session.digest) { return }
+        if let binding = context.cookies[CSRF.cookieName].flatMap(Base64URL.decode), binding.count == 32,
+           site.csrf.isValid(token, binding: binding) { return }
+        site.logger.notice("csrf token refused", metadata: ["path": "\(context.request.path)"])
+        throw HTTPError.forbiddenCSRF
+    }
 }

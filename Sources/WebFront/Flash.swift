@@ -1,4 +1,5 @@
 // Flash.swift: one-shot messages carried across a redirect in a short-lived cookie holding a catalog key.
+// `Flash` is the message; `FlashMessages` sets and takes it for one request (`context.flash`).
 
 /// A message shown once on the next page. Only known keys are accepted back, so the cookie cannot inject text.
 public struct Flash: Sendable, Equatable {
@@ -50,5 +51,21 @@ public struct Flash: Sendable, Equatable {
             guard SocialProvidersConfig.isValidID(parts[1]) else { return nil }
         }
         self.init(parts[0], kind: kind, provider: parts.count == 2 ? parts[1] : nil)
+    }
+}
+
+/// The flash of one request: `set` shows a message on the next page; `take` reads the one the previous response
+/// left, and clears it so it shows once. The cookie lives two minutes (long enough for a redirect).
+struct FlashMessages {
+    let cookies: CookieJar
+
+    /// Shows `flash` on the next page.
+    func set(_ flash: Flash) { cookies.set(Flash.cookieName, flash.cookieValue, maxAge: 120) }
+
+    /// The flash sent by the previous response, cleared so it shows once.
+    func take() -> Flash? {
+        guard let value = cookies[Flash.cookieName], !value.isEmpty else { return nil }
+        cookies.set(Flash.cookieName, "", maxAge: 0)
+        return Flash(cookieValue: value)
     }
 }

@@ -7,14 +7,17 @@ import Logging
 /// The one `Responder` the FastCGI server calls. Pages never see FastCGI, and errors never escape as crashes.
 public struct Frontdoor: Responder {
     public let site: Site
+    /// The account operations, gathered once: each page gets the ones it uses in `Routes.table`, each request its own.
+    public let services: AccountServices
     private let routes: [String: [String: Handler]]
     private let rootRoutes: [String: [String: Handler]]
     /// The security headers, form-action widened to the sign-in providers (see SecurityHeaders).
     private let securityHeaders: [(String, String)]
 
-    public init(site: Site) {
+    public init(site: Site, services: AccountServices) {
         self.site = site
-        self.routes = Routes.table(providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled)
+        self.services = services
+        self.routes = Routes.table(core: services, providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled)
         self.rootRoutes = Routes.rootTable()
         self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins,
                                                       images: SecurityHeaders.origin(of: site.configuration.logoURL).map { [$0] } ?? [])
@@ -23,7 +26,7 @@ public struct Frontdoor: Responder {
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         let (label, methods) = match(request.path)
-        let context = RequestContext(request: request, site: site,
+        let context = RequestContext(request: request, site: site, core: services,
                                      isAPI: label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path)))
         var response: Response
         do {
@@ -31,7 +34,7 @@ public struct Frontdoor: Responder {
         } catch {
             response = context.isAPI ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
         }
-        for cookie in context.outgoingCookies { response.addHeader("Set-Cookie", cookie.headerValue) }
+        for cookie in context.cookies.outgoing { response.addHeader("Set-Cookie", cookie.headerValue) }
         SecurityHeaders.apply(to: &response, values: securityHeaders)
         if request.method == "HEAD" { response.body = [] }
         let elapsed = ContinuousClock.now - started
@@ -104,7 +107,7 @@ public struct Frontdoor: Responder {
         var response: Response
         do {
             let title = catalog.text(httpError.status == 404 ? "error_not_found_title" : "error_title")
-            response = try context.page("error", ["error": ["title": title, "message": catalog.text(httpError.messageKey),
+            response = try context.layout.page("error", ["error": ["title": title, "message": catalog.text(httpError.messageKey),
                                                             "status_text": catalog.text("error_status", ["status": String(httpError.status)])]],
                                         status: httpError.status)
         } catch {

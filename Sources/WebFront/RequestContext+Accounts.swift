@@ -28,7 +28,7 @@ extension RequestContext {
         let active = try session()
         var found: [SignedInAccount] = []
         for token in tokens {
-            guard let info = try site.services.sessions.find(token: token), info.accountId != active?.accountId,
+            guard let info = try core.sessions.find(token: token), info.accountId != active?.accountId,
                   !found.contains(where: { $0.session.accountId == info.accountId }) else { continue }
             found.append(SignedInAccount(token: token, session: info))
         }
@@ -43,17 +43,17 @@ extension RequestContext {
         let previous = try session()
         var others = try otherAccounts()
         let account = grant.session.accountId
-        for older in others where older.session.accountId == account { try site.services.sessions.revoke(token: older.token) }
+        for older in others where older.session.accountId == account { try core.sessions.revoke(token: older.token) }
         others.removeAll { $0.session.accountId == account }
         if let previous, let token = sessionToken {
             if previous.accountId == account || !keepPrevious {
-                if previous.accountId == account { try site.services.sessions.revoke(token: token) }
+                if previous.accountId == account { try core.sessions.revoke(token: token) }
             } else {
                 others.insert(SignedInAccount(token: token, session: previous), at: 0)
             }
         }
         while others.count >= site.configuration.session.maxAccounts, let oldest = others.popLast() {
-            try site.services.sessions.revoke(token: oldest.token)
+            try core.sessions.revoke(token: oldest.token)
         }
         activate(token: grant.token.encoded, session: grant.session)
         storeOthers(others)
@@ -87,8 +87,8 @@ extension RequestContext {
 
     /// Signs this browser out of every account (each session ended on the server).
     public func signOutEverywhereHere() throws {
-        for other in try otherAccounts() { try site.services.authentication.signOut(token: other.token, client: client) }
-        if try session() != nil, let token = sessionToken { try site.services.authentication.signOut(token: token, client: client) }
+        for other in try otherAccounts() { try core.authentication.signOut(token: other.token, client: client) }
+        if try session() != nil, let token = sessionToken { try core.authentication.signOut(token: token, client: client) }
         activate(token: "", session: nil)
         storeOthers([])
     }
@@ -102,11 +102,11 @@ extension RequestContext {
     func storeOthers(_ others: [SignedInAccount]) {
         loadedOthers = others
         guard !others.isEmpty else {
-            if cookies[Self.accountsCookie] != nil { setCookie(Self.accountsCookie, "", maxAge: 0) }
+            if cookies[Self.accountsCookie] != nil { cookies.set(Self.accountsCookie, "", maxAge: 0) }
             return
         }
         let remembered = others.allSatisfy(\.session.rememberMe)
-        setCookie(Self.accountsCookie, others.map(\.token).joined(separator: "."),
+        cookies.set(Self.accountsCookie, others.map(\.token).joined(separator: "."),
                   maxAge: remembered ? Int(site.configuration.session.rememberLifetime) : nil)
     }
 }

@@ -1,4 +1,5 @@
 // Routes.swift: the whole route table, in one place. Paths are relative to the base path.
+import AccountCore
 import FastCGI
 import OAuthClient
 
@@ -12,16 +13,19 @@ enum Routes {
 
     /// `providers`: the configured social sign-in providers' ids; each gets `auth/<id>` (start) and `auth/<id>/callback`.
     /// `api`: the JSON API for native apps (`v1/…`, config `api.enabled`) and its residence approval page.
-    static func table(providers: [String] = [], api: Bool = true) -> [String: [String: Handler]] {
-        let signUp = SignUpPage(), signIn = SignInPage(), signOut = SignOutAction(), home = HomePage()
-        let confirmation = ConfirmationPage(), reminder = PasswordReminderPage(), reset = PasswordResetPage()
-        let dialog = BrowserIDDialogPage(), certify = CertifyAction(), verify = VerifyAPI()
-        let gate = Gate(), metrics = MetricsPage()
-        let profile = ProfilePage(), password = PasswordChangePage(), emails = EmailAddressesPage(), sessions = SessionsPage()
-        let deletion = AccountDeletionPage(), reauthentication = ReauthenticationPage(), switcher = AccountSwitchAction()
-        let socialStart = SocialStartAction(), socialCallback = SocialCallbackPage(), socialEmail = SocialEmailPage()
-        let socialLink = SocialLinkPage(), connections = ConnectionsPage(), providerToken = ProviderTokenAPI()
-        let language = LanguageAction()
+    /// `core`: the account operations, of which each page is given the ones it uses.
+    static func table(core: AccountServices, providers: [String] = [], api: Bool = true) -> [String: [String: Handler]] {
+        // Each page is given the account operations it uses (see its "Core operations" block).
+        let signUp = SignUpPage(core), signIn = SignInPage(core), signOut = SignOutAction(core), home = HomePage()
+        let confirmation = ConfirmationPage(core), reminder = PasswordReminderPage(core), reset = PasswordResetPage(core)
+        let dialog = BrowserIDDialogPage(core), certify = CertifyAction(core), verify = VerifyAPI(core)
+        let gate = Gate(), metrics = MetricsPage(core)
+        let profile = ProfilePage(core), password = PasswordChangePage(core), emails = EmailAddressesPage(core)
+        let sessions = SessionsPage(core), deletion = AccountDeletionPage(core), reauthentication = ReauthenticationPage(core)
+        let switcher = AccountSwitchAction()
+        let socialStart = SocialStartAction(core), socialCallback = SocialCallbackPage(core), socialEmail = SocialEmailPage(core)
+        let socialLink = SocialLinkPage(core), connections = ConnectionsPage(core), providerToken = ProviderTokenAPI(core)
+        let language = LanguageAction(core), native = BrowserIDNativePage(core), picker = SocialPickerPage(core)
         var table: [String: [String: Handler]] = [
             "": ["GET": home.show],
             "sign_up": ["GET": signUp.show, "POST": signUp.submit],
@@ -35,7 +39,7 @@ enum Routes {
             "browserid/provision": ["GET": dialog.provision],
             "browserid/authenticate": ["GET": dialog.authenticate],
             "browserid/certify": ["POST": certify.submit],
-            "browserid/native": ["GET": BrowserIDNativePage().show, "POST": BrowserIDNativePage().submit],
+            "browserid/native": ["GET": native.show, "POST": native.submit],
             "settings": ["GET": profile.show, "POST": profile.submit],
             "settings/password": ["GET": password.show, "POST": password.submit],
             "settings/emails": ["GET": emails.show, "POST": emails.add],
@@ -53,7 +57,7 @@ enum Routes {
             "settings/connections/unlink": ["POST": connections.unlink],
             "auth/email": ["GET": socialEmail.show, "POST": socialEmail.submit],
             "auth/link": ["GET": socialLink.show, "POST": socialLink.submit],
-            "auth/pick": ["GET": SocialPickerPage().show, "POST": SocialPickerPage().submit],
+            "auth/pick": ["GET": picker.show, "POST": picker.submit],
             "internal/provider_token": ["GET": providerToken.show],
             "auth/check": ["GET": gate.check],
             "metrics": ["GET": metrics.show],
@@ -61,8 +65,8 @@ enum Routes {
                        "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod],
         ]
         if api {
-            let users = UsersAPI(), password = PasswordAPI(), providerToken = ProviderTokenSignInAPI()
-            let residences = ResidencesAPI(), approval = ResidenceApprovalPage()
+            let users = UsersAPI(core), password = PasswordAPI(core), providerToken = ProviderTokenSignInAPI(core)
+            let residences = ResidencesAPI(core), approval = ResidenceApprovalPage(core)
             table["v1/users"] = ["POST": users.register, "PUT": users.update, "DELETE": users.delete]
             table["v1/users/sign_in"] = ["POST": users.signIn]
             table["v1/users/sign_out"] = ["DELETE": users.signOut]

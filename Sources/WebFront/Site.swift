@@ -1,13 +1,15 @@
-// Site.swift: what every page needs, gathered once at start-up and shared by the worker threads.
+// Site.swift: the site itself, built once at start-up and shared by the worker threads: its configuration, URL paths,
+// templates, CSRF key, logger, allowed return hosts, metrics and page cache, and the sign-in features it offers
+// (BrowserID, social providers). The account operations are not here: Frontdoor gathers them once, gives each page
+// the ones it uses where the routes are built (Routes.table), and gives each request its own (RequestContext.core).
 import AccountCore
 import Logging
 
-/// The dependencies of the web front: configuration, URL paths, account services, templates, CSRF, logger, BrowserID.
-/// A class: every request holds it, and a struct this size cost ~10k instructions of retains per request to copy.
+/// What every page shares about the site. A class: every request holds it, and a struct this size cost ~10k
+/// instructions of retains per request to copy.
 public final class Site: Sendable {
     public let configuration: AppConfiguration
     public let paths: SitePaths
-    public let services: AccountServices
     public let renderer: PageRenderer
     public let csrf: CSRF
     public let logger: Logger
@@ -19,20 +21,22 @@ public final class Site: Sendable {
     public let metrics: Metrics
     /// Anonymous pages rendered once (see PageCache).
     let pageCache = PageCache()
+    /// The `paths` every page's template gets (see PageLayout).
+    let layoutPaths: [String: String]
     /// Hosts that return targets may name: `public_url`'s and `redirect.allowed_hosts`.
     public let allowedHosts: AllowedHosts
 
-    public init(configuration: AppConfiguration, services: AccountServices, renderer: PageRenderer, csrf: CSRF, logger: Logger,
+    public init(configuration: AppConfiguration, renderer: PageRenderer, csrf: CSRF, logger: Logger,
                 browserID: BrowserIDServices? = nil, social: SocialServices = .none) {
         self.configuration = configuration
         self.paths = SitePaths(base: configuration.basePath)
-        self.services = services
         self.renderer = renderer
         self.csrf = csrf
         self.logger = logger
         self.browserID = browserID
         self.social = social
         self.metrics = Metrics()
+        self.layoutPaths = PageLayout.paths(paths)
         self.allowedHosts = AllowedHosts(publicURL: configuration.publicURL, patterns: configuration.redirect.allowedHostList)
     }
 }

@@ -27,7 +27,7 @@ extension AuditCommand {
                         throw CommandFailure("frontdoor: --older-than must be \(shortfall)")
                     }
                 }
-                let services = try Bootstrap.makeApp(configuration).site.services
+                let services = try Bootstrap.makeApp(configuration).services
                 for outcome in try services.retention.prune(olderThan: age) {
                     let (label, key) = switch outcome.kind {
                     case .audit: ("audit", "retention.audit")

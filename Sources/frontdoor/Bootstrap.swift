@@ -48,9 +48,9 @@ enum Bootstrap {
         do { try browserID.provider.ensureKey() } catch {
             throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
         }
-        let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
+        let site = Site(configuration: configuration, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
                         browserID: browserID, social: SocialServices.make(configuration: configuration))
-        return Frontdoor(site: site)
+        return Frontdoor(site: site, services: services)
     }
 
     /// The configured mail transport.

@@ -130,7 +130,7 @@ func worded<T>(_ body: () throws -> T) throws -> T {
 
 /// The services, built from --config.
 func makeServices(_ options: ConfigOptions) throws -> AccountServices {
-    try Bootstrap.makeApp(try options.load()).site.services
+    try Bootstrap.makeApp(try options.load()).services
 }
 
 extension AccountServices {

@@ -35,7 +35,7 @@ struct InviteCommand: ParsableCommand {
                 let app = try Bootstrap.makeApp(configuration)
                 let invitation: IssuedInvitation
                 do {
-                    invitation = try app.site.services.invitations.create(
+                    invitation = try app.services.invitations.create(
                         email: address, client: ClientInfo(userAgent: "frontdoor-cli", remoteAddress: "local"), sendMail: mail)
                 } catch AccountError.invalid(let errors) where errors.keys(for: "email").contains("taken") {
                     throw CommandFailure("frontdoor: \(address) already has an account")
@@ -68,7 +68,7 @@ struct InviteCommand: ParsableCommand {
             try reportingFailures {
                 try checkLimit(limit)
                 let app = try Bootstrap.makeApp(try options.load())
-                let invitations = try app.site.services.invitations.list(all: all, limit: limit)
+                let invitations = try app.services.invitations.list(all: all, limit: limit)
                 if json {
                     return try JSONValue.array(invitations.map { invitation in
                         .object(["email": .string(invitation.address), "createdAt": .date(invitation.createdAt),
@@ -94,7 +94,7 @@ struct InviteCommand: ParsableCommand {
             try reportingFailures {
                 let app = try Bootstrap.makeApp(try options.load())
                 let address = email.trimmingWhitespace()
-                let revoked = try app.site.services.invitations.revoke(email: address, client: operatorClient)
+                let revoked = try app.services.invitations.revoke(email: address, client: operatorClient)
                 guard revoked > 0 else { throw CommandFailure("frontdoor: no unused invitation for \(address)") }
                 print("revoked \(revoked) invitation(s) for \(address)")
             }

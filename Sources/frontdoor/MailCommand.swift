@@ -17,7 +17,7 @@ struct MailCommand: ParsableCommand {
             try reportingFailures {
                 try checkLimit(limit)
                 let app = try Bootstrap.makeApp(try options.load())
-                let mails = try app.site.services.mail.list(limit: limit)
+                let mails = try app.services.mail.list(limit: limit)
                 if json {
                     return try JSONValue.array(mails.map { mail in
                         .object(["id": .int(mail.id), "kind": .string(mail.kind), "recipient": .string(mail.recipient),
@@ -42,8 +42,8 @@ struct MailCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let app = try Bootstrap.makeApp(try options.load())
-                try app.site.services.mail.makeAllDue()
-                let result = try app.site.services.mail.deliverDue(limit: 10_000)
+                try app.services.mail.makeAllDue()
+                let result = try app.services.mail.deliverDue(limit: 10_000)
                 print("sent \(result.sent), failed \(result.failed)")
                 if result.failed > 0 { throw ExitCode(1) }
             }

@@ -42,9 +42,9 @@ struct Serve: ParsableCommand {
             let server = Server(configuration: ServerConfiguration(
                 socketPath: socketPath, socketMode: configuration.fastcgi.socketMode,
                 workers: configuration.fastcgi.workers, maxBodyBytes: configuration.fastcgi.maxBodyBytes), responder: app)
-            let sender = MailSender(queue: app.site.services.mail, interval: configuration.mail.sendInterval, logger: app.site.logger)
+            let sender = MailSender(queue: app.services.mail, interval: configuration.mail.sendInterval, logger: app.site.logger)
             // Old audit rows and sent mail go in the background: once per process, at start and every retention.prune_interval.
-            let pruner = Pruner(retention: app.site.services.retention, logger: app.site.logger)
+            let pruner = Pruner(retention: app.services.retention, logger: app.site.logger)
             if cgi {
                 // The web server may send SIGTERM the moment it has the whole answer (lighttpd does): ignored, so the
                 // work after answering is done, not cut off with a mail claimed mid-send. Then stdout goes to

@@ -9,7 +9,7 @@ struct FlashTests {
         #expect(Flash(cookieValue: flash.cookieValue) == flash)
     }
 
-    /// Each `setFlash(Flash("key"…` travels in the cookie and must be read back (a flash handed to `page(flash:)`
+    /// Each `flash.set(Flash("key"…` travels in the cookie and must be read back (a flash handed to `page(flash:)`
     /// directly, such as sign_in_failed, does not).
     @Test func everyFlashTheSourcesSetIsKnown() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -18,7 +18,7 @@ struct FlashTests {
         var keys = Set<String>()
         for path in paths {
             let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
-            keys.formUnion(text.matches(of: /setFlash\(Flash\("([a-z_]+)"/).map { String($0.output.1) })
+            keys.formUnion(text.matches(of: /flash\.set\(Flash\("([a-z_]+)"/).map { String($0.output.1) })
         }
         #expect(keys.isSuperset(of: ["signed_in", "profile_updated", "language_changed"]), "the pattern still finds them")
         for key in keys.sorted() {

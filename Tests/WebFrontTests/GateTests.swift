@@ -74,7 +74,7 @@ struct GateTests {
         func address(_ app: TestApp, remote: String, forwarded: String?) -> String {
             var params = ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/sign_in", "REMOTE_ADDR": remote]
             if let forwarded { params["HTTP_X_FORWARDED_FOR"] = forwarded }
-            return RequestContext(request: Request(params: params), site: app.app.site).clientAddress
+            return RequestContext(request: Request(params: params), site: app.app.site, core: app.services).clientAddress
         }
         #expect(address(trusted, remote: "127.0.0.1", forwarded: "203.0.113.9") == "203.0.113.9")
         #expect(address(trusted, remote: "127.0.0.1", forwarded: "1.1.1.1, 203.0.113.9, 10.0.0.2") == "203.0.113.9",

@@ -71,9 +71,9 @@ import Testing
             let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: clock, logger: logger)
             try browserID.provider.ensureKey()
             let clock = clock
-            let site = Site(configuration: configuration, services: services, renderer: renderer, csrf: csrf, logger: logger,
+            let site = Site(configuration: configuration, renderer: renderer, csrf: csrf, logger: logger,
                             browserID: browserID, social: SocialServices.make(configuration: configuration, http: http, now: { clock.now() }))
-            return Host(app: Frontdoor(site: site), services: services, outbox: configuration.mail.outbox)
+            return Host(app: Frontdoor(site: site, services: services), services: services, outbox: configuration.mail.outbox)
         }
 
         func remove() {

@@ -61,10 +61,10 @@ func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: A
         identity = BrowserIDServices.make(configuration: configuration, database: services.database, clock: clock, logger: logger)
         try identity?.provider.ensureKey()
     }
-    let site = Site(configuration: configuration, services: services, renderer: renderer,
+    let site = Site(configuration: configuration, renderer: renderer,
                     csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger, browserID: identity,
                     social: SocialServices.make(configuration: configuration, http: http, now: { clock.now() }))
-    return TestApp(app: Frontdoor(site: site), services: services, clock: clock, outbox: configuration.mail.outbox)
+    return TestApp(app: Frontdoor(site: site, services: services), services: services, clock: clock, outbox: configuration.mail.outbox)
 }
 
 /// A browser: keeps cookies between requests and finds the CSRF token in the last page.

@@ -8,12 +8,12 @@ import FastCGI
 struct AccountSwitchAction: Sendable {
     func submit(_ context: RequestContext) throws -> Response {
         _ = try context.requireSession()
-        try context.verifyCSRF()
+        try context.csrf.verify()
         guard try context.switchAccount(to: context.form["to"] ?? "") else {
-            context.setFlash(Flash("sign_in_required", kind: .alert))
+            context.flash.set(Flash("sign_in_required", kind: .alert))
             return context.redirect(to: context.site.paths.home)
         }
-        context.setFlash(Flash("switched_account"))
+        context.flash.set(Flash("switched_account"))
         return context.redirect(to: context.returnTarget(context.form["rd"]))
     }
 }

@@ -7,6 +7,6 @@ struct HomePage: Sendable {
         guard try context.session() != nil else {
             return context.redirect(to: context.site.paths.signIn(returnTo: context.request.uri))
         }
-        return try context.page("home")
+        return try context.layout.page("home")
     }
 }

@@ -20,8 +20,8 @@ extension RequestContext {
     func socialBinding(create: Bool) -> [UInt8]? {
         if let value = cookies[Self.socialBindingCookie], let bytes = Base64URL.decode(value), bytes.count == 32 { return bytes }
         guard create else { return nil }
-        let bytes = site.services.random.bytes(32)
-        setCookie(Self.socialBindingCookie, Base64URL.encode(bytes))
+        let bytes = core.random.bytes(32)
+        cookies.set(Self.socialBindingCookie, Base64URL.encode(bytes))
         return bytes
     }
 
@@ -31,25 +31,25 @@ extension RequestContext {
     /// This browser's pending identity (auth/email, auth/link), or nil when it has none or it expired or was used.
     func socialPending() throws -> PendingIdentity? {
         guard let token = socialPendingToken, let binding = socialBinding(create: false) else { return nil }
-        do { return try site.services.social.pending(token: token, binding: binding) } catch AccountError.refused { return nil }
+        do { return try core.social.pending(token: token, binding: binding) } catch AccountError.refused { return nil }
     }
 
     /// No pending identity to go on with: back to the sign-in page with "That sign-in attempt has expired".
     func socialPendingExpired() -> Response {
         setSocialPending(nil)
-        setFlash(Flash("social_pending_invalid", kind: .alert))
+        flash.set(Flash("social_pending_invalid", kind: .alert))
         return redirect(to: site.paths.signIn())
     }
 
     func setSocialPending(_ token: String?) {
-        setCookie(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
+        cookies.set(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
     }
 
     /// The picker's tokens, if this browser has any (at most 10).
     var socialPickTokens: [String] { (cookies[Self.socialPickCookie] ?? "").split(separator: ".").prefix(10).map(String.init) }
 
     func setSocialPick(_ tokens: [String]) {
-        setCookie(Self.socialPickCookie, tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 600)
+        cookies.set(Self.socialPickCookie, tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 600)
     }
 
     /// The accounts signed in in this browser: the active one first, then the waiting ones.

@@ -52,14 +52,14 @@ enum APIFuzz {
     /// `fields(of:root:)`: names are snake_case (no ASCII capital), one per string or number value of the root object.
     static func checkFields(_ object: [String: Any]) {
         for root in ["user", nil] as [String?] {
-            let fields = RequestContext.fields(of: object, root: root)
+            let fields = APIContext.fields(of: object, root: root)
             let source = root.flatMap { object[$0] as? [String: Any] } ?? (root == nil ? object : [:])
             require(fields.count <= source.count, "more fields than keys")
             for name in fields.keys {
                 require(!name.unicodeScalars.contains { (0x41...0x5A).contains($0.value) }, "field \(name.debugDescription) has a capital")
-                require(RequestContext.snakeCase(name) == name, "snakeCase is not idempotent on \(name.debugDescription)")
+                require(APIContext.snakeCase(name) == name, "snakeCase is not idempotent on \(name.debugDescription)")
             }
-            for (key, value) in source where value is String { require(fields[RequestContext.snakeCase(key)] != nil, "a string field was dropped") }
+            for (key, value) in source where value is String { require(fields[APIContext.snakeCase(key)] != nil, "a string field was dropped") }
         }
     }
 

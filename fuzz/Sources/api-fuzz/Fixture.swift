@@ -35,10 +35,10 @@ final class Fixture: @unchecked Sendable {
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                        transport: OutboxTransport(folder: configuration.mail.outbox),
                                        logger: logger, clock: clock, random: SeededRandomSource(seed: 2026))
-        let site = Site(configuration: configuration, services: services, renderer: renderer,
+        let site = Site(configuration: configuration, renderer: renderer,
                         csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger, browserID: nil,
                         social: SocialServices.make(configuration: configuration, http: nil, now: { clock.now() }))
-        app = Frontdoor(site: site)
+        app = Frontdoor(site: site, services: services)
         restore()
     }
 

@@ -1,5 +1,5 @@
-// RequestContext+API.swift: a JSON API request as the API handlers see it: its body, the user's fields, the token
-// authentication, and the user JSON.
+// APIContext.swift: a JSON API request as the API handlers see it (`context.api`): its body, the user's fields, the
+// token authentication, the user JSON, and account errors turned into the API's answers.
 //
 // Options: none of its own (`api.*` decides whether the routes exist; see Routes). Bodies: a JSON object, as
 // `application/json` (another content type with a body → 415; not an object → 400; no body → {}). Fields inside the
@@ -11,18 +11,22 @@ import AccountRules
 import FastCGI
 import Foundation
 
-extension RequestContext {
+/// The JSON API side of one request.
+public struct APIContext {
+    let context: RequestContext
+
     /// The body as a JSON object; empty when there is none.
     /// Public for the fuzz targets (fuzz/).
-    public func apiBody() throws -> [String: Any] {
+    public func body() throws -> [String: Any] {
+        let request = context.request
         let body = request.body
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let type = (request.contentType ?? "").lowercased()
         guard type.hasPrefix("application/json") else {
-            throw APIError(status: 415, message: catalog.text("api_unsupported_media_type"))
+            throw APIError(status: 415, message: context.catalog.text("api_unsupported_media_type"))
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            throw APIError(status: 400, message: catalog.text("api_bad_request"))
+            throw APIError(status: 400, message: context.catalog.text("api_bad_request"))
         }
         return object
     }
@@ -30,11 +34,11 @@ extension RequestContext {
     /// The fields of the body's `root` object (the whole body when nil, or when it has no such object), keys in
     /// snake_case, values as text.
     /// Public for the fuzz targets (fuzz/).
-    public func apiFields(root: String? = "user") throws -> [String: String] {
-        Self.fields(of: try apiBody(), root: root)
+    public func fields(root: String? = "user") throws -> [String: String] {
+        Self.fields(of: try body(), root: root)
     }
 
-    /// The fields of `body`'s `root` object (all of `body` when nil), as `apiFields` reads them.
+    /// The fields of `body`'s `root` object (all of `body` when nil), as `fields(root:)` reads them.
     /// Public for the fuzz targets (fuzz/).
     public static func fields(of body: [String: Any], root: String?) -> [String: String] {
         let object = root.flatMap { body[$0] as? [String: Any] } ?? (root == nil ? body : [:])
@@ -69,22 +73,22 @@ extension RequestContext {
     }
 
     /// The token the request authenticates with (echoed back in the user JSON).
-    var apiToken: String? { request.header("X-User-Token").flatMap { $0.isEmpty ? nil : $0 } }
+    var token: String? { context.request.header("X-User-Token").flatMap { $0.isEmpty ? nil : $0 } }
 
     /// Whether the request carries any API credentials.
-    var hasAPICredentials: Bool { request.header("X-User-Email") != nil || apiToken != nil }
+    var hasCredentials: Bool { context.request.header("X-User-Email") != nil || token != nil }
 
     /// The live API session of `X-User-Email` + `X-User-Token`; 401 otherwise.
-    func requireAPISession() throws -> SessionInfo {
-        let email = request.header("X-User-Email") ?? ""
-        if let token = apiToken, let session = try site.services.apiTokens.find(email: email, token: token) { return session }
-        if hasAPICredentials { site.logger.info("api token refused", metadata: ["path": "\(request.path)"]) }
-        throw APIError.unauthorized(catalog.text("api_unauthenticated"))
+    func requireSession() throws -> SessionInfo {
+        let email = context.request.header("X-User-Email") ?? ""
+        if let token, let session = try context.core.apiTokens.find(email: email, token: token) { return session }
+        if hasCredentials { context.site.logger.info("api token refused", metadata: ["path": "\(context.request.path)"]) }
+        throw APIError.unauthorized(context.catalog.text("api_unauthenticated"))
     }
 
     /// `{"user": …}` for `accountId`, with `token` as authenticationToken (null when nil).
     func userResponse(accountId: Int64, token: String?, status: Int) throws -> Response {
-        let user = try apiCall { try site.services.apiTokens.summary(of: accountId) }
+        let user = try call { try context.core.apiTokens.summary(of: accountId) }
         return userResponse(user, token: token, status: status)
     }
 
@@ -98,11 +102,11 @@ extension RequestContext {
     /// Runs an account operation, turning its `AccountError` into the API's answer (`provider` for the messages that
     /// name one).
     @discardableResult
-    func apiCall<T>(provider: String = "", _ body: () throws -> T) throws -> T {
+    func call<T>(provider: String = "", _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as AccountError {
-            throw APIError.from(error, catalog: catalog, provider: provider)
+            throw APIError.from(error, catalog: context.catalog, provider: provider)
         }
     }
 
@@ -113,4 +117,9 @@ extension RequestContext {
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
     }
+}
+
+extension RequestContext {
+    /// The JSON API side of this request (under `<base>/v1/`).
+    var api: APIContext { APIContext(context: self) }
 }
