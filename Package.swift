@@ -73,7 +73,7 @@ let package = Package(
         ]),
         .target(name: "FrontdoorClient", dependencies: ["AccountRules", "Locking"]),
         .executableTarget(name: "frontdoor", dependencies: [
-            "WebFront", "AccountCore", "FastCGI",
+            "WebFront", "AccountCore", "AccountRules", "FastCGI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
