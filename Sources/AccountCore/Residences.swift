@@ -12,6 +12,7 @@
 // and without an account until the mail's owner approves. Audited: residence_requested, _approved, _refused; the token
 // as sign_in "residence" (or sign_up "residence" for a new account).
 import AccountRules
+import Encodings
 import Foundation
 import Logging
 

@@ -10,6 +10,7 @@
 // is bound to what it belongs to through the associated data (`context`): an identity's tokens to "<provider>\n<subject>",
 // a carried invitation to "invite"; a blob copied to another row does not open.
 import Crypto
+import Encodings
 import Foundation
 
 #if canImport(Glibc)

@@ -5,6 +5,7 @@
 // constant-time. A POST whose token matches neither binding is refused with 403 before any change.
 import Crypto
 import AccountCore
+import Encodings
 import Foundation
 
 /// Issues and checks CSRF tokens.
@@ -26,7 +27,7 @@ public struct CSRF: Sendable {
 
     /// True when `token` was issued for `binding` (constant-time comparison).
     public func isValid(_ token: String, binding: some DataProtocol) -> Bool {
-        guard let mac = Base64URL.decode(token), mac.count == SHA256.byteCount else { return false }
+        guard let mac = Base64URL.decode(token, allowingPadding: true), mac.count == SHA256.byteCount else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(binding), using: key)
     }
 

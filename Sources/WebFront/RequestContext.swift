@@ -2,6 +2,7 @@
 import AccountCore
 import AccountRules
 import FastCGI
+import Encodings
 import Foundation
 import IPAddresses
 
@@ -119,7 +120,8 @@ public final class RequestContext {
     /// The CSRF token for forms on this page; sets the pre-session cookie when signed out and it is missing.
     public func csrfToken() throws -> String {
         if let session = try session() { return site.csrf.token(binding: session.digest) }
-        if let binding = preSessionBinding ?? cookies[CSRF.cookieName].flatMap(Base64URL.decode), binding.count == 32 {
+        if let binding = preSessionBinding ?? cookies[CSRF.cookieName].flatMap({ Base64URL.decode($0, allowingPadding: true) }),
+           binding.count == 32 {
             return site.csrf.token(binding: binding)
         }
         let binding = site.services.random.bytes(32)
@@ -132,7 +134,7 @@ public final class RequestContext {
     public func verifyCSRF() throws {
         guard let token = form[CSRF.fieldName], !token.isEmpty else { throw HTTPError.forbiddenCSRF }
         if let session = try session(), site.csrf.isValid(token, binding: session.digest) { return }
-        if let binding = cookies[CSRF.cookieName].flatMap(Base64URL.decode), binding.count == 32,
+        if let binding = cookies[CSRF.cookieName].flatMap({ Base64URL.decode($0, allowingPadding: true) }), binding.count == 32,
            site.csrf.isValid(token, binding: binding) { return }
         site.logger.notice("csrf token refused", metadata: ["path": "\(request.path)"])
         throw HTTPError.forbiddenCSRF
