@@ -1,6 +1,6 @@
 // Residences.swift: email residences (IIResidenceStore's verifier): a device proves it may act for an address.
 //
-// Options: `lifetime` (config `api.residence_lifetime`, default 1 h: how long a request waits for approval and then
+// Options: `lifetime` (config `api.residence_lifetime`: how long a request waits for approval and then
 // for its collection), `mail.throttle` (one residence mail per address per window).
 // Flow: `register` (POST v1/residences) stores a request with a random id and the digest of a random secret, both
 // returned once to the device, and mails a link to the address (the mail names the device). The person opens the link
@@ -52,7 +52,7 @@ public struct Residences: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
-    /// How long a request lives (default 1 h).
+    /// How long a request lives (config `api.residence_lifetime`, set by AccountServices).
     public var lifetime: TimeInterval = 3600
 
     /// Stores a request for `email` and mails its approval link (not while the holder's account is locked or the client
