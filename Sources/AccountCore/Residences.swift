@@ -52,8 +52,8 @@ public struct Residences: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
-    /// How long a request lives (config `api.residence_lifetime`, set by AccountServices).
-    public var lifetime: TimeInterval = 3600
+    /// How long a request lives (config `api.residence_lifetime`).
+    let lifetime: TimeInterval
 
     /// Stores a request for `email` and mails its approval link (not while the holder's account is locked or the client
     /// address blocked: the answer is the same, without the mail). Expired requests go when a new one is made.
