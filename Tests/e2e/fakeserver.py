@@ -5,7 +5,7 @@ FakeServer's options: `name` (the Flask app's name), `host` (the address bound, 
 (an ssl.SSLContext: the server speaks https and `base` says so). A subclass adds its routes to `self.app` before
 start(). The socket is bound and listening once the object exists, so start() needs no wait for readiness: a
 connection made before the serving thread runs waits in the listen backlog. stop() closes the port (an unreachable
-server), and stopping twice, or a server never started, is fine. Every fake server (and the SMTP sinks, mailbox.py)
+server), and stopping twice, or a server never started, is fine. Every fake server (and the SMTP sinks, mails.py)
 is a Served: start() returns the server, and `with` starts and stops it.
 """
 import logging
