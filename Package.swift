@@ -2,6 +2,7 @@
 // Frontdoor: a self-hosted sign-in front served over FastCGI behind nginx.
 // Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, OAuthClient, FastCGI}; AccountCore → AccountRules.
 // Locking (issue 21) is a leaf every module that needs a lock may import: the one lock type, below all of them.
+// Encodings (base64url) and Curl (the libcurl client) are leaves too (issue 26): one copy each below the modules using them.
 // OAuthClient (issue 8) is its own target, beside BrowserID: the OAuth 2.0 / OpenID Connect client side of social sign-in
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
@@ -44,28 +45,33 @@ let package = Package(
         // Addresses as numbers (inet_pton), CIDR ranges and the special-purpose rule (issue 22): a leaf, because
         // AccountCore (per-address limits), BrowserID (which hosts /verify may fetch from) and WebFront all need them.
         .target(name: "IPAddresses"),
+        // Base64url, the one copy (issue 26): a leaf without Foundation, since AccountCore and BrowserID may not import
+        // each other and both (with OAuthClient and WebFront) need it.
+        .target(name: "Encodings"),
+        // The one libcurl easy-handle wrapper (issue 26): SMTP upload and HTTPS GET/POST are each one CurlTransfer.
+        .target(name: "Curl", dependencies: ["CCurl"]),
         .target(name: "FastCGI", dependencies: ["CFastCGI", "Locking"]),
         .target(name: "AccountRules"),
         .target(name: "AccountCore", dependencies: [
-            "AccountRules", "CArgon2", "CCurl", "CLibPQ", "IPAddresses", "Locking",
+            "AccountRules", "CArgon2", "CCurl", "CLibPQ", "Curl", "Encodings", "IPAddresses", "Locking",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),   // raw sqlite3 for the per-thread session lookup
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BrowserID", dependencies: [
-            "CCurl", "COpenSSL", "IPAddresses", "Locking",
+            "COpenSSL", "Curl", "Encodings", "IPAddresses", "Locking",
             .product(name: "BigInt", package: "BigInt"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "OAuthClient", dependencies: [
-            "CCurl", "Locking",
+            "Curl", "Encodings", "Locking",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "BrowserID", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
+            "AccountCore", "AccountRules", "BrowserID", "Encodings", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -73,7 +79,7 @@ let package = Package(
         ]),
         .target(name: "FrontdoorClient", dependencies: ["AccountRules", "Locking"]),
         .executableTarget(name: "frontdoor", dependencies: [
-            "WebFront", "AccountCore", "FastCGI",
+            "WebFront", "AccountCore", "AccountRules", "FastCGI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -83,7 +89,9 @@ let package = Package(
         .testTarget(name: "FastCGITests", dependencies: ["FastCGI", "Locking"]),
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
         .testTarget(name: "IPAddressesTests", dependencies: ["IPAddresses", "AccountCore"]),
-        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "IPAddresses", "Locking", "MailTestKit", "StorageTestKit"]),
+        .testTarget(name: "EncodingsTests", dependencies: ["Encodings"]),
+        .testTarget(name: "CurlTests", dependencies: ["Curl", "CCurl"]),
+        .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "Encodings", "IPAddresses", "Locking", "MailTestKit", "StorageTestKit"]),
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID", "IPAddresses", "Locking"], exclude: ["Vectors"]),
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
         .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit", "StorageTestKit"]),

@@ -1,6 +1,6 @@
 // APITokens.swift: the tokens native apps authenticate with (the JSON API's X-User-Email + X-User-Token).
 //
-// Options: `api.token_lifetime` (SessionPolicy.apiTokenLifetime, default 90 days, no idle timeout).
+// Options: `api.token_lifetime` (SessionPolicy.apiTokenLifetime; no idle timeout).
 // An API token is a session of kind `api` (see Sessions): issued by the API's sign-in and sign-up, a provider token's
 // sign-in and a collected email residence; stored only as its SHA-256 digest; listed and revocable on the sessions page
 // like a browser's session; ended by a password change (except the token that made it) or reset, and with its account.

@@ -90,11 +90,9 @@ public struct AccountServices: Sendable {
                               random: random, logger: logger)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         apiTokens = APITokens(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
-        var residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
-                                    validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
-                                    logger: logger)
-        residences.lifetime = configuration.residenceLifetime
-        self.residences = residences
+        residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
+                                validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
+                                logger: logger, lifetime: configuration.residenceLifetime)
         retention = Retention(database: database, policy: configuration.retention, clock: clock)
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)

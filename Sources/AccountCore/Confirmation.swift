@@ -1,8 +1,8 @@
 // Confirmation.swift: proves a person owns an address: a mailed single-use link marks it verified.
 //
 // Options (config section `confirmation`):
-//   required   accounts cannot sign in until their address is confirmed (default true)
-//   lifetime   how long a confirmation link works (default 3 days)
+//   required   accounts cannot sign in until their address is confirmed
+//   lifetime   how long a confirmation link works
 // Resending is throttled per address (mail.throttle) and always answers the same way. An address marked to become
 // primary when confirmed (the JSON API's email change, EmailAddresses+PrimaryChange) becomes primary as it is confirmed,
 // in the same transaction, and the old primary address is told.

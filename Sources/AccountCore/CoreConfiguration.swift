@@ -1,20 +1,23 @@
-// CoreConfiguration.swift: the part of the configuration AccountCore needs, with its defaults.
+// CoreConfiguration.swift: the part of the configuration AccountCore needs. The default values below are those config
+// keys' defaults, each written once: here, or in the type a comment names (password length, argon2). WebFront's
+// AppConfiguration starts from them, and its key table (`frontdoor config reference`) shows them. Comments name the
+// key, never the number.
 import AccountRules
 import Foundation
 
 /// Session lifetimes (config section `session`).
 public struct SessionPolicy: Sendable, Equatable {
-    /// Absolute lifetime of a session (default 12 h).
+    /// Absolute lifetime of a session (config `session.lifetime`).
     public var lifetime: TimeInterval
-    /// A session unused for this long ends (default 1 h); remember-me sessions use `rememberLifetime` instead.
+    /// A session unused for this long ends (`session.idle_timeout`); remember-me sessions use `rememberLifetime` instead.
     public var idleTimeout: TimeInterval
-    /// Absolute lifetime with "remember me" (default 30 days).
+    /// Absolute lifetime with "remember me" (`session.remember_lifetime`).
     public var rememberLifetime: TimeInterval
-    /// How stale `lastSeenAt` may get before a request updates it (default 60 s: at most one write a minute per session).
+    /// How stale `lastSeenAt` may get before a request updates it (not a config key: at most one write per interval per session).
     public var touchInterval: TimeInterval
-    /// Password change, address changes and deletion need the password entered within this long (default 10 min).
+    /// Password change, address changes and deletion need the password entered within this long (`session.reauthenticate_after`).
     public var reauthenticateAfter: TimeInterval
-    /// Absolute lifetime of an API token (config `api.token_lifetime`, default 90 days); API tokens have no idle timeout.
+    /// Absolute lifetime of an API token (config `api.token_lifetime`); API tokens have no idle timeout.
     public var apiTokenLifetime: TimeInterval
 
     public init(lifetime: TimeInterval = 12 * 3600, idleTimeout: TimeInterval = 1800,
@@ -33,9 +36,9 @@ public struct SessionPolicy: Sendable, Equatable {
 
 /// Password rules and hashing cost (config section `password`).
 public struct PasswordPolicy: Sendable, Equatable {
-    /// Accepted password lengths in characters (default 8…128).
+    /// Accepted password lengths in characters (`password.min_length`…`password.max_length`; AccountRules' `AccountForms.defaultPasswordLength`).
     public var length: ClosedRange<Int>
-    /// argon2id parameters.
+    /// argon2id parameters (`password.argon2_*`; `PasswordHasher.Parameters.default`).
     public var hashing: PasswordHasher.Parameters
 
     public init(length: ClosedRange<Int> = AccountForms.defaultPasswordLength, hashing: PasswordHasher.Parameters = .default) {
@@ -48,15 +51,15 @@ public struct PasswordPolicy: Sendable, Equatable {
 
 /// Mailed links and their mail (config sections `confirmation`, `reminder`, `mail`).
 public struct MailPolicy: Sendable, Equatable {
-    /// Sign-in waits until the address is confirmed (default true).
+    /// Sign-in waits until the address is confirmed (`confirmation.required`).
     public var confirmationRequired: Bool
-    /// Lifetime of a confirmation link (default 3 days).
+    /// Lifetime of a confirmation link (`confirmation.lifetime`).
     public var confirmationLifetime: TimeInterval
-    /// Lifetime of a password reset link (default 1 h).
+    /// Lifetime of a password reset link (`reminder.lifetime`).
     public var resetLifetime: TimeInterval
-    /// At most one mail of a kind per address in this window (default 60 s).
+    /// At most one mail of a kind per address in this window (`mail.throttle`).
     public var throttle: TimeInterval
-    /// First retry delay of a failed delivery, doubling up to an hour (default 30 s).
+    /// First retry delay of a failed delivery, doubling up to an hour (`mail.retry_base`).
     public var retryBase: TimeInterval
 
     public init(confirmationRequired: Bool = true, confirmationLifetime: TimeInterval = 3 * 86400,
@@ -73,17 +76,17 @@ public struct MailPolicy: Sendable, Equatable {
 
 /// Failed sign-in limits (config section `lockout`); see `Lockout`.
 public struct LockoutPolicy: Sendable, Equatable {
-    /// Failures of one account within `window` that lock it (default 5; 0 turns account locks off).
+    /// Failures of one account within `window` that lock it (`lockout.max_failures`; 0 turns account locks off).
     public var maxFailures: Int
-    /// How far back failures count (default 10 min).
+    /// How far back failures count (`lockout.window`).
     public var window: TimeInterval
-    /// How long an account stays locked (default 15 min).
+    /// How long an account stays locked (`lockout.duration`).
     public var duration: TimeInterval
-    /// Failures from one client address within `addressWindow` that block the address (default 50; 0: off).
+    /// Failures from one client address within `addressWindow` that block the address (`lockout.address_max_failures`; 0: off).
     public var addressMaxFailures: Int
-    /// How far back an address's failures count (default 10 min).
+    /// How far back an address's failures count (`lockout.address_window`).
     public var addressWindow: TimeInterval
-    /// How long an address stays blocked (default 15 min).
+    /// How long an address stays blocked (`lockout.address_duration`).
     public var addressDuration: TimeInterval
 
     public init(maxFailures: Int = 5, window: TimeInterval = 600, duration: TimeInterval = 900,
@@ -103,7 +106,7 @@ public struct LockoutPolicy: Sendable, Equatable {
 public struct SignUpPolicy: Sendable, Equatable {
     /// Who may create an account.
     public enum Mode: String, Sendable, Equatable, CaseIterable {
-        /// Anyone (the default).
+        /// Anyone.
         case open
         /// Only the address an invitation (`frontdoor invite create`) names, through its link.
         case invite
@@ -112,7 +115,7 @@ public struct SignUpPolicy: Sendable, Equatable {
     }
 
     public var mode: Mode
-    /// How long an invitation link works (default 7 days).
+    /// How long an invitation link works (`invite.lifetime`).
     public var inviteLifetime: TimeInterval
 
     /// At most this many accounts are created from one client address within `window` (anti-automation, ASVS 4.2.2);
@@ -132,11 +135,11 @@ public struct SignUpPolicy: Sendable, Equatable {
 
 /// How long old rows are kept (config section `retention`); see `Retention`. 0 keeps a table's rows forever.
 public struct RetentionPolicy: Sendable, Equatable {
-    /// Audit rows older than this are deleted (default 365 days).
+    /// Audit rows older than this are deleted (`retention.audit`).
     public var audit: TimeInterval
-    /// Delivered mail sent longer ago than this is deleted (default 30 days); unsent mail is never deleted.
+    /// Delivered mail sent longer ago than this is deleted (`retention.sent_mail`); unsent mail is never deleted.
     public var sentMail: TimeInterval
-    /// How often `serve` prunes, after pruning once at start (default 1 h).
+    /// How often `serve` prunes, after pruning once at start (`retention.prune_interval`).
     public var pruneInterval: TimeInterval
 
     public init(audit: TimeInterval = 365 * 86400, sentMail: TimeInterval = 30 * 86400, pruneInterval: TimeInterval = 3600) {
@@ -155,7 +158,7 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var mail: MailPolicy
     public var lockout: LockoutPolicy
     public var signUp: SignUpPolicy
-    /// How long an email residence request lives (config `api.residence_lifetime`, default 10 min).
+    /// How long an email residence request lives (config `api.residence_lifetime`).
     public var residenceLifetime: TimeInterval = 600
     /// The languages an account may prefer (config `languages.available`); empty: any language code.
     public var languages: [String] = []

@@ -3,7 +3,7 @@
 //
 // Options (config keys `signup`, `invite.lifetime`):
 //   signup            open | invite | closed; invitations are refused when closed
-//   invite.lifetime   how long an invitation link works (default 7 days)
+//   invite.lifetime   how long an invitation link works
 // Only the token's SHA-256 digest is stored. Redeeming is one conditional UPDATE in the sign-up's
 // transaction, so two sign-ups with one link: exactly one account.
 import AccountRules

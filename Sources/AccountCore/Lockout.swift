@@ -1,11 +1,12 @@
 // Lockout.swift: stops password guessing: failed sign-ins lock the account, and block the client address.
 //
 // Options (LockoutPolicy, config section `lockout`):
-//   max_failures           failures of one account within `window` that lock it (default 5; 0: never)
-//   window, duration       10 min, 15 min
-//   address_max_failures   failures from one client address within `address_window` that block it (default 50; 0: never);
-//                          an IPv6 client counts by its network (`ClientInfo.addressGroup`, `client.ipv6_prefix`: /64)
-//   address_window, address_duration   10 min, 15 min
+//   max_failures           failures of one account within `window` that lock it (0: never)
+//   window, duration       how far back failures count, how long the lock lasts
+//   address_max_failures   failures from one client address within `address_window` that block it (0: never);
+//                          an IPv6 client counts by its network (`ClientInfo.addressGroup`, `client.ipv6_prefix`)
+//   address_window, address_duration   the same for an address
+// Defaults: LockoutPolicy (see the key table).
 // A locked account or blocked address gets the same answer as a wrong password, even with the right one.
 // Locks expire by themselves; the owner is mailed a reset link, and a password reset lifts the lock.
 // Reminders and confirmation resends are not sent while the account is locked or the address blocked.

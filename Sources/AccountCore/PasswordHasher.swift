@@ -1,9 +1,10 @@
 // PasswordHasher.swift: argon2id password hashes through libargon2, in the encoded `$argon2id$…` form.
 //
 // Options (config section `password`):
-//   argon2_memory_kib   memory per hash in KiB (default 19456 = 19 MiB, OWASP's minimum for argon2id)
-//   argon2_iterations   passes over memory (default 2)
-//   argon2_parallelism  lanes (default 1)
+//   argon2_memory_kib   memory per hash in KiB
+//   argon2_iterations   passes over memory
+//   argon2_parallelism  lanes
+// Defaults: `Parameters.default`, OWASP's minimum for argon2id (see the key table).
 import Foundation
 import Locking
 

@@ -1,7 +1,7 @@
 // PasswordReminder.swift: "forgot my password": a mailed single-use link to set a new one.
 //
 // Options (config section `reminder`):
-//   lifetime   how long a reset link works (default 1 h)
+//   lifetime   how long a reset link works
 // Reminders go only to known, confirmed addresses, throttled per address (mail.throttle), and the
 // caller always shows the same neutral page. A reset replaces the password, ends every session of
 // the account, voids other reset links, lifts a lock, mails "your password was changed" and signs in this browser.

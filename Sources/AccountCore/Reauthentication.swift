@@ -1,6 +1,6 @@
 // Reauthentication.swift: asks for the password again before sensitive changes, when the last entry is too old.
 //
-// Options (SessionPolicy, config key `session.reauthenticate_after`, default 10 min): how long after the password was
+// Options (SessionPolicy, config key `session.reauthenticate_after`): how long after the password was
 // entered (at sign-in, or here) a session may change the password, the addresses, or delete the account.
 // A wrong password here counts towards the account's lock like a failed sign-in (a stolen session must not become a
 // way to guess the password), and a locked account is refused even with the right password. An account without a

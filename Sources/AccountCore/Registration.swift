@@ -171,14 +171,12 @@ public struct Registration: Sendable {
     private var takenError: FieldError { FieldError(key: "taken") }
     private var emailDisplayName: String { validator.field(named: "email")?.displayName ?? "Email" }
 
-    /// True when `address` has an account; then its owner is told (at most once per `mail.throttle`).
+    /// With confirmation off: when `address` is held, its owner is mailed the throttled sign-up-attempt note. One read
+    /// finds the owner, so the common path of a free address never takes a write transaction; the write only queues.
     private func noteAttemptIfTaken(_ address: String) throws -> Bool {
-        guard try isTaken(address) else { return false }
-        return try database.write { tx in
-            guard let owner = try EmailAddress.heldAddress(address, in: tx) else { return false }
-            try confirmation.noteSignUpAttempt(to: owner, in: tx)
-            return true
-        }
+        guard let owner = try database.read({ tx in try EmailAddress.heldAddress(address, in: tx) }) else { return false }
+        try database.write { tx in _ = try confirmation.noteSignUpAttempt(to: owner, in: tx) }
+        return true
     }
 
     private func isTaken(_ address: String) throws -> Bool {

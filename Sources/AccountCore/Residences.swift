@@ -1,6 +1,6 @@
 // Residences.swift: email residences (IIResidenceStore's verifier): a device proves it may act for an address.
 //
-// Options: `lifetime` (config `api.residence_lifetime`, default 1 h: how long a request waits for approval and then
+// Options: `lifetime` (config `api.residence_lifetime`: how long a request waits for approval and then
 // for its collection), `mail.throttle` (one residence mail per address per window).
 // Flow: `register` (POST v1/residences) stores a request with a random id and the digest of a random secret, both
 // returned once to the device, and mails a link to the address (the mail names the device). The person opens the link
@@ -12,6 +12,7 @@
 // and without an account until the mail's owner approves. Audited: residence_requested, _approved, _refused; the token
 // as sign_in "residence" (or sign_up "residence" for a new account).
 import AccountRules
+import Encodings
 import Foundation
 import Logging
 
@@ -51,8 +52,8 @@ public struct Residences: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
-    /// How long a request lives (default 1 h).
-    public var lifetime: TimeInterval = 3600
+    /// How long a request lives (config `api.residence_lifetime`).
+    let lifetime: TimeInterval
 
     /// Stores a request for `email` and mails its approval link (not while the holder's account is locked or the client
     /// address blocked: the answer is the same, without the mail). Expired requests go when a new one is made.

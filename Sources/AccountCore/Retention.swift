@@ -1,9 +1,9 @@
 // Retention.swift: deletes audit rows and delivered mail older than their retention, in small batches (issue 22).
 //
 // Options (RetentionPolicy, config section `retention`):
-//   audit            audit rows older than this go (default 365d; 0: kept forever)
-//   sent_mail        delivered mail sent longer ago than this goes (default 30d; 0: kept forever); unsent mail never
-//   prune_interval   how often `serve` prunes (Pruner), after once at start (default 1h)
+//   audit            audit rows older than this go (0: kept forever)
+//   sent_mail        delivered mail sent longer ago than this goes (0: kept forever); unsent mail never
+//   prune_interval   how often `serve` prunes (Pruner), after once at start
 // Each batch of `batchSize` rows is a transaction of its own, so the one SQLite writer is never held for long and a
 // pruning stopped half-way leaves whole batches deleted. Two processes pruning at once only share the work.
 // Rules that read these tables look back less far than the shortest retention allowed (`shortestRetention`), and what

@@ -1,10 +1,10 @@
 // Sessions.swift: signed-in sessions: created at sign-in, looked up on every request, revoked at sign-out.
 //
 // Options (SessionPolicy, config section `session`):
-//   lifetime           absolute lifetime (default 12 h)
-//   idle_timeout       ends a session unused this long (default 1 h; not for remember-me sessions)
-//   remember_lifetime  absolute lifetime with "remember me" (default 30 days)
-//   api.token_lifetime absolute lifetime of an API token (default 90 days; no idle timeout)
+//   lifetime           absolute lifetime
+//   idle_timeout       ends a session unused this long (not for remember-me sessions)
+//   remember_lifetime  absolute lifetime with "remember me"
+//   api.token_lifetime absolute lifetime of an API token (no idle timeout)
 // Only the SHA-256 digest of the cookie's token is stored. Expired rows are removed whenever a session is created.
 // A session is of one kind: `browser` (the session cookie; the gate, pages and BrowserID read only these) or `api`
 // (the JSON API's X-User-Token, found by `APITokens.find`, only together with one of the account's addresses).

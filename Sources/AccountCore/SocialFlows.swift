@@ -12,6 +12,7 @@
 // `.refused("social_state_invalid")`. Finishing uses the flow up (a conditional UPDATE: of two callbacks with one state
 // exactly one goes on); a wrong browser or provider does not use it up. Expired flows are removed whenever one begins.
 import Crypto
+import Encodings
 import Foundation
 
 /// What a flow is for.

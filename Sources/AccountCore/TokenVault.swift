@@ -1,7 +1,7 @@
 // TokenVault.swift: seals the providers' access and refresh tokens (and invitations carried through a flow) with
 // AES-256-GCM before they are stored.
 //
-// Options: the key file (config `social.token_key_file`, default `var/social-tokens.key`): 32 random bytes, created
+// Options: the key file (config `social.token_key_file`): 32 random bytes, created
 // at first start with mode 0600 (its folder too, 0700, when missing), the same file on every host (TokenVault+Shared).
 // It is never overwritten: the key is written to a temporary file opened with O_CREAT|O_EXCL and linked into place,
 // so two processes starting at once agree on one key and nobody ever reads half a key. A key file of the wrong size, not a regular file, or readable or writable by group
@@ -10,6 +10,7 @@
 // is bound to what it belongs to through the associated data (`context`): an identity's tokens to "<provider>\n<subject>",
 // a carried invitation to "invite"; a blob copied to another row does not open.
 import Crypto
+import Encodings
 import Foundation
 
 #if canImport(Glibc)

@@ -2,7 +2,7 @@
 
 /// Field names and validators of the forms every Frontdoor client fills in.
 public enum AccountForms {
-    /// The password lengths accepted when no configuration says otherwise (Devise's 6…128, raised to 12 as OWASP ASVS 2.1.1 asks).
+    /// The password lengths accepted when no configuration says otherwise (Devise's 6…128, the minimum raised to what OWASP ASVS 2.1.1 asks).
     public static let defaultPasswordLength = 12...128
 
     /// Sign-up: email, password, password confirmation; `extra` adds operator-declared fields.

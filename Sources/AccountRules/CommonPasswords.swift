@@ -3,7 +3,7 @@
 // Options: `password.blocklist_file` (server config): a file with one password per line, such as a list of the most
 // common breached passwords, added to the built-in list at start. Compared without case and surrounding spaces.
 // Also refused: one character repeated, and runs along the digits, the alphabet or a keyboard row ("1234567890123",
-// "qwertyuiopas"). The built-in list holds only passwords that pass the default length of 12.
+// "qwertyuiopas"). The built-in list holds only passwords that pass the default length (AccountForms.defaultPasswordLength).
 
 /// A set of refused passwords plus the pattern checks; `Rule.notCommon` uses it.
 public struct CommonPasswords: Sendable {

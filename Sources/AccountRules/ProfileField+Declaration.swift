@@ -5,7 +5,7 @@
 //   label         the display name in forms and messages (default: the name)
 //   required      must not be blank (default false)
 //   min_length    at least this many characters (default 0); an empty optional value passes
-//   max_length    at most this many characters (default 255)
+//   max_length    at most this many characters (default `defaultMaxLength`)
 //   pattern       the whole value matches this Swift Regex; an empty optional value passes
 //   type          text | email | tel | url | number: the input's type; email and number add a rule
 //   unique        no two accounts hold the same value, compared without case (default false)

@@ -7,7 +7,7 @@
 // Options: timeout (default 8 s, Persona's; also the connect limit), maxBytes (64 KiB), cacheLifetime (10 min; good
 // documents, at most 1000), failureLifetime (1 min; failures, at most 1000), allowedHosts, onlyAllowed, httpHosts
 // (tests only), resolver, log, now (the clock). FetchTarget.swift explains the last four.
-import CCurl
+import Curl
 import Foundation
 import IPAddresses
 import Locking
@@ -23,7 +23,6 @@ public final class HTTPSupportDocumentFetcher: SupportDocumentSource {
     let now: @Sendable () -> Date
     private let cache = Locked<[String: (document: SupportDocument, until: Date)]>([:])
     private let failures = Locked<[String: Date]>([:])
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     public init(timeout: TimeInterval = 8, maxBytes: Int = 65_536, cacheLifetime: TimeInterval = 600, failureLifetime: TimeInterval = 60,
                 allowedHosts: Set<String> = [], onlyAllowed: Bool = false, httpHosts: [String: String] = [:],
@@ -70,68 +69,31 @@ public final class HTTPSupportDocumentFetcher: SupportDocumentSource {
     }
 
     private func fetch(_ target: FetchTarget) throws -> SupportDocument {
-        _ = Self.globalInit
-        guard let curl = curl_easy_init() else { throw FetchRefusal(detail: "libcurl did not start") }
-        defer { curl_easy_cleanup(curl) }
-        let pins = curl_slist_append(nil, target.pin)
-        defer { curl_slist_free_all(pins) }
-        fd_curl_setopt_string(curl, CURLOPT_URL, target.url)
-        fd_curl_setopt_slist(curl, CURLOPT_RESOLVE, pins)
-        fd_curl_setopt_long(curl, CURLOPT_PROTOCOLS, Int(target.scheme == "https" ? CURLPROTO_HTTPS : CURLPROTO_HTTP))
-        fd_curl_setopt_string(curl, CURLOPT_PROXY, "")
-        fd_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
-        fd_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-        fd_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
-        fd_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
-        fd_curl_setopt_long(curl, CURLOPT_MAXFILESIZE, maxBytes)
-        fd_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
-        fd_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
-        let guardian = Unmanaged.passRetained(ConnectGuard(addresses: target.addresses, port: target.port))
-        defer { guardian.release() }
-        fd_curl_setopt_pointer(curl, CURLOPT_OPENSOCKETDATA, guardian.toOpaque())
-        fd_curl_setopt_opensocket(curl) { context, _, address in
-            guard let context, let address else { return CURL_SOCKET_BAD }
-            let guardian = Unmanaged<ConnectGuard>.fromOpaque(context).takeUnretainedValue()
-            let family = address.pointee.family, type = address.pointee.socktype, proto = address.pointee.protocol
-            let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr)!   // the whole address lies there
-            let allowed = guardian.allows(UnsafeRawPointer(address).advanced(by: offset).assumingMemoryBound(to: sockaddr.self))
-            guard allowed else { guardian.refused = true; return CURL_SOCKET_BAD }
-            return socket(family, type, proto)
-        }
-        let sink = Unmanaged.passRetained(ResponseSink(limit: maxBytes))
-        defer { sink.release() }
-        fd_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, sink.toOpaque())
-        fd_curl_setopt_write(curl) { buffer, size, count, userdata in
-            let sink = Unmanaged<ResponseSink>.fromOpaque(userdata!).takeUnretainedValue()
-            let n = size * count
-            guard sink.bytes.count + n <= sink.limit, let buffer else { sink.tooLarge = true; return 0 }
-            buffer.withMemoryRebound(to: UInt8.self, capacity: n) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
-            return n
-        }
-        let code = curl_easy_perform(curl)
-        if guardian.takeUnretainedValue().refused { throw FetchRefusal(detail: "a connection to an unchecked address was refused") }
-        if sink.takeUnretainedValue().tooLarge || code == CURLE_FILESIZE_EXCEEDED { throw FetchRefusal(detail: "larger than \(maxBytes) bytes") }
-        guard code == CURLE_OK else { throw FetchRefusal(detail: String(cString: curl_easy_strerror(code))) }
-        var status = 0
-        fd_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
-        guard status == 200 else { throw FetchRefusal(detail: "HTTP status \(status)") }
-        var type: UnsafeMutablePointer<CChar>?
-        fd_curl_getinfo_string(curl, CURLINFO_CONTENT_TYPE, &type)
-        guard let type, String(cString: type).lowercased().hasPrefix("application/json") else {
+        var transfer = CurlTransfer(url: target.url, timeoutMilliseconds: Int(timeout * 1000))
+        transfer.resolve = [target.pin]
+        transfer.protocols = target.scheme == "https" ? "https" : "http"
+        transfer.ignoresProxyEnvironment = true
+        transfer.maxBodyBytes = maxBytes
+        let guardian = ConnectGuard(addresses: target.addresses, port: target.port)
+        transfer.allowConnect = { guardian.allows($0) }
+        guard let outcome = transfer.perform() else { throw FetchRefusal(detail: "libcurl did not start") }
+        if outcome.connectRefused { throw FetchRefusal(detail: "a connection to an unchecked address was refused") }
+        if outcome.bodyTooLarge { throw FetchRefusal(detail: "larger than \(maxBytes) bytes") }
+        guard outcome.succeeded else { throw FetchRefusal(detail: outcome.message) }
+        guard outcome.status == 200 else { throw FetchRefusal(detail: "HTTP status \(outcome.status)") }
+        guard let type = outcome.contentType, type.lowercased().hasPrefix("application/json") else {
             throw FetchRefusal(detail: "not application/json")
         }
-        do { return try SupportDocument(data: sink.takeUnretainedValue().bytes) } catch let error as BrowserIDError {
+        do { return try SupportDocument(data: outcome.body) } catch let error as BrowserIDError {
             throw FetchRefusal(detail: error.reason)
         }
     }
 }
 
 /// What libcurl may connect to: the checked addresses at the target's port.
-final class ConnectGuard {
+struct ConnectGuard {
     let addresses: [IPAddress]
     let port: Int
-    var refused = false
-    init(addresses: [IPAddress], port: Int) { self.addresses = addresses; self.port = port }
 
     func allows(_ address: UnsafePointer<sockaddr>) -> Bool {
         guard let ip = IPAddress(socketAddress: address), addresses.contains(ip) else { return false }
@@ -140,12 +102,4 @@ final class ConnectGuard {
             : address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
         return Int(UInt16(bigEndian: rawPort)) == port
     }
-}
-
-/// The body curl writes, with its limit.
-private final class ResponseSink {
-    let limit: Int
-    var bytes: [UInt8] = []
-    var tooLarge = false
-    init(limit: Int) { self.limit = limit }
 }

@@ -1,5 +1,6 @@
 // JWS.swift: compact JSON Web Signatures as BrowserID uses them: header {"alg"} only, base64url without padding,
 // the signature checked over the raw `header.payload` text (no JSON canonicalisation needed).
+import Encodings
 import Foundation
 
 /// A parsed compact JWS: its algorithm, payload object, the signed text and the signature.

@@ -4,6 +4,7 @@
 // legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none: issue 22).
 // Order: shape, expiry, audience, email, issuer policy, accepted algorithms, then keys and signatures (network last).
 // Not done: Persona's "the email domain's own support document wins over a secondary" lookup.
+import Encodings
 import Foundation
 
 /// How much a verifier trusts.

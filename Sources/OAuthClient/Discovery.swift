@@ -4,6 +4,7 @@
 // Keys are fetched again, once per check, when an ID token names a kid the cached set lacks (rotation).
 // Keys of other types, for encryption only, or RSA under 2048 bits are skipped.
 import Crypto
+import Encodings
 import Foundation
 import Locking
 import _CryptoExtras

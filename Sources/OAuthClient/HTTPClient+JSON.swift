@@ -1,5 +1,5 @@
 // HTTPClient+JSON.swift: the calls that expect a JSON object back (discovery, JWKS, userinfo, profiles), the form
-// encoding of token requests and authorization URLs, and base64url.
+// encoding of token requests and authorization URLs (base64url is the shared one, module Encodings).
 import Foundation
 
 extension HTTPClient {
@@ -38,20 +38,5 @@ enum FormEncoding {
     static func appending(_ pairs: [(String, String)], to url: String) -> String {
         let separator = url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?"
         return url + separator + encode(pairs)
-    }
-}
-
-/// Base64url without padding (JWS, PKCE).
-enum Base64URL {
-    static func decode(_ text: Substring) -> [UInt8]? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
-    }
-
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

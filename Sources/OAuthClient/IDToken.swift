@@ -5,6 +5,7 @@
 // there are several audiences, == client_id; exp after now - leeway; iat not after now + leeway; nonce == expected;
 // sub present. Options: leeway (default 60 s). Every failure → OAuthError.invalidIDToken(reason).
 import Crypto
+import Encodings
 import Foundation
 import _CryptoExtras
 

@@ -5,6 +5,7 @@
 // expiry, ID token exp/iat, the discovery and JWKS cache, kept 1 h). Steps live in TokenEndpoint.swift,
 // Discovery.swift, IDToken.swift and ProfileMapping.swift.
 import Crypto
+import Encodings
 import Foundation
 
 /// The provider's tokens for an account, kept (encrypted) so the operator's backend can call the provider's API.

@@ -6,6 +6,7 @@
 // `CSRF` is the token arithmetic (one per site, holding the key); `CSRFGuard` applies it to one request.
 import Crypto
 import AccountCore
+import Encodings
 import Foundation
 
 /// Issues and checks CSRF tokens.
@@ -27,7 +28,7 @@ public struct CSRF: Sendable {
 
     /// True when `token` was issued for `binding` (constant-time comparison).
     public func isValid(_ token: String, binding: some DataProtocol) -> Bool {
-        guard let mac = Base64URL.decode(token), mac.count == SHA256.byteCount else { return false }
+        guard let mac = Base64URL.decode(token, allowingPadding: true), mac.count == SHA256.byteCount else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(binding), using: key)
     }
 
@@ -44,7 +45,9 @@ struct CSRFGuard {
         if let session = try context.session() { return site.csrf.token(binding: session.digest) }
         // A binding made earlier in this request (queued), else the browser's.
         for cookie in [context.cookies.queued(CSRF.cookieName), context.cookies[CSRF.cookieName]] {
-            if let binding = cookie.flatMap(Base64URL.decode), binding.count == 32 { return site.csrf.token(binding: binding) }
+            if let binding = cookie.flatMap({ Base64URL.decode($0, allowingPadding: true) }), binding.count == 32 {
+                return site.csrf.token(binding: binding)
+            }
         }
         let binding = context.core.random.bytes(32)
         context.cookies.set(CSRF.cookieName, Base64URL.encode(binding))
@@ -56,7 +59,7 @@ struct CSRFGuard {
         let site = context.site
         guard let token = context.form[CSRF.fieldName], !token.isEmpty else { throw HTTPError.forbiddenCSRF }
         if let session = try context.session(), site.csrf.isValid(token, binding: session.digest) { return }
-        if let binding = context.cookies[CSRF.cookieName].flatMap(Base64URL.decode), binding.count == 32,
+        if let binding = context.cookies[CSRF.cookieName].flatMap({ Base64URL.decode($0, allowingPadding: true) }), binding.count == 32,
            site.csrf.isValid(token, binding: binding) { return }
         site.logger.notice("csrf token refused", metadata: ["path": "\(context.request.path)"])
         throw HTTPError.forbiddenCSRF

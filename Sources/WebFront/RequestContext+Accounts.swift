@@ -1,6 +1,6 @@
 // RequestContext+Accounts.swift: several accounts signed in at once in one browser, and which one is active.
 //
-// Options: `session.max_accounts` (default 5). Each account has its own session. The active one's token is in the
+// Options: `session.max_accounts`. Each account has its own session. The active one's token is in the
 // session cookie, the only one the gate and BrowserID read (so they always use the active account and their hot path
 // is unchanged); the others' tokens wait in the `frontdoor_accounts` cookie (HttpOnly, SameSite=Lax, under the base
 // path), separated by dots. Switching swaps a waiting token with the active one. The waiting cookie outlives the

@@ -1,4 +1,7 @@
-// ConfigCommand.swift: `frontdoor config check`: prints the effective configuration, or the problem and exit 1.
+// ConfigCommand.swift: `frontdoor config check [--verbose]`: prints the effective configuration (with --verbose, each
+// value that differs from its default followed by `# default: …`), or the problem (an unknown key, a value of the wrong
+// type or out of range, named) and exit 1. `frontdoor config reference`: the key table as Markdown (README.md's
+// Configuration table is this output).
 // `frontdoor config messages [LANGUAGE]`: prints every message of a language as it would be worded (built-in text with
 // the config's `messages` applied), as YAML ready to copy into `messages:`.
 import AccountRules
@@ -8,13 +11,14 @@ import WebFront
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "config", abstract: "Inspect the configuration.",
-                                                    subcommands: [Check.self, Messages.self])
+                                                    subcommands: [Check.self, Reference.self, Messages.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the effective configuration (file + environment); exit 1 on a bad value, unreadable templates or an unreachable PostgreSQL.")
 
         @OptionGroup var options: ConfigOptions
+        @Flag(name: .long, help: "Follow each value that differs from its default with `# default: …`.") var verbose = false
 
         func run() throws {
             try reportingFailures {
@@ -26,9 +30,17 @@ struct ConfigCommand: ParsableCommand {
                 if configuration.database.postgresURL != nil {
                     _ = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)
                 }
-                print(ConfigReader.render(configuration), terminator: "")
+                let defaults = try verbose ? ConfigReader.read(file: nil, environment: [:]) : nil   // paths resolved like the values
+                print(ConfigReader.render(configuration, defaults: defaults), terminator: "")
             }
         }
+    }
+
+    struct Reference: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every config key with its type, default and meaning, as the Markdown table in README.md.")
+
+        func run() throws { print(ConfigReference.markdown(), terminator: "") }
     }
 
     struct Messages: ParsableCommand {

@@ -1,5 +1,6 @@
 @testable import AccountCore
 import AccountRules
+import Encodings
 import Foundation
 import IPAddresses
 import MailTestKit

@@ -62,6 +62,13 @@ enum Fixture {
             + #""createdAt":"2026-11-24T10:00:00.000Z","updatedAt":"2026-11-24T10:05:00Z"\#(extra)}}"#
     }
 
+    /// 201 answers to sign-ins, one per name, in order: account `index + 1`, `<name>@example.com`, token `tok-<name>`.
+    static func signIns(_ names: String...) -> [FakeTransport.Step] {
+        names.enumerated().map { index, name in
+            .answer(201, userJSON(id: index + 1, email: "\(name)@example.com", token: "tok-\(name)"))
+        }
+    }
+
     static func client(_ steps: [FakeTransport.Step], store: any CredentialsStore = MemoryCredentialsStore(),
                        configure: (inout FrontdoorClient.Configuration) -> Void = { _ in }) -> (FrontdoorClient, FakeTransport) {
         var configuration = FrontdoorClient.Configuration(serverURL: server, retryBackoff: 0.001)

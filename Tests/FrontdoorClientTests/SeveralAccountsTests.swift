@@ -8,9 +8,7 @@ import Testing
 @Suite struct SeveralAccountsTests {
     @Test func aSecondSignInKeepsTheFirstAndSwitchingPicksTheHeaders() async throws {
         let store = MemoryCredentialsStore()
-        let (client, transport) = Fixture.client([
-            .answer(201, Fixture.userJSON(id: 1, email: "ann@example.com", token: "tok-ann")),
-            .answer(201, Fixture.userJSON(id: 2, email: "bob@example.com", token: "tok-bob")),
+        let (client, transport) = Fixture.client(Fixture.signIns("ann", "bob") + [
             .answer(200, Fixture.userJSON(id: 2, email: "bob@example.com", token: "tok-bob")),
             .answer(200, Fixture.userJSON(id: 1, email: "ann@example.com", token: "tok-ann")),
         ], store: store)
@@ -31,10 +29,7 @@ import Testing
     }
 
     @Test func signingOutOneKeepsTheOthersAndNoneIsActiveAfterTheActiveOne() async throws {
-        let (client, transport) = Fixture.client([
-            .answer(201, Fixture.userJSON(id: 1, email: "ann@example.com", token: "tok-ann")),
-            .answer(201, Fixture.userJSON(id: 2, email: "bob@example.com", token: "tok-bob")),
-            .answer(201, Fixture.userJSON(id: 3, email: "cat@example.com", token: "tok-cat")),
+        let (client, transport) = Fixture.client(Fixture.signIns("ann", "bob", "cat") + [
             .answer(200, "{}"), .answer(200, "{}"),
         ])
         for name in ["ann", "bob", "cat"] { try await client.signIn(email: "\(name)@example.com", password: "pw") }
@@ -53,9 +48,7 @@ import Testing
 
     @Test func signOutAllTriesEveryAccountAndForgetsThemEvenWhenOneFails() async throws {
         let store = MemoryCredentialsStore()
-        let (client, transport) = Fixture.client([
-            .answer(201, Fixture.userJSON(id: 1, email: "ann@example.com", token: "tok-ann")),
-            .answer(201, Fixture.userJSON(id: 2, email: "bob@example.com", token: "tok-bob")),
+        let (client, transport) = Fixture.client(Fixture.signIns("ann", "bob") + [
             .answer(401, #"{"error":"You need to sign in or sign up before continuing."}"#), .answer(200, "{}"),
         ], store: store)
         try await client.signIn(email: "ann@example.com", password: "pw")
@@ -103,10 +96,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fdc-accounts-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/credentials.json"
-        let (client, _) = Fixture.client([
-            .answer(201, Fixture.userJSON(id: 1, email: "ann@example.com", token: "tok-ann")),
-            .answer(201, Fixture.userJSON(id: 2, email: "bob@example.com", token: "tok-bob")),
-        ], store: FileCredentialsStore(path: path))
+        let (client, _) = Fixture.client(Fixture.signIns("ann", "bob"), store: FileCredentialsStore(path: path))
         try await client.signIn(email: "ann@example.com", password: "pw")
         try await client.signIn(email: "bob@example.com", password: "pw")
         let relaunched = FrontdoorClient(configuration: .init(serverURL: Fixture.server), store: FileCredentialsStore(path: path))

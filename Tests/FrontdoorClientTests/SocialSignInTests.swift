@@ -7,10 +7,7 @@ import Testing
 @Suite struct SocialSignInTests {
     @Test func sendsTheDeviseProviderBodyAndStoresTheAccountLikeAPasswordSignIn() async throws {
         let store = MemoryCredentialsStore()
-        let (client, transport) = Fixture.client([
-            .answer(201, Fixture.userJSON(id: 1, email: "ann@example.com", token: "tok-ann")),
-            .answer(201, Fixture.userJSON(id: 2, email: "bob@example.com", token: "tok-bob")),
-        ], store: store) {
+        let (client, transport) = Fixture.client(Fixture.signIns("ann", "bob"), store: store) {
             $0.extraParameters = [.socialSignIn: ["device": "phone", "oauth_token": "never this one"]]
         }
         try await client.signIn(email: "ann@example.com", password: "pw")

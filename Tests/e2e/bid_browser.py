@@ -2,7 +2,7 @@
 and the steps of Frontdoor's dialog (sign in if asked, choose the address, continue)."""
 from selenium.webdriver.common.by import By
 
-from conftest import make_chromium, page_wait
+from chromium_driver import make_chromium, page_wait
 
 PASSWORD = "correct horse battery"
 
@@ -42,6 +42,18 @@ def to_popup(driver, main):
     wait(driver, lambda d: len(d.window_handles) == 2)
     driver.switch_to.window([h for h in driver.window_handles if h != main][0])
     wait(driver, lambda d: "/browserid/sign_in" in d.current_url)
+
+
+def sign_in_through_popup(driver, rp, email, button):
+    """Presses `button` on the relying party's page, signs in as `email` in the dialog's popup, and switches back to
+    the page; returns the page's window handle."""
+    main = driver.current_window_handle
+    driver.find_element(By.ID, button).click()
+    to_popup(driver, main)
+    wait(driver, lambda d: rp.origin in text(d, "rp-origin") or d.find_elements(By.ID, "password"))
+    sign_in_in_dialog(driver, email)
+    driver.switch_to.window(main)
+    return main
 
 
 def sign_in_to_frontdoor(driver, stack, email):

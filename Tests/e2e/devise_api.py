@@ -2,7 +2,8 @@
 import itertools
 import re
 
-from conftest import ISO_MILLIS, Api, token_digest, unique_email
+from api_client import ISO_MILLIS, Api, token_digest
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple battery horse"

@@ -12,7 +12,10 @@ import time
 
 import requests
 
-from conftest import REQUEST_TIMEOUT, ROOT, Browser, mail_text, read_mail, wait_for
+from http_client import REQUEST_TIMEOUT, Browser
+from mails import mail_text, read_mail
+from stack import ROOT
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 SESSION_COOKIE = "frontdoor_session"

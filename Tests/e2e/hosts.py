@@ -1,11 +1,11 @@
 """Two frontdoor hosts sharing one PostgreSQL database behind one nginx, for test_several_hosts.py (issue 24).
 
 Pair(folder, settings, extra_yaml) makes:
-- host A and host B: each a conftest.Stack whose frontdoor is started alone (Stack.start_app), with its own folder,
+- host A and host B: each a stack.Stack whose frontdoor is started alone (Stack.start_app), with its own folder,
   config file, FastCGI socket and netguard log; both configs name the same `database.url` (a new database in the
   PostgreSQL run's session cluster, backends.new_database), the same `public_url` (the upstream's port) and the same
   `settings` (mail, lockout, ...) and `extra_yaml` (e.g. a `social:` section, whose token key file is shared);
-- one nginx (nginx/render's dev server for A, with two more servers added to it, as conftest's make_tls_server does):
+- one nginx (nginx/render's dev server for A, with two more servers added to it, as stack.make_tls_server does):
   each host on its own port (`pair.a.base`, `pair.b.base`), and `pair.front` on a third port: an nginx `upstream`
   over both sockets, the address `public_url` names;
 - in each of the three servers `/protected`, a file behind `auth_request` to that server's gate location
@@ -25,7 +25,11 @@ from urllib.parse import urlsplit, urlunsplit
 import requests
 
 import backends
-from conftest import BIN, REQUEST_TIMEOUT, ROOT, Browser, Stack, free_port, page_text, unique_email, wait_for
+from http_client import REQUEST_TIMEOUT, Browser, page_text
+from ports import free_port
+from stack import BIN, ROOT, Stack
+from users import unique_email
+from waits import wait_for
 
 SESSION_COOKIE = "frontdoor_session"
 UPSTREAM = "frontdoor_hosts"

@@ -16,7 +16,8 @@ from urllib.parse import quote_plus
 
 import requests
 
-from conftest import CSRF, REQUEST_TIMEOUT, Browser, unique_email
+from http_client import CSRF, REQUEST_TIMEOUT, Browser
+from users import unique_email
 
 BASE = "/account"
 PASSWORD = "correct horse battery"

@@ -1,4 +1,5 @@
-"""A test BrowserID identity provider on a loopback port: serves /.well-known/browserid by Host header.
+"""A test BrowserID identity provider (a fakeserver.FakeServer) on a free loopback port: serves /.well-known/browserid
+by Host header.
 
 idp.test publishes PyBrowserID's deterministic DS128 key for "idp.test" (so browserid.tests.support.make_assertion
 with issuer="idp.test" makes assertions it vouches for); delegating.test hands authority to idp.test;
@@ -6,14 +7,14 @@ disabled.test has switched BrowserID off; moved.test answers with a redirect. rs
 RSA keys of 512 and 1024 bits (RSA_KEYS: their key pairs, for make_assertion's issuer_keypair).
 """
 import hashlib
-import json
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from browserid import jwt
 from browserid.tests.support import get_keypair
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
+from flask import abort, jsonify, redirect, request
+
+from fakeserver import FakeServer
 
 HOSTS = ("idp.test", "delegating.test", "disabled.test", "moved.test", "rs64.test", "rs128.test")
 
@@ -42,45 +43,24 @@ def documents():
     }
 
 
-class IdentityProvider:
+class IdentityProvider(FakeServer):
+    """Answers /.well-known/browserid for the host named in the Host header; notes every (host, raw path) asked for."""
+
     def __init__(self):
+        super().__init__("idp_server")
         docs = documents()
         self.requests = []
-        outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                host = (self.headers.get("Host") or "").split(":")[0]
-                outer.requests.append((host, self.path))
-                if host == "moved.test":
-                    self.send_response(302)
-                    self.send_header("Location", "http://idp.test/.well-known/browserid")
-                    self.end_headers()
-                    return
-                if self.path.split("?")[0] != "/.well-known/browserid" or host not in docs:
-                    self.send_error(404)
-                    return
-                body = json.dumps(docs[host]).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def start(self):
-        self.thread.start()
-        return self
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        @self.app.get("/", defaults={"path": ""})
+        @self.app.get("/<path:path>")
+        def document(path):
+            host = request.host.split(":")[0]
+            self.requests.append((host, request.environ["REQUEST_URI"]))
+            if host == "moved.test":
+                return redirect("http://idp.test/.well-known/browserid", 302)
+            if request.path != "/.well-known/browserid" or host not in docs:
+                abort(404)
+            return jsonify(docs[host])
 
     @property
     def http_hosts(self):

@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 from selenium.webdriver.common.by import By
 from selenium_axe_python import Axe
 
-from conftest import ROOT, page_wait, unique_email
+from chromium_driver import page_wait
+from stack import ROOT
+from users import unique_email
 
 WIDTHS = (360, 1280)
 LANGS = ("en", "fr")

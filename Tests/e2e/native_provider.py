@@ -1,5 +1,6 @@
 """The tests' stand-in for the token checks a native app's token goes through: Google's tokeninfo and userinfo, and
-Facebook's debug_token and Graph `me`, in a Flask app on a loopback port. Everything is in memory.
+Facebook's debug_token and Graph `me`, in a fakeserver.FakeServer (Flask) on a free loopback port. Everything is in
+memory.
 
 Endpoints (point a provider's `tokeninfo_endpoint` / `userinfo_endpoint` here):
   GET /tokeninfo?id_token=… | ?access_token=…   Google: 200 with the claims as strings ({"aud","azp","sub","email",
@@ -26,16 +27,14 @@ Control (Python methods; the same over HTTP as JSON posts to /_control/<name>):
 """
 import base64
 import json
-import logging
 import secrets
 import threading
 import time
 
 from flask import jsonify, request
 
-from flask_server import FlaskServer
+from fakeserver import FakeServer
 
-logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
 GOOGLE_ISSUER = "https://accounts.google.com"
 INVALID_GOOGLE = {"error": "invalid_token", "error_description": "Invalid Value"}
@@ -49,7 +48,7 @@ def facebook_error(message, code=190):
     return {"error": {"message": message, "type": "OAuthException", "code": code, "fbtrace_id": secrets.token_hex(8)}}
 
 
-class NativeProvider(FlaskServer):
+class NativeProvider(FakeServer):
     def __init__(self, host="127.0.0.1"):
         super().__init__("native_provider", host)
         self.lock = threading.RLock()
@@ -205,14 +204,7 @@ class NativeProvider(FlaskServer):
             provider.facebook_app(**request.get_json())
             return jsonify(ok=True)
 
-        @app.post("/_control/reset")
-        def control_reset():
-            provider.reset()
-            return jsonify(ok=True)
-
-        @app.get("/_control/requests")
-        def control_requests():
-            return jsonify([list(call) for call in provider.calls()])
+        provider.control_routes(provider.calls)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The tests' OAuth 2.0 / OpenID Connect provider: Authlib's server components in a Flask app on a loopback port.
+"""The tests' OAuth 2.0 / OpenID Connect provider: Authlib's server components in a fakeserver.FakeServer (Flask) on
+a free loopback port.
 
 Issuer http://127.0.0.1:<port>. Endpoints: /.well-known/openid-configuration, /jwks (one RS256 key with a kid),
 /authorize (a consent page naming the user; buttons id="approve" and id="deny"), /token (authorization_code with
@@ -25,7 +26,6 @@ Control API for tests (JSON; also callable as Python methods):
 import base64
 import copy
 import json
-import logging
 import secrets
 import threading
 import time
@@ -42,9 +42,8 @@ from flask import jsonify, request
 from joserfc.jwk import RSAKey
 from markupsafe import escape
 
-from flask_server import FlaskServer
+from fakeserver import FakeServer
 
-logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request in the test output
 
 FLAGS = {"bad_signature", "wrong_aud", "wrong_iss", "wrong_nonce", "expired", "unknown_kid", "alg_none", "no_id_token",
          "email_only_in_userinfo", "error_at_token", "error_at_userinfo"}
@@ -150,7 +149,7 @@ class Token(TokenMixin):
                 "auth_method": self.auth_method}
 
 
-class OAuthProvider(FlaskServer):
+class OAuthProvider(FakeServer):
     def __init__(self, host="127.0.0.1"):
         self.lock = threading.RLock()
         self.clients = {}
@@ -486,11 +485,6 @@ class OAuthProvider(FlaskServer):
             provider.expire(request.get_json()["access_token"])
             return jsonify(ok=True)
 
-        @app.post("/_control/reset")
-        def control_reset():
-            provider.reset()
-            return jsonify(ok=True)
-
         @app.get("/_control/codes")
         def control_codes():
             return jsonify(provider.code_list())
@@ -499,10 +493,10 @@ class OAuthProvider(FlaskServer):
         def control_tokens():
             return jsonify(provider.token_list())
 
-        @app.get("/_control/requests")
-        def control_requests():
+        def answered():
             with provider.lock:
-                return jsonify([list(r) for r in provider.requests])
+                return list(provider.requests)
+        provider.control_routes(answered)
 
 
 def s256_challenge(verifier: str) -> str:

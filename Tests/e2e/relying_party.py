@@ -4,10 +4,11 @@ at 127.0.0.1; or http://127.0.0.1:PORT, the same site on another port), pages th
 that verifies assertions with Frontdoor's POST /verify. Inline script is fine here: this is the relying party's page,
 not Frontdoor's."""
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
+from flask import Response, request
+
+from fakeserver import FakeServer
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Relying party</title>
@@ -96,51 +97,38 @@ NATIVE = """<!doctype html>
 """
 
 
-class RelyingParty:
-    def __init__(self, frontdoor_base, host="localhost", port=0):
-        self.frontdoor_base = frontdoor_base   # may be set after start, before the first page is asked for
+class RelyingParty(FakeServer):
+    """`frontdoor_base` may be set after start(), before the first page is asked for."""
+
+    def __init__(self, frontdoor_base, host="localhost"):
+        super().__init__("relying_party")
+        self.frontdoor_base = frontdoor_base
         self.verified = []
-        outer = self
+        self.origin = f"http://{host}:{self.port}"
+        pages = {"/": (PAGE, "include", "/static/browserid/include.js"),
+                 "/legacy": (LEGACY, "include", "/static/browserid/include.js"),
+                 "/provision": (FRAMING, "src", "/browserid/provision"),
+                 "/native": (NATIVE, "native", "/static/browserid/native.js")}
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                path = self.path.split("?")[0]
-                if path == "/":
-                    self.reply(200, "text/html", PAGE % {"include": outer.frontdoor_base + "/static/browserid/include.js"})
-                elif path == "/legacy":
-                    self.reply(200, "text/html", LEGACY % {"include": outer.frontdoor_base + "/static/browserid/include.js"})
-                elif path == "/provision":
-                    self.reply(200, "text/html", FRAMING % {"src": outer.frontdoor_base + "/browserid/provision"})
-                elif path == "/probe":
-                    self.reply(200, "text/html", "<!doctype html><title>probe</title><p>probe</p>")
-                elif path == "/native":
-                    self.reply(200, "text/html", NATIVE % {"native": outer.frontdoor_base + "/static/browserid/native.js"})
-                else:
-                    self.reply(404, "text/plain", "not found")
+        @self.app.get("/", defaults={"path": ""})
+        @self.app.get("/<path:path>")
+        def page(path):
+            if request.path == "/probe":
+                return html("<!doctype html><title>probe</title><p>probe</p>")
+            if request.path not in pages:
+                return Response("not found", 404, content_type="text/plain")
+            template, name, frontdoor_path = pages[request.path]
+            return html(template % {name: self.frontdoor_base + frontdoor_path})
 
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                assertion = json.loads(self.rfile.read(length))["assertion"]
-                answer = requests.post(outer.frontdoor_base + "/verify",
-                                       data={"assertion": assertion, "audience": outer.origin}, timeout=20).json()
-                outer.verified.append(answer)
-                self.reply(200, "application/json", json.dumps(answer))
+        @self.app.post("/", defaults={"path": ""})
+        @self.app.post("/<path:path>")
+        def verify(path):
+            assertion = json.loads(request.get_data())["assertion"]
+            answer = requests.post(self.frontdoor_base + "/verify",
+                                   data={"assertion": assertion, "audience": self.origin}, timeout=20).json()
+            self.verified.append(answer)
+            return Response(json.dumps(answer), 200, content_type="application/json")
 
-            def reply(self, status, kind, text):
-                body = text.encode()
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
 
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        self.origin = f"http://{host}:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+def html(text):
+    return Response(text, 200, content_type="text/html")

@@ -3,10 +3,11 @@ out of one or all (requests, and Chromium through selenium); a stale session ask
 import hashlib
 import base64
 
-import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import Browser, unique_email, page_wait
+from chromium_driver import page_wait
+from http_client import Browser
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 

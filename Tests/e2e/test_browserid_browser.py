@@ -4,23 +4,9 @@ across tabs), logout, and the native shim. The relying party's back end verifies
 import pytest
 from selenium.webdriver.common.by import By
 
-from bid_browser import PASSWORD, make_driver, sign_in_in_dialog, text, to_popup, wait
-from conftest import confirmed_user
+from bid_browser import PASSWORD, make_driver, sign_in_in_dialog, sign_in_through_popup, text, wait
+from users import confirmed_user
 from relying_party import RelyingParty
-
-
-@pytest.fixture
-def rp(bid_stack):
-    party = RelyingParty(bid_stack.base)
-    yield party
-    party.stop()
-
-
-@pytest.fixture
-def driver():
-    d = make_driver()
-    yield d
-    d.quit()
 
 
 @pytest.fixture
@@ -37,12 +23,7 @@ def calls(driver):
 def popup_sign_in(driver, rp, email):
     driver.get(rp.origin + "/")
     wait(driver, lambda d: text(d, "ready") == "ready")
-    main = driver.current_window_handle
-    driver.find_element(By.ID, "signin").click()
-    to_popup(driver, main)
-    wait(driver, lambda d: rp.origin in text(d, "rp-origin") or d.find_elements(By.ID, "password"))
-    sign_in_in_dialog(driver, email)
-    driver.switch_to.window(main)
+    sign_in_through_popup(driver, rp, email, "signin")
     wait(driver, lambda d: len(d.window_handles) == 1)
     wait(driver, lambda d: text(d, "result") == email)
 
@@ -88,8 +69,7 @@ def assert_third_party_blocked(driver, rp):
     """The block took effect: a cookie another site (127.0.0.1, while the relying party is on localhost) set for
     itself as SameSite=None is not sent into its frame on the relying party's page, which has no storage access
     either. (Chromium keeps partitioned localStorage in such a frame: include.js does not rely on a frame at all.)"""
-    other = RelyingParty(rp.frontdoor_base, host="127.0.0.1")
-    try:
+    with RelyingParty(rp.frontdoor_base, host="127.0.0.1") as other:
         driver.get(other.origin + "/probe")
         driver.execute_script("document.cookie = 'probe=1; SameSite=None; Secure; Path=/'")
         assert driver.execute_script("return document.cookie") == "probe=1"
@@ -101,8 +81,6 @@ def assert_third_party_blocked(driver, rp):
         cookie = driver.execute_script("return document.cookie")
         access = driver.execute_async_script("document.hasStorageAccess().then(arguments[0], function () { arguments[0](null); })")
         driver.switch_to.default_content()
-    finally:
-        other.stop()
     assert cookie == "" and access is False, (cookie, access)
 
 

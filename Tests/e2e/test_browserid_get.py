@@ -5,23 +5,11 @@ get(callback, {silent: true}) at load. The relying party's back end verifies eve
 import pytest
 from selenium.webdriver.common.by import By
 
-from bid_browser import PASSWORD, make_driver, sign_in_in_dialog, text, to_popup, wait
-from conftest import confirmed_user
-from relying_party import RelyingParty
+from bid_browser import PASSWORD, sign_in_in_dialog, sign_in_through_popup, text, to_popup, wait
+from users import confirmed_user
 
 
-@pytest.fixture
-def rp(bid_stack):
-    party = RelyingParty(bid_stack.base)
-    yield party
-    party.stop()
-
-
-@pytest.fixture
-def driver():
-    d = make_driver(block_popups=True)
-    yield d
-    d.quit()
+pytestmark = pytest.mark.driver_options(block_popups=True)   # as in a person's browser
 
 
 def answers(driver):
@@ -40,12 +28,7 @@ def get_without_a_click(driver, rp):
 def test_get_and_get_verified_email_use_the_popup_and_cancel_calls_back_null(bid_stack, rp, driver):
     _, email = confirmed_user(bid_stack, PASSWORD)
     driver.get(rp.origin + "/legacy")
-    main = driver.current_window_handle
-    driver.find_element(By.ID, "get").click()
-    to_popup(driver, main)
-    wait(driver, lambda d: rp.origin in text(d, "rp-origin") or d.find_elements(By.ID, "password"))
-    sign_in_in_dialog(driver, email)
-    driver.switch_to.window(main)
+    main = sign_in_through_popup(driver, rp, email, "get")
     wait(driver, lambda d: text(d, "result") == email)
     assert rp.verified[-1]["status"] == "okay" and rp.verified[-1]["audience"] == rp.origin
     # getVerifiedEmail: signed in at Frontdoor now, so the dialog goes straight to choosing the address.

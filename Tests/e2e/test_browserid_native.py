@@ -11,7 +11,9 @@ import requests
 from browserid import LocalVerifier
 from selenium.webdriver.common.by import By
 
-from conftest import _stack, confirmed_user, make_chromium, page_wait
+from chromium_driver import make_chromium, page_wait
+from stack import new_stack
+from users import confirmed_user
 from test_browserid_verify import FromRunningServer
 
 PASSWORD = "correct horse battery"
@@ -24,8 +26,8 @@ HOOK = "window.frontdoorNativeNavigate = function (url) { (window.nativeCallback
 @pytest.fixture(scope="module")
 def native_stack(tmp_path_factory, request):
     """Confirmation on, mail to an outbox folder, and two apps' origins listed in browserid.allowed_origins."""
-    yield from _stack(tmp_path_factory, request, {"mail.transport": "outbox",
-                                                  "browserid.allowed_origins": f"{ORIGIN}, https://app.example"})
+    yield from new_stack(tmp_path_factory, request, {"mail.transport": "outbox",
+                                                     "browserid.allowed_origins": f"{ORIGIN}, https://app.example"})
 
 
 @pytest.fixture

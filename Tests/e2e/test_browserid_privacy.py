@@ -7,33 +7,25 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from bid_browser import PASSWORD, make_driver, sign_in_in_dialog, sign_in_to_frontdoor, text, to_popup, wait
-from conftest import _stack, confirmed_user
+from bid_browser import PASSWORD, sign_in_in_dialog, sign_in_to_frontdoor, text, to_popup, wait
+from stack import new_stack
+from users import confirmed_user
 from relying_party import RelyingParty
 
 
 @pytest.fixture(scope="module")
 def parties():
-    allowed, other = RelyingParty(None, host="127.0.0.1"), RelyingParty(None, host="127.0.0.1")
-    yield allowed, other
-    allowed.stop()
-    other.stop()
+    with RelyingParty(None, host="127.0.0.1") as allowed, RelyingParty(None, host="127.0.0.1") as other:
+        yield allowed, other
 
 
 @pytest.fixture(scope="module")
 def privacy_stack(tmp_path_factory, request, parties):
     """Confirmation on, mail to an outbox folder, and one relying party allowed."""
     allowed, other = parties
-    for stack in _stack(tmp_path_factory, request, {"mail.transport": "outbox", "browserid.allowed_origins": allowed.origin}):
+    for stack in new_stack(tmp_path_factory, request, {"mail.transport": "outbox", "browserid.allowed_origins": allowed.origin}):
         allowed.frontdoor_base = other.frontdoor_base = stack.base
         yield stack
-
-
-@pytest.fixture
-def driver():
-    d = make_driver()
-    yield d
-    d.quit()
 
 
 def framed(driver, party):
@@ -63,14 +55,11 @@ def test_only_an_allowed_site_hears_from_the_provisioning_page(privacy_stack, pa
 
 
 def test_without_allowed_origins_no_other_site_hears_anything(bid_stack, driver):
-    other = RelyingParty(bid_stack.base, host="127.0.0.1")
-    try:
+    with RelyingParty(bid_stack.base, host="127.0.0.1") as other:
         _, email = confirmed_user(bid_stack, PASSWORD)
         sign_in_to_frontdoor(driver, bid_stack, email)
         assert framed(driver, other) == []
         assert not frame_shows_provisioning(driver)
-    finally:
-        other.stop()
 
 
 def test_the_dialog_serves_the_allowed_site_and_refuses_another(privacy_stack, parties, driver):

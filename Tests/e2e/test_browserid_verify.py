@@ -12,7 +12,8 @@ from browserid.errors import ConnectionError as UnreachableError, TrustError
 from browserid.supportdoc import SupportDocumentManager
 from browserid.tests.support import get_keypair, make_assertion
 
-from conftest import BIN, confirmed_user
+from stack import BIN
+from users import confirmed_user
 from idp_server import RSA_KEYS
 
 AUD = "https://rp.example.com"

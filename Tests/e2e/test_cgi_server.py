@@ -12,8 +12,11 @@ import subprocess
 import pytest
 import requests
 
-from conftest import (BIN, REQUEST_TIMEOUT, ROOT, Browser, Stack, netguard_library, outbox_link, unique_email,
-                      wait_for)
+from http_client import REQUEST_TIMEOUT, Browser
+from mails import outbox_link
+from stack import BIN, ROOT, Stack, netguard_library, stop_process
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "one process per request 42"
 SAMPLE = ROOT / "config/lighttpd-frontdoor-cgi.conf"
@@ -69,12 +72,7 @@ def cgi_stack(tmp_path_factory):
         assert server.poll() is None, (stack.folder / "lighttpd.out").read_text()
         yield stack
     finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_process(server)
     events = stack.network_events()
     assert not [e for e in events if not e.startswith("connect ")], f"a CGI process left loopback: {events}"
 

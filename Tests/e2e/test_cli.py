@@ -8,7 +8,9 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, ROOT, Browser, _stack, unique_email
+from http_client import Browser
+from stack import BIN, ROOT, new_stack
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 
@@ -16,7 +18,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def cli_stack(tmp_path_factory, request):
     """Confirmation off, so an account made by `user add` signs in at once."""
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"})
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"})
 
 
 def run(stack, *args, stdin=""):

@@ -4,7 +4,7 @@ config (`make run`: the checkout's var/) read as they should."""
 import os
 import subprocess
 
-from conftest import BIN, ROOT
+from stack import BIN, ROOT
 
 ENV = {"PATH": "/usr/bin:/bin"}  # no FRONTDOOR_* from the caller's environment
 

@@ -18,7 +18,11 @@ from browserid import jwt
 from browserid.tests.support import get_keypair
 
 from backends import create_database, psql, remove_cluster, start_cluster
-from conftest import BIN, ROOT, Browser, MailSink, Stack, unique_email, wait_for
+from http_client import Browser
+from mails import MailSink
+from stack import BIN, Stack
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 AUD = "https://rp.example.com"
@@ -51,7 +55,7 @@ def test_a_sqlite_install_copied_to_postgresql_keeps_sessions_certificates_and_q
     stack = Stack(folder, {
         # SQLite, named: under `make e2e-postgres` a stack without a database of its own would get a PostgreSQL one.
         "database.path": str(folder / "frontdoor.sqlite"),
-        "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{sink.port}", "mail.from": "Frontdoor <no-reply@frontdoor.test>",
+        **sink.settings(),
         "mail.retry_base": "1s", "browserid.legacy_algorithms": "DS128, RS128"})
     email = unique_email("copy")
     browser = Browser(stack)

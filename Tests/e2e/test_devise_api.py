@@ -3,13 +3,15 @@
 
 Stacks: api_stack (confirmation off, outbox, lockout after 3 failures), mail_stack (confirmation on, SMTP sink),
 provider_stack / closed_provider_stack (google and facebook presets checking tokens with native_provider.py).
-The Api client (conftest) checks on every answer that it is JSON and sets no cookie.
+The Api client (api_client.py) checks on every answer that it is JSON and sets no cookie.
 """
 
 import pytest
 import requests
 
-from conftest import Api, Browser, token_handle, unique_email
+from api_client import Api, token_handle
+from http_client import Browser
+from users import unique_email
 from devise_api import account_ids_of, check_user, check_error, check_unauthorized, registered, works, account_id, audit, make_stale, PASSWORD, NEW_PASSWORD, FAILED
 
 # MARK: - Register

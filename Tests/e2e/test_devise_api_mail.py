@@ -1,7 +1,9 @@
 """The devise-ios API with confirmation required: mail through the SMTP sink (enumeration, new email, reminders)."""
 from urllib.parse import parse_qs, urlparse
 
-from conftest import Api, Browser, unique_email
+from api_client import Api
+from http_client import Browser
+from users import unique_email
 from devise_api import account_ids_of, check_user, check_error, check_unauthorized, works, PASSWORD, NEW_PASSWORD
 
 # MARK: - With confirmation required (mail through SMTP)

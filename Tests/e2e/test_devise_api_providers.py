@@ -1,7 +1,8 @@
 """The devise-ios API's provider rows: Google and Facebook tokens checked with native_provider.py standing in."""
 import pytest
 
-from conftest import Api, unique_email
+from api_client import Api
+from users import unique_email
 from devise_api import account_ids_of, check_user, check_error, registered, unique_id, unique_number, works
 
 # MARK: - Provider tokens (native_provider.py stands in for Google and Facebook)

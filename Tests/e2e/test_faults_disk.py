@@ -8,7 +8,11 @@ from contextlib import closing
 
 import pytest
 
-from conftest import Api, Browser, _stack, unique_email, wait_for
+from api_client import Api
+from http_client import Browser
+from stack import new_stack
+from users import unique_email
+from waits import wait_for
 from faults import integrity, sign_up
 
 pytestmark = pytest.mark.sqlite_only("database.max_size_mb is SQLite's page cap; the test fills the file itself")
@@ -20,8 +24,8 @@ UNAVAILABLE = "We can't save changes right now, so nothing was changed. Please t
 
 @pytest.fixture(scope="module")
 def full_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                  "database.max_size_mb": str(CAP_MB), "api.enabled": "true"})
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                     "database.max_size_mb": str(CAP_MB), "api.enabled": "true"})
 
 
 def pad_to_the_cap(stack, spare_pages):
@@ -89,7 +93,7 @@ def test_a_full_database_refuses_changes_clearly_keeps_sessions_and_recovers(ful
 
 
 def test_the_cap_must_be_a_size(tmp_path):
-    from conftest import BIN, render_yaml
+    from stack import BIN, render_yaml
     import subprocess
     config = tmp_path / "frontdoor.yml"
     config.write_text(render_yaml({"database.path": str(tmp_path / "db.sqlite"), "database.max_size_mb": "-1"}))

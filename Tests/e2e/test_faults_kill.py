@@ -23,7 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from conftest import Browser, _stack, unique_email, wait_for
+from http_client import Browser
+from stack import new_stack
+from users import unique_email
+from waits import wait_for
 from faults import (PASSWORD, Figures, gate, half_written, integrity, kill_app, mailed_token, restart_app, rounds,
                     sign_up, signs_in)
 
@@ -37,7 +40,7 @@ KILL_AFTER = (8, 24)     # the kill comes once this many operations (a random nu
 @pytest.fixture(scope="module")
 def kill_stack(tmp_path_factory, request):
     """Confirmation off (a sign-up signs in), outbox mail, no mail throttle, no address block from the many sign-ins."""
-    yield from _stack(tmp_path_factory, request, {
+    yield from new_stack(tmp_path_factory, request, {
         "confirmation.required": "false", "mail.transport": "outbox", "mail.throttle": "0s",
         "lockout.address_max_failures": "100000"})
 

@@ -1,7 +1,7 @@
 """The mail server down for a while: the queue grows, pages answer as usual, and everything is delivered once when it
 is back.
 
-A stack sends through SMTP to this module's own sink (aiosmtpd on a loopback port from conftest.free_port: outside
+A stack sends through SMTP to this module's own sink (aiosmtpd on a loopback port from ports.free_port: outside
 the ephemeral range and held by this process, so nothing else takes it while the sink is stopped) with a short retry backoff
 (`mail.retry_base` 0.2s, `mail.send_interval` 0.1s). Each round takes the sink away, in turns by stopping it (the port
 refuses connections) and by making it answer 451 to every message; then causes N mails (sign-ups, which mail a
@@ -21,7 +21,12 @@ from collections import Counter
 
 import pytest
 
-from conftest import BIN, Browser, MailSink, _stack, unique_email, wait_for
+from fakeserver import serving
+from http_client import Browser
+from mails import MailSink
+from stack import BIN, new_stack
+from users import unique_email
+from waits import wait_for
 from faults import PASSWORD, Figures, mailed_token, rounds, sign_up, signs_in
 
 ROUNDS = rounds(2)
@@ -34,7 +39,7 @@ MESSAGE_ID = re.compile(r"^Message-ID: <([^@>]+)@", re.MULTILINE)  # the queue k
 
 
 class FlakySink(MailSink):
-    """conftest's sink (stop() and start() again keep its port) that can also refuse every message with a 451."""
+    """mails.MailSink (stop() and start() again keep its port) that can also refuse every message with a 451."""
 
     def __init__(self):
         super().__init__()
@@ -55,18 +60,14 @@ class FlakySink(MailSink):
 
 @pytest.fixture(scope="module")
 def sink():
-    server = FlakySink()
-    server.start()
-    yield server
-    server.stop()
+    yield from serving(FlakySink())
 
 
 @pytest.fixture(scope="module")
 def flaky_mail_stack(tmp_path_factory, request, sink):
     """Confirmation on, SMTP to the module's sink, retries after 0.2 s, 0.4 s, ..., no per-address throttle."""
-    yield from _stack(tmp_path_factory, request, {
-        "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{sink.port}",
-        "mail.from": "Frontdoor <no-reply@frontdoor.test>", "mail.retry_base": "0.2s", "mail.send_interval": "0.1s",
+    yield from new_stack(tmp_path_factory, request, {
+        **sink.settings(), "mail.retry_base": "0.2s", "mail.send_interval": "0.1s",
         "mail.throttle": "0s", "lockout.address_max_failures": "100000"})
 
 

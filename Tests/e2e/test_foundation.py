@@ -9,7 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from conftest import BIN, REQUEST_TIMEOUT, ROOT, Browser, Stack, free_port, token_digest, unique_email, wait_for
+from api_client import token_digest
+from http_client import REQUEST_TIMEOUT, Browser
+from ports import free_port
+from stack import BIN, ROOT, Stack
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 

@@ -4,43 +4,43 @@ import os
 import re
 import signal
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote
 
 import pytest
+from flask import Response, request
 
-from conftest import BIN, ROOT, Browser, _stack, free_port, outbox_link, unique_email, wait_for
+from fakeserver import FakeServer
+
+from http_client import Browser
+from mails import outbox_link
+from ports import free_port
+from stack import BIN, ROOT, new_stack
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 
 
-class EchoApp(BaseHTTPRequestHandler):
+class EchoApp(FakeServer):
     """The protected upstream: a page that shows which identity headers and which Cookie header nginx passed to it."""
 
-    def do_GET(self):
-        cookies = self.headers.get_all("Cookie")
-        body = (f"protected page {self.path}\nRemote-User={self.headers.get('Remote-User')}\n"
-                f"Remote-Email={self.headers.get('Remote-Email')}\nRemote-Name={self.headers.get('Remote-Name')}\n"
-                f"Cookie={' | '.join(cookies) if cookies else '(none)'}\n").encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    def __init__(self):
+        super().__init__("echo_app")
 
-    def log_message(self, *args):
-        pass
+        @self.app.get("/", defaults={"path": ""})
+        @self.app.get("/<path:path>")
+        def echo(path):
+            cookies = request.headers.getlist("Cookie")
+            body = (f"protected page {request.environ['REQUEST_URI']}\nRemote-User={request.headers.get('Remote-User')}\n"
+                    f"Remote-Email={request.headers.get('Remote-Email')}\nRemote-Name={request.headers.get('Remote-Name')}\n"
+                    f"Cookie={' | '.join(cookies) if cookies else '(none)'}\n")
+            return Response(body, 200, content_type="text/plain")
 
 
 @pytest.fixture(scope="module")
 def upstream():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), EchoApp)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
+    with EchoApp() as server:
+        yield server.port
 
 
 def readme_snippet():
@@ -68,9 +68,9 @@ def server_files(port):
 
 @pytest.fixture(scope="module")
 def gate_stack(tmp_path_factory, request, upstream):
-    yield from _stack(tmp_path_factory, request,
-                      {"confirmation.required": "false", "mail.transport": "outbox", "redirect.allowed_hosts": "app.test, .partner.test"},
-                      server_files(upstream))
+    yield from new_stack(tmp_path_factory, request,
+                         {"confirmation.required": "false", "mail.transport": "outbox", "redirect.allowed_hosts": "app.test, .partner.test"},
+                         server_files(upstream))
 
 
 def signed_up(stack, email=None):
@@ -253,7 +253,7 @@ def test_the_readme_snippet_protects_a_page_in_the_make_run_server(tmp_path, ups
     try:
         base = f"http://127.0.0.1:{port}"
 
-        class Dev:  # just enough of a Stack for conftest's Browser and outbox_link
+        class Dev:  # just enough of a Stack for http_client.Browser and mails.outbox_link
             outbox = tmp_path / "var/outbox"
             seen_session_tokens = set()
         browser = Browser(Dev, base=base + "/account")

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, Browser, _stack, unique_email
+from http_client import Browser
+from stack import ROOT, new_stack
+from users import unique_email
 from httpfuzz import BAD_STATUSES, PASSWORD, ROUTE_METHODS, Generator, Material, Tally, Wire, describe, rss_kib, send
 
 REQUESTS = int(os.environ.get("HTTP_FUZZ_REQUESTS") or 3000)
@@ -35,7 +37,7 @@ RESULTS = ROOT / "bench/results/http-fuzz.md"
 
 @pytest.fixture(scope="module")
 def fuzz_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {
+    yield from new_stack(tmp_path_factory, request, {
         "confirmation.required": "false", "mail.transport": "outbox", "api.enabled": "true", "mail.throttle": "0s",
         "lockout.address_max_failures": "1000000"})
 

@@ -5,19 +5,22 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, CSRF, Browser, _stack, outbox_link, unique_email
+from http_client import CSRF, Browser
+from mails import outbox_link
+from stack import BIN, new_stack
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(scope="module")
 def invite_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {"signup": "invite", "mail.transport": "outbox", "confirmation.required": "true"})
+    yield from new_stack(tmp_path_factory, request, {"signup": "invite", "mail.transport": "outbox", "confirmation.required": "true"})
 
 
 @pytest.fixture(scope="module")
 def closed_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {"signup": "closed", "mail.transport": "outbox"})
+    yield from new_stack(tmp_path_factory, request, {"signup": "closed", "mail.transport": "outbox"})
 
 
 def invite(stack, email, *flags):

@@ -7,7 +7,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import Browser, make_chromium, page_wait, unique_email
+from chromium_driver import make_chromium, page_wait
+from http_client import Browser
+from users import unique_email
 from look import PASSWORD, fill, language_cookie, loaded, show, submit
 
 FOCUSED = """

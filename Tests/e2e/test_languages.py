@@ -8,7 +8,10 @@ import re
 
 import pytest
 
-from conftest import Browser, _stack, page_wait, unique_email
+from chromium_driver import page_wait
+from http_client import Browser
+from stack import new_stack
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 NBSP = "\u00a0"
@@ -101,7 +104,7 @@ def test_every_language_names_itself_in_the_switcher(stack):
 
 @pytest.fixture(scope="module")
 def german_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {**OUTBOX, "languages.default": "de"})
+    yield from new_stack(tmp_path_factory, request, {**OUTBOX, "languages.default": "de"})
 
 
 def test_a_configured_default_answers_a_browser_that_names_no_offered_language(german_stack):
@@ -118,7 +121,7 @@ def test_a_wildcard_does_not_bring_back_a_language_refused_with_q_0(german_stack
 
 @pytest.fixture(scope="module")
 def two_language_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {**OUTBOX, "languages.available": "en, fr"})
+    yield from new_stack(tmp_path_factory, request, {**OUTBOX, "languages.available": "en, fr"})
 
 
 def test_only_the_configured_languages_are_offered(two_language_stack):
@@ -273,7 +276,7 @@ OVERRIDES = """messages:
 
 @pytest.fixture(scope="module")
 def override_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, OUTBOX, extra_yaml=OVERRIDES)
+    yield from new_stack(tmp_path_factory, request, OUTBOX, extra_yaml=OVERRIDES)
 
 
 def test_the_operators_messages_replace_the_built_in_wording(override_stack):

@@ -4,7 +4,10 @@ import html
 import re
 import subprocess
 
-from conftest import BIN, Api, Browser, unique_email
+from api_client import Api
+from http_client import Browser
+from stack import BIN
+from users import unique_email
 from test_languages import NBSP, OVERRIDES, PASSWORD, lang_of, preference, sign_up, title_of, visitor
 
 

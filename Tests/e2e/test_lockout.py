@@ -10,7 +10,11 @@ import time
 
 import pytest
 
-from conftest import Browser, _stack, outbox_link, unique_email, wait_for
+from http_client import Browser
+from mails import outbox_link
+from stack import new_stack
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 FAILED = "Invalid email or password."
@@ -23,13 +27,13 @@ LOCK_SETTINGS = {"confirmation.required": "true", "mail.transport": "outbox", "c
 
 @pytest.fixture(scope="module")
 def lock_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {**LOCK_SETTINGS, "lockout.duration": "1h"})
+    yield from new_stack(tmp_path_factory, request, {**LOCK_SETTINGS, "lockout.duration": "1h"})
 
 
 @pytest.fixture(scope="module")
 def short_lock_stack(tmp_path_factory, request):
     """Locks end two seconds after they start: for the test that waits for one to end by itself."""
-    yield from _stack(tmp_path_factory, request, {**LOCK_SETTINGS, "lockout.duration": "2s"})
+    yield from new_stack(tmp_path_factory, request, {**LOCK_SETTINGS, "lockout.duration": "2s"})
 
 
 class Client(Browser):

@@ -7,7 +7,9 @@ Pages reached through other sites or mailed links are in test_look_flows.py; key
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import Stack, _stack, make_chromium, running, unique_email
+from chromium_driver import make_chromium
+from stack import Stack, new_stack, running
+from users import unique_email
 from look import (LANGS, WIDTHS, check_page, fill, language_cookie, loaded, prepare, show, sign_up, sign_up_with_errors,
                   submit, switch_language)
 
@@ -67,8 +69,8 @@ def stack(tmp_path_factory, request):
     """As conftest's `stack` (confirmation off, outbox mail), with a password entry that stays recent for a day: the
     signed-in browser signs up once, and its settings pages must be themselves, not the re-authentication page that
     the default 10 minutes would bring on a slow run."""
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                  "session.reauthenticate_after": "1d"})
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                     "session.reauthenticate_after": "1d"})
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,10 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import Browser, confirmed_user, make_chromium, outbox_link, page_wait, unique_email
+from chromium_driver import make_chromium, page_wait
+from http_client import Browser
+from mails import outbox_link
+from users import confirmed_user, unique_email
 from look import (LANGS, PASSWORD, WIDTHS, check_page, fill, language_cookie, page_lang, prepare, show, sign_up, submit,
                   switch_language)
 

@@ -7,7 +7,9 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, Browser, _stack, unique_email
+from http_client import Browser
+from stack import BIN, new_stack
+from users import unique_email
 from test_languages import NBSP, visitor
 
 PASSWORD = "correct horse battery"
@@ -20,9 +22,8 @@ SENDER_NAME = "Équipe d’accès Frontdoor, « support »"
 @pytest.fixture(scope="module")
 def french_mail_stack(tmp_path_factory, request, smtp):
     """Confirmation on, mail through SMTP to the sink from a display name and a site name that are not ASCII."""
-    yield from _stack(tmp_path_factory, request, {
-        "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}", "site_name": SITE,
-        "mail.from": f"{SENDER_NAME} <no-reply@frontdoor.test>"})
+    yield from new_stack(tmp_path_factory, request, {
+        **smtp.settings(f"{SENDER_NAME} <no-reply@frontdoor.test>"), "site_name": SITE})
 
 
 def path_of(link, stack):
@@ -113,8 +114,8 @@ def test_mail_waits_while_the_smtp_server_is_down(mail_stack, smtp):
 @pytest.fixture(scope="module")
 def patient_mail_stack(tmp_path_factory, request, smtp):
     """SMTP to the sink, but the background sender retries only after an hour: only `frontdoor mail retry` sends again."""
-    yield from _stack(tmp_path_factory, request, {
-        "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}", "confirmation.required": "true",
+    yield from new_stack(tmp_path_factory, request, {
+        **smtp.settings(sender=None), "confirmation.required": "true",
         "mail.retry_base": "1h", "mail.send_interval": "1h"})
 
 
@@ -159,7 +160,7 @@ def test_the_outbox_transport_writes_a_parseable_eml_with_the_link(stack):
             if message["To"] == address:
                 return message
         return None
-    from conftest import wait_for
+    from waits import wait_for
     message = wait_for(eml, what="an .eml in the outbox")
     text = message.get_body(("plain",)).get_content()
     link = re.search(r"http://\S+/account/password/edit\?token=[\w-]+", text).group(0)

@@ -11,10 +11,13 @@ import ssl
 import subprocess
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from conftest import BIN, Browser, MailSink, Stack, running, unique_email, wait_for
+from http_client import Browser
+from mails import MailSink
+from stack import BIN, Stack, running
+from users import unique_email
+from waits import wait_for
 
 # The implicit-TLS servers take AUTH without STARTTLS (their socket is TLS already), which aiosmtpd warns about.
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
@@ -62,33 +65,17 @@ def check_login(server, session, envelope, mechanism, auth_data):
 
 
 class TLSSink(MailSink):
-    """The conftest sink behind TLS (STARTTLS or implicit) that takes mail only after AUTH; it notes for each message
+    """The mailbox sink behind TLS (STARTTLS or implicit) that takes mail only after AUTH; it notes for each message
     whether the session was authenticated and (for STARTTLS) encrypted."""
 
     def __init__(self, **smtp):
-        super().__init__()
-        self.smtp = smtp
+        super().__init__(auth_required=True, authenticator=check_login, **smtp)
         self.sessions = []
 
     async def handle_DATA(self, server, session, envelope):
         self.sessions.append({"authenticated": session.authenticated, "starttls": session.ssl is not None,
                               "login": session.login_data})
         return await super().handle_DATA(server, session, envelope)
-
-    def start(self):
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, ready_timeout=60, auth_required=True,
-                                     authenticator=check_login, **self.smtp)
-        self.controller.start()
-        return self
-
-
-@contextlib.contextmanager
-def started(sink):
-    sink.start()
-    try:
-        yield sink
-    finally:
-        sink.stop()
 
 
 def starttls_sink(pki, name="server"):
@@ -151,7 +138,7 @@ def test_confirmation_mail_goes_out_over_tls_with_auth(tmp_path_factory, pki, mo
     sink = starttls_sink(pki) if mode == "starttls" else smtps_sink(pki)
     scheme = "smtp" if mode == "starttls" else "smtps"
     extra = {"mail.smtp_starttls": "true"} if mode == "starttls" else {}
-    with started(sink), stack_with(tmp_path_factory, mail_config(f"{scheme}://127.0.0.1:{sink.port}", pki, **extra)) as stack:
+    with sink, stack_with(tmp_path_factory, mail_config(f"{scheme}://127.0.0.1:{sink.port}", pki, **extra)) as stack:
         email = sign_up(stack)
         mail = sink.wait_for_mail(email, "/account/confirm?token=")
         assert mail["from"] == "no-reply@frontdoor.test"
@@ -165,7 +152,7 @@ def test_confirmation_mail_goes_out_over_tls_with_auth(tmp_path_factory, pki, mo
 
 def test_a_wrong_password_is_a_clear_error_in_the_queue(tmp_path_factory, pki):
     wrong = "not-the-Smtp-Pass-41"
-    with started(smtps_sink(pki)) as sink, \
+    with smtps_sink(pki) as sink, \
             stack_with(tmp_path_factory, mail_config(f"smtps://127.0.0.1:{sink.port}", pki, secret=wrong)) as stack:
         email = sign_up(stack)
         mail = failed_delivery(stack, email)
@@ -184,7 +171,7 @@ def test_a_refused_certificate_keeps_the_mail_queued_with_the_reason(tmp_path_fa
     # untrusted: the system's CA store (no mail.smtp_ca_file) does not know the private CA;
     # wrong_host: the CA is trusted but the certificate is for mail.elsewhere.test, not 127.0.0.1.
     sink = smtps_sink(pki, "server" if case == "untrusted" else "elsewhere")
-    with started(sink), stack_with(tmp_path_factory, mail_config(f"smtps://127.0.0.1:{sink.port}",
+    with sink, stack_with(tmp_path_factory, mail_config(f"smtps://127.0.0.1:{sink.port}",
                                                                  None if case == "untrusted" else pki)) as stack:
         email = sign_up(stack)
         error = failed_delivery(stack, email)["lastError"]

@@ -3,7 +3,10 @@ sign in, fail, get locked and pass the gate; refused (404) to addresses not allo
 from prometheus_client.parser import text_string_to_metric_families
 
 from backends import POSTGRESQL
-from conftest import Browser, _stack, unique_email, wait_for
+from http_client import Browser
+from stack import new_stack
+from users import unique_email
+from waits import wait_for
 
 import pytest
 
@@ -12,8 +15,8 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module")
 def metrics_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                  "lockout.max_failures": "2", "metrics.host": "host-a"})
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                     "lockout.max_failures": "2", "metrics.host": "host-a"})
 
 
 def scrape(stack):
@@ -56,13 +59,13 @@ def test_metrics_parse_and_count_what_happens(metrics_stack):
 
 
 def test_metrics_are_refused_to_other_addresses(tmp_path_factory, request):
-    for stack in _stack(tmp_path_factory, request, {"metrics.allowed_addresses": "192.0.2.1"}):
+    for stack in new_stack(tmp_path_factory, request, {"metrics.allowed_addresses": "192.0.2.1"}):
         assert Browser(stack).get("/metrics").status_code == 404
 
 
 def test_metrics_allow_a_cidr_range_of_addresses(tmp_path_factory, request):
     """nginx connects from 127.0.0.1, which lies in 127.0.0.0/8 (issue 22: ranges, not exact strings)."""
-    for stack in _stack(tmp_path_factory, request, {"metrics.allowed_addresses": "2001:db8::/32, 127.0.0.0/8"}):
+    for stack in new_stack(tmp_path_factory, request, {"metrics.allowed_addresses": "2001:db8::/32, 127.0.0.0/8"}):
         assert Browser(stack).get("/metrics").status_code == 200
 
 

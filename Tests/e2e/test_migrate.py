@@ -9,7 +9,7 @@ from contextlib import closing
 
 import pytest
 
-from conftest import BIN, ROOT
+from stack import BIN, ROOT
 
 # Every test here makes its own SQLite file (test_postgres.py runs `migrate --status` on PostgreSQL).
 pytestmark = pytest.mark.sqlite_only("an old SQLite file migrated, its copy before, and backup of it")

@@ -9,7 +9,10 @@ import threading
 
 import requests
 
-from conftest import BIN, REQUEST_TIMEOUT, ROOT, free_port, wait_for
+from http_client import REQUEST_TIMEOUT
+from ports import free_port
+from stack import BIN, ROOT
+from waits import wait_for
 
 
 def stop(process, signal_number=signal.SIGTERM):

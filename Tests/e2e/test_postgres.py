@@ -8,7 +8,10 @@ import pytest
 import requests
 
 from backends import create_database as new_database, psql, remove_cluster, start_cluster
-from conftest import BIN, ROOT, Browser, Stack, running, unique_email, wait_for
+from http_client import Browser
+from stack import BIN, ROOT, Stack, running
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 

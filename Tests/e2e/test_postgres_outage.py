@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, Browser, Stack, running, unique_email, wait_for
+from http_client import Browser
+from stack import ROOT, Stack, running
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 UNAVAILABLE = "We can't save changes right now, so nothing was changed. Please try again in a few minutes."

@@ -6,7 +6,9 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, Browser, _stack, unique_email
+from http_client import Browser
+from stack import BIN, new_stack
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 
@@ -35,8 +37,8 @@ PROFILE_YAML = """profile:
 @pytest.fixture(scope="module")
 def profile_stack(tmp_path_factory, request):
     """Confirmation off, outbox mail, and the declared fields above."""
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"},
-                      extra_yaml=PROFILE_YAML)
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"},
+                         extra_yaml=PROFILE_YAML)
 
 
 NAMES = itertools.count(1)

@@ -10,7 +10,10 @@ from datetime import datetime
 
 import pytest
 
-from conftest import BIN, Browser, _stack, unique_email, wait_for
+from http_client import Browser
+from stack import BIN, new_stack
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 DAY = 86400
@@ -20,8 +23,8 @@ DAY = 86400
 def keep_stack(tmp_path_factory, request):
     """The server keeps everything (retention 0), so its own pruning never races what the commands here delete; the
     commands get their retention from the environment."""
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                  "retention.audit": "0", "retention.sent_mail": "0"})
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                     "retention.audit": "0", "retention.sent_mail": "0"})
 
 
 def run(stack, *args, env=None, stdin=""):
@@ -149,8 +152,8 @@ def test_a_missing_database_is_one_line_and_makes_nothing(keep_stack, tmp_path):
 
 
 def test_serve_prunes_in_the_background(tmp_path_factory, request):
-    for stack in _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                    "retention.prune_interval": "1s"}):
+    for stack in new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                       "retention.prune_interval": "1s"}):
         email, _ = account_with_history(stack)
         queue_unsent(stack, email, 400)
         age_rows(stack, email, 400)

@@ -13,7 +13,11 @@ import time
 
 import pytest
 
-from conftest import Browser, _stack, token_handle, unique_email, wait_for
+from api_client import token_handle
+from http_client import Browser
+from stack import new_stack
+from users import unique_email
+from waits import wait_for
 from faults import Figures, gate, mailed_token, rounds, sign_up, signs_in
 from test_profile import PROFILE_YAML
 
@@ -84,8 +88,8 @@ def test_two_sign_ups_with_one_address_at_once_make_one_account(stack):
 
 @pytest.fixture(scope="module")
 def profile_stack(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"},
-                      extra_yaml=PROFILE_YAML)
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"},
+                         extra_yaml=PROFILE_YAML)
 
 
 def test_two_sign_ups_with_one_unique_username_at_once_make_one_account(profile_stack):

@@ -9,7 +9,9 @@ import html
 import re
 from urllib.parse import parse_qs, urlparse
 
-from conftest import Api, Browser, unique_email
+from api_client import Api
+from http_client import Browser
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 DEVICE = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"

@@ -7,7 +7,9 @@ import os
 import re
 import time
 
-from conftest import Browser, unique_email, wait_for
+from http_client import Browser
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple battery horse"

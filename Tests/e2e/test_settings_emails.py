@@ -5,7 +5,9 @@ import html
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from conftest import Browser, outbox_link, unique_email
+from http_client import Browser
+from mails import outbox_link
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 EMAILS = "/account/settings/emails"

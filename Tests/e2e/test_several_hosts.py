@@ -26,9 +26,14 @@ import pytest
 from browserid import jwt
 from browserid.tests.support import get_keypair
 
-import conftest
-from conftest import (Browser, MailSink, page_text, social_provider_yaml, social_start, finish, through_provider,
-                      unique_email, wait_for)
+from fakeserver import serving
+from http_client import Browser, page_text
+from mails import MailSink
+from social import finish, social_provider_yaml, social_start, through_provider
+from stack import running
+from summary import SUMMARY
+from users import unique_email
+from waits import wait_for
 from faults import half_written, kill_app, restart_app
 from hosts import (CHECK_EMAIL, FAILED, PASSWORD, REVOCATIONS, Pair, account_of, confirmed, gate, message_ids, on,
                    refused, relocated, reset_form, reset_token, revocation_delay, run_cli, sign_up, signed_in, unsent)
@@ -51,10 +56,7 @@ def cache_hits(target):
 @pytest.fixture(scope="module")
 def sink():
     """The hosts' SMTP server (aiosmtpd; stop() and start() keep its port, closed meanwhile)."""
-    server = MailSink()
-    server.start()
-    yield server
-    server.stop()
+    yield from serving(MailSink())
 
 
 @pytest.fixture(scope="module")
@@ -65,29 +67,19 @@ def hosts(tmp_path_factory, sink, oauth_server):
     folder = tmp_path_factory.mktemp("hosts")
     corp = {"id": "corp", "kind": "oidc", "name": "Corp SSO", "client_id": f"hosts-{time.time_ns()}",
             "client_secret": "hosts-secret-" + str(time.time_ns())}
-    settings = {"confirmation.required": "true", "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{sink.port}",
-                "mail.from": "Frontdoor <no-reply@frontdoor.test>", "mail.throttle": "0s", "mail.retry_base": "0.2s",
+    settings = {"confirmation.required": "true", **sink.settings(), "mail.throttle": "0s", "mail.retry_base": "0.2s",
                 "lockout.max_failures": str(MAX_FAILURES), "lockout.duration": "1h", "lockout.address_max_failures": "0",
                 "browserid.legacy_algorithms": "DS128"}   # PyBrowserID's user keys (get_keypair) are DS128
     pair = Pair(folder, settings, extra_yaml=social_provider_yaml(oauth_server, [corp], folder / "social-tokens.key"))
     oauth_server.add_client(corp["client_id"], corp["client_secret"], [pair.public_url + "/account/auth/corp/callback"])
     try:
-        pair.start()
-    except Exception:
-        print(pair.logs())
-        pair.stop()
-        raise
-    conftest.STACKS.append(pair)
-    yield pair
-    conftest.STACKS.remove(pair)
-    pair.stop()
-    if DELAYS:
-        line = "revocation delay across hosts (A acts, B's gate refuses): " + ", ".join(
-            f"{kind} {seconds * 1000:.0f} ms" for kind, (seconds, _) in DELAYS.items())
-        conftest.SUMMARY.append(line)
-        print("\n" + line)
-    events = pair.network_events()
-    assert not [event for event in events if not event.startswith("connect ")], events
+        yield from running(pair)   # started, listed in STACKS for failure reports, stopped, checked to stay on loopback
+    finally:
+        if DELAYS:
+            line = "revocation delay across hosts (A acts, B's gate refuses): " + ", ".join(
+                f"{kind} {seconds * 1000:.0f} ms" for kind, (seconds, _) in DELAYS.items())
+            SUMMARY.append(line)
+            print("\n" + line)
 
 
 def test_signed_up_on_a_confirmed_on_b_signed_in_on_a_passes_the_gate_on_b(hosts, sink):

@@ -4,7 +4,10 @@ import html
 
 import pytest
 
-from conftest import Api, Browser, _stack, unique_email
+from api_client import Api
+from http_client import Browser
+from stack import new_stack
+from users import unique_email
 
 PASSWORD = "correct horse battery"
 REFUSED = "Too many accounts were created from your network in the last while. Please try again later."
@@ -12,8 +15,8 @@ REFUSED = "Too many accounts were created from your network in the last while. P
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory, request):
-    yield from _stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
-                                                  "api.enabled": "true", "signup_limit.max_per_address": "2"})
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                     "api.enabled": "true", "signup_limit.max_per_address": "2"})
 
 
 def test_the_third_account_from_one_address_within_the_hour_is_refused(limited):

@@ -41,7 +41,9 @@ from urllib.parse import urlencode
 import pytest
 import requests
 
-from conftest import BIN, CSRF, ROOT, Browser, Stack, running, unique_email
+from http_client import CSRF, Browser
+from stack import BIN, ROOT, Stack, running
+from users import unique_email
 
 PASSWORD = "soak horse battery staple"
 SECONDS = int(os.environ.get("SOAK_SECONDS") or 30)

@@ -15,8 +15,13 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import (BIN, Browser, Stack, account_ids, finish, identities, page_text, running, social_provider_yaml,
-                      social_sign_in, social_stack, social_start, page_wait, through_provider, unique_email, wait_for)
+from chromium_driver import page_wait
+from http_client import Browser, page_text
+from social import (account_ids, finish, identities, social_provider_yaml, social_sign_in, social_stack, social_start,
+                    through_provider)
+from stack import BIN, Stack, running
+from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 NAME = "Corp SSO"
@@ -26,8 +31,7 @@ SUBJECTS = itertools.count(10**9 + 1)  # each provider user of this module its o
 @pytest.fixture(scope="module")
 def social_mail(tmp_path_factory, oauth_server, smtp):
     yield from social_stack(tmp_path_factory, oauth_server, {
-        "confirmation.required": "true", "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}",
-        "mail.from": "Frontdoor <no-reply@frontdoor.test>"})
+        "confirmation.required": "true", **smtp.settings()})
 
 
 @pytest.fixture(scope="module")

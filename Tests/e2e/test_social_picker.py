@@ -11,8 +11,10 @@ import re
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import (Browser, finish, identities, make_chromium, account_ids, page_text, page_wait, social_sign_in, social_start,
-                      through_provider, unique_email)
+from chromium_driver import make_chromium, page_wait
+from http_client import Browser, page_text
+from social import account_ids, finish, identities, social_sign_in, social_start, through_provider
+from users import unique_email
 from look import LANGS, check_page, language_cookie, page_lang, show, WIDTHS
 
 PASSWORD = "correct horse battery"

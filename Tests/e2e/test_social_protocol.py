@@ -13,8 +13,9 @@ from urllib.parse import parse_qs, urlencode, urlparse, urlunparse
 
 import pytest
 
-from conftest import (Browser, finish, identities, page_text, social_stack, social_start, through_provider,
-                      unique_email)
+from http_client import Browser, page_text
+from social import finish, identities, social_stack, social_start, through_provider
+from users import unique_email
 
 NAME = "Corp SSO"
 STATE_INVALID = "That sign-in attempt has expired or was already used. Please start again."

@@ -17,8 +17,12 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import (REQUEST_TIMEOUT, Api, Browser, account_ids, identities, page_text, page_wait, social_sign_in, social_stack,
-                      social_start, unique_email, wait_for)
+from api_client import Api
+from chromium_driver import page_wait
+from http_client import REQUEST_TIMEOUT, Browser, page_text
+from social import account_ids, identities, social_sign_in, social_stack, social_start
+from users import unique_email
+from waits import wait_for
 from devise_api import check_error, check_user, works
 from oauth_provider import s256_challenge
 
@@ -32,8 +36,7 @@ def x_stack(tmp_path_factory, oauth_server, smtp):
     issuer = oauth_server.issuer
     entry = {"id": PROVIDER, "kind": "twitter", "authorization_endpoint": issuer + "/i/oauth2/authorize",
              "token_endpoint": issuer + "/2/oauth2/token", "userinfo_endpoint": issuer + "/2/users/me"}
-    config = {"confirmation.required": "true", "mail.transport": "smtp", "mail.smtp_url": f"smtp://127.0.0.1:{smtp.port}",
-              "mail.from": "Frontdoor <no-reply@frontdoor.test>"}
+    config = {"confirmation.required": "true", **smtp.settings()}
     for stack in social_stack(tmp_path_factory, oauth_server, config, providers=(entry,)):
         client = stack.social[PROVIDER]
         oauth_server.add_client(client["client_id"], client["client_secret"],

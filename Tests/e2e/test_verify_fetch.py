@@ -10,7 +10,8 @@ import pytest
 import requests
 from browserid.tests.support import make_assertion
 
-from conftest import Stack, free_port, running
+from ports import free_port
+from stack import Stack, running
 
 AUD = "https://rp.example.com"
 TIMEOUT = 30  # seconds: only a bound for a request that never ends

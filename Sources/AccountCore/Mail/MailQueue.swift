@@ -1,8 +1,8 @@
 // MailQueue.swift: mail is queued in the database inside the request's transaction, then delivered by a sender with retries.
 //
 // Options (config section `mail`):
-//   retry_base   first retry delay; doubles per failed attempt up to one hour (default 30s)
-//   throttle     at most one mail of a kind per address in this window (default 1m)
+//   retry_base   first retry delay; doubles per failed attempt up to one hour
+//   throttle     at most one mail of a kind per address in this window
 // A delivery failure never fails the web request: it stays queued with its error and is retried. Delivered mail older
 // than `retention.sent_mail` is pruned (see Retention); unsent mail is never.
 import AccountRules

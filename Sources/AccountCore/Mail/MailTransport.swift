@@ -1,8 +1,8 @@
 // MailTransport.swift: where queued mail goes: an outbox folder of .eml files, or an SMTP server through libcurl.
 //
 // Options (config section `mail`):
-//   transport  outbox | smtp (default outbox)
-//   outbox     folder for .eml files (default var/outbox)
+//   transport  outbox | smtp
+//   outbox     folder for .eml files
 //   smtp_url   smtp://host:587 (STARTTLS when smtp_starttls) or smtps://host:465 (implicit TLS)
 //   smtp_starttls, smtp_username, smtp_password, timeout
 //   smtp_ca_file  PEM CA certificates trusted for the SMTP server instead of the system store (see SMTPTransport)

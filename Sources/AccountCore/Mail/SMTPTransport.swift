@@ -1,4 +1,5 @@
-// SMTPTransport.swift: sends a message over SMTP with libcurl (STARTTLS, implicit TLS, AUTH), TLS verification on.
+// SMTPTransport.swift: sends a message over SMTP with libcurl (STARTTLS, implicit TLS, AUTH), TLS verification on:
+// one CurlTransfer (module Curl) per message, and the wording of its failures.
 //
 // Options (config section `mail`, see MailTransport.swift): smtp_url, smtp_starttls, smtp_username, smtp_password,
 // smtp_ca_file (PEM CA certificates trusted instead of the system store; empty: the system store), timeout.
@@ -6,6 +7,7 @@
 // STARTTLS is a `MailError` naming the cause and the key to look at, which the queue records. Neither the password nor
 // credentials written in the URL ever appear in an error.
 import CCurl
+import Curl
 import Foundation
 
 /// SMTP delivery through libcurl's SMTP support; one connection per message.
@@ -38,49 +40,17 @@ public struct SMTPTransport: MailTransport {
 
     public init(settings: Settings) {
         self.settings = settings
-        _ = SMTPTransport.globalInit
     }
 
-    /// curl_global_init, once per process, before any thread uses curl.
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
     public func deliver(_ message: String, from sender: String, to recipient: String, id: String) throws {
-        guard let curl = curl_easy_init() else { throw MailError("mail: curl could not start") }
-        defer { curl_easy_cleanup(curl) }
-        let source = MessageSource(Array(message.utf8))
-        let context = Unmanaged.passRetained(source)
-        defer { context.release() }
-        let recipients = curl_slist_append(nil, "<\(recipient)>")
-        defer { curl_slist_free_all(recipients) }
-        let detail = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-        detail.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        defer { detail.deallocate() }
-
-        fd_curl_setopt_string(curl, CURLOPT_URL, settings.url)
-        fd_curl_setopt_string(curl, CURLOPT_MAIL_FROM, "<\(sender)>")
-        fd_curl_setopt_slist(curl, CURLOPT_MAIL_RCPT, recipients)
-        fd_curl_setopt_long(curl, CURLOPT_UPLOAD, 1)
-        fd_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-        fd_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT, settings.timeout)
-        fd_curl_setopt_long(curl, CURLOPT_TIMEOUT, settings.timeout)
-        fd_curl_setopt_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
-        fd_curl_setopt_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
-        if !settings.caFile.isEmpty { fd_curl_setopt_string(curl, CURLOPT_CAINFO, settings.caFile) }
-        fd_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, detail)
-        if settings.startTLS { fd_curl_setopt_long(curl, CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
-        if !settings.username.isEmpty {
-            fd_curl_setopt_string(curl, CURLOPT_USERNAME, settings.username)
-            fd_curl_setopt_string(curl, CURLOPT_PASSWORD, settings.password)
-        }
-        fd_curl_setopt_pointer(curl, CURLOPT_READDATA, context.toOpaque())
-        fd_curl_setopt_read(curl) { buffer, size, count, userdata in
-            guard let buffer, let userdata else { return 0 }
-            return Unmanaged<MessageSource>.fromOpaque(userdata).takeUnretainedValue().read(into: buffer, capacity: size * count)
-        }
-        let code = curl_easy_perform(curl)
-        guard code == CURLE_OK else {
-            throw Self.failure(code, detail: String(cString: detail), url: settings.url)
-        }
+        var transfer = CurlTransfer(url: settings.url, timeoutMilliseconds: settings.timeout * 1000)
+        transfer.mail = CurlTransfer.Mail(from: sender, recipients: [recipient])
+        transfer.upload = Array(message.utf8)
+        transfer.caFile = settings.caFile
+        transfer.requireTLS = settings.startTLS
+        if !settings.username.isEmpty { transfer.credentials = (settings.username, settings.password) }
+        guard let outcome = transfer.perform() else { throw MailError("mail: curl could not start") }
+        guard outcome.succeeded else { throw Self.failure(outcome.code, detail: outcome.detail, url: settings.url) }
     }
 
     /// The error for a failed delivery: what went wrong, curl's detail (never holds the password: curl words its
@@ -113,23 +83,5 @@ public struct SMTPTransport: MailTransport {
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
         guard let at = authority.lastIndex(of: "@") else { return url }
         return String(url[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
-    }
-}
-
-/// The bytes curl reads the message from, in chunks.
-private final class MessageSource {
-    private let bytes: [UInt8]
-    private var offset = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        let count = min(capacity, bytes.count - offset)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBufferPointer { source in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + offset, byteCount: count)
-        }
-        offset += count
-        return count
     }
 }

@@ -1,6 +1,6 @@
 // ResidencesAPI.swift: IIResidenceStore's verifier: `POST <base>/v1/residences` and `POST <base>/v1/residences/{id}/verify`.
 //
-// Options: `api.residence_lifetime` (1h), `mail.throttle` (one residence mail per address per window). See
+// Options: `api.residence_lifetime`, `mail.throttle` (one residence mail per address per window). See
 // AccountCore's Residences.swift for the flow; the approval page is ResidenceApprovalPage.
 //   POST v1/residences {"email"} (or {"residence":{"email"}})  → 201 {"id","state":"pending","secret"} | 422 | 429
 //   POST v1/residences/{id}/verify {"secret"}                   → 200 {"email","state":"verified","token"} once approved

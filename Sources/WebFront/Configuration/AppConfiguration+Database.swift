@@ -1,14 +1,14 @@
 // AppConfiguration+Database.swift: config section `database`: which database (an SQLite file or PostgreSQL), how to
-// reach and bound it, and the host's cache of session lookups on PostgreSQL. Defaults are PostgresSettings'.
+// reach and bound it, and the host's cache of session lookups on PostgreSQL. The PostgreSQL defaults are PostgresSettings'.
 import AccountCore
 import Foundation
 
 extension AppConfiguration {
     /// Config section `database`.
     public struct Database: Sendable, Equatable {
-        /// SQLite file (`path`, default `var/frontdoor.sqlite`).
+        /// SQLite file (`path`).
         public var path = "var/frontdoor.sqlite"
-        /// Largest size of the file in MiB (`max_size_mb`, default 0: no cap). At the cap, changes are refused
+        /// Largest size of the file in MiB (`max_size_mb`; 0: no cap). At the cap, changes are refused
         /// with a 503 page ("can't save changes right now") and nothing is half-written; reading goes on.
         public var maxSizeMB = 0
         /// Which database (`url`): empty or `sqlite:PATH` for SQLite (`path` above), or a PostgreSQL URL

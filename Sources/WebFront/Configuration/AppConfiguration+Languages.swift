@@ -1,13 +1,14 @@
 // AppConfiguration+Languages.swift: config section `languages` and the file-only `messages` overrides.
 //
 // Options:
-//   languages.available   "en, fr, de"  the languages offered, in the switcher's order; a code without a built-in
-//                                       catalog is offered in English plus its `messages` (a partial translation)
-//   languages.default     "en"          for a visitor whose account and browser name none of them, and for mail to an
-//                                       address without an account
+//   languages.available   the languages offered, in the switcher's order; a code without a built-in catalog is
+//                         offered in English plus its `messages` (a partial translation)
+//   languages.default     for a visitor whose account and browser name none of them, and for mail to an address
+//                         without an account
 //   messages              file only: language code → message key → text, replacing the built-in wording without a
-//                                       rebuild; a key must be a built-in one or a profile field's `field_<name>`
-//   logo_url              ""            an image shown before the site name (a path nginx serves, or an https URL)
+//                         rebuild; a key must be a built-in one or a profile field's `field_<name>`
+//   logo_url              an image shown before the site name (a path nginx serves, or an https URL)
+// Defaults: the key table (ConfigKeys+Table.swift).
 import AccountRules
 import Foundation
 import Yams

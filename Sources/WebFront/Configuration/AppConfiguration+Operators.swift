@@ -6,18 +6,18 @@ import IPAddresses
 extension AppConfiguration {
     /// Config section `lockout` (see AccountCore's `Lockout`).
     public struct Lockout: Sendable, Equatable {
-        /// Failures of one account within `window` that lock it (`max_failures`, default 5; 0: never lock).
-        public var maxFailures = 5
-        /// `window`, default 10m.
-        public var window: TimeInterval = 600
-        /// How long the account stays locked (`duration`, default 15m).
-        public var duration: TimeInterval = 900
-        /// Failures from one client address within `address_window` that block it (`address_max_failures`, default 50; 0: never).
-        public var addressMaxFailures = 50
-        /// `address_window`, default 10m.
-        public var addressWindow: TimeInterval = 600
-        /// How long the address stays blocked (`address_duration`, default 15m).
-        public var addressDuration: TimeInterval = 900
+        /// Failures of one account within `window` that lock it (`max_failures`; 0: never lock).
+        public var maxFailures = LockoutPolicy.default.maxFailures
+        /// `window`.
+        public var window = LockoutPolicy.default.window
+        /// How long the account stays locked (`duration`).
+        public var duration = LockoutPolicy.default.duration
+        /// Failures from one client address within `address_window` that block it (`address_max_failures`; 0: never).
+        public var addressMaxFailures = LockoutPolicy.default.addressMaxFailures
+        /// `address_window`.
+        public var addressWindow = LockoutPolicy.default.addressWindow
+        /// How long the address stays blocked (`address_duration`).
+        public var addressDuration = LockoutPolicy.default.addressDuration
     }
 
     /// Config section `redirect`: where return targets (`rd`) may point.
@@ -39,7 +39,7 @@ extension AppConfiguration {
         public var trustedProxies = ""
 
         /// Leading bits of an IPv6 client address that lockout by address and the sign-up limit count by
-        /// (`ipv6_prefix`, default 64: one client holds a whole /64; 128: each address alone).
+        /// (`ipv6_prefix`; 128: each address alone).
         public var ipv6Prefix = ClientInfo.defaultIPv6Prefix
 
         /// `trusted_proxies` parsed.
@@ -48,12 +48,12 @@ extension AppConfiguration {
 
     /// Config section `metrics`: `GET <base>/metrics` in Prometheus text format.
     public struct Metrics: Sendable, Equatable {
-        /// Serve metrics at all (`enabled`, default true).
+        /// Serve metrics at all (`enabled`).
         public var enabled = true
-        /// Client addresses and CIDR ranges that may read them (`allowed_addresses`, comma-separated, default loopback);
+        /// Client addresses and CIDR ranges that may read them (`allowed_addresses`, comma-separated);
         /// requests nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too.
         public var allowedAddresses = "127.0.0.1, ::1"
-        /// This host's name in `frontdoor_host_info{host=…}` (`host`, default the machine's hostname), so the figures of
+        /// This host's name in `frontdoor_host_info{host=…}` (`host`; by default the machine's hostname), so the figures of
         /// several hosts can be told apart.
         public var host = Metrics.machineName()
 

@@ -1,17 +1,17 @@
 // AppConfiguration+Profile.swift: config `profile.fields`, the operator's declared profile fields: read from the YAML
 // list, checked, printed back by `frontdoor config check`, and turned into AccountRules' `ProfileField`.
 //
-// Each item is a mapping (see ProfileField+Declaration.swift for what each option does):
+// Each item is a mapping (ProfileField+Declaration.swift says what each option does and its default):
 //   - name: username            required; [a-z][a-z0-9_]*, at most 40, not a built-in field name
-//     label: Username           default: the name
-//     required: true            default false
-//     min_length: 4             default 0
-//     max_length: 20            default 255 (at most 10000)
-//     pattern: "[A-Za-z0-9_]+"  Swift Regex the whole value must match; default none
+//     label: Username
+//     required: true
+//     min_length: 4
+//     max_length: 20            at most 10000
+//     pattern: "[A-Za-z0-9_]+"  Swift Regex the whole value must match
 //     type: text                text | email | tel | url | number
 //     autocomplete: username    the input's autocomplete token; default off
-//     unique: true              default false
-//     sign_up: true             default true
+//     unique: true
+//     sign_up: true
 //     message: "…"              replaces every rule's message
 //     messages: { too_short: "…", invalid: "…" }   by rule key: blank, too_short, too_long, invalid, invalid_email, not_a_number
 // No environment override: the list comes from the file only.

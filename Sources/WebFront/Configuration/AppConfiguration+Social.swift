@@ -1,9 +1,10 @@
 // AppConfiguration+Social.swift: config section `social`: sign-in providers and where their tokens' key lives.
 //
 //   social:
-//     token_key_file: var/social-tokens.key      AES-GCM key for the providers' tokens, made at first start (0600)
-//     token_allowed_addresses: "127.0.0.1, ::1"  who may read `<base>/internal/provider_token` (plus nginx `internal`)
-//     http_timeout: 10s                          each call to a provider
+//     token_key_file: …                          AES-GCM key for the providers' tokens, made at first start (0600)
+//     token_allowed_addresses: …                 who may read `<base>/internal/provider_token` (plus nginx `internal`)
+//     http_timeout: …                            each call to a provider
+//   (these three: see the key table, ConfigKeys+Table.swift)
 //     providers:                                 file only; any number, each a button on sign-in and sign-up
 //       - id: github                             required: [a-z0-9_-]{1,32}, unique, not "email", "link" or "pick" (routes auth/<id>)
 //         preset: github                         oidc | google | github | facebook | twitter (or x, its other name)
@@ -35,11 +36,10 @@ extension AppConfiguration {
     public struct Social: Sendable, Equatable {
         /// The AES-GCM key file for stored provider tokens (`token_key_file`).
         public var tokenKeyFile = "var/social-tokens.key"
-        /// Client addresses and CIDR ranges that may read provider tokens (`token_allowed_addresses`, comma-separated,
-        /// default loopback);
+        /// Client addresses and CIDR ranges that may read provider tokens (`token_allowed_addresses`, comma-separated);
         /// requests nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` may too.
         public var tokenAllowedAddresses = "127.0.0.1, ::1"
-        /// Timeout of each call to a provider (`http_timeout`, default 10s).
+        /// Timeout of each call to a provider (`http_timeout`).
         public var httpTimeout: TimeInterval = 10
         /// The providers, in the order declared (`providers`).
         public var providers: [ProviderConfiguration] = []

@@ -1,4 +1,6 @@
-// AppConfiguration.swift: the whole configuration as one typed struct with a default per key.
+// AppConfiguration.swift: the whole configuration as one typed struct. Its initial values are the defaults, each written
+// once: here for WebFront's keys, in CoreConfiguration.swift's policies for AccountCore's (read from there below).
+// Keys, types and meanings: the key table (ConfigKeys+Table.swift).
 import AccountCore
 import Foundation
 
@@ -13,9 +15,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var siteName = "Frontdoor"
     /// An image shown before the site name in every page's header (`logo_url`); empty: none.
     public var logoURL = ""
-    /// Where nginx mounts the app (`base_path`, default `/account`); every link, form and cookie uses it.
+    /// Where nginx mounts the app (`base_path`); every link, form and cookie uses it.
     public var basePath = "/account"
-    /// URL path of the static files nginx serves (`static_path`, default `<base_path>/static`).
+    /// URL path of the static files nginx serves (`static_path`; empty: `<base_path>/static`).
     public var staticPath = ""
     /// Scheme, host and port people reach the site at, for links in mail (`public_url`).
     public var publicURL = "http://127.0.0.1:8080"
@@ -30,13 +32,13 @@ public struct AppConfiguration: Sendable, Equatable {
     public var browserID = BrowserID()
     public var log = Log()
     /// Who may sign up (`signup`): `open`, `invite` or `closed`.
-    public var signUp = SignUpPolicy.Mode.open
-    /// How long an invitation link works (`invite.lifetime`, default 7d).
-    public var inviteLifetime: TimeInterval = 7 * 86400
-    /// Accounts one client address may create per `signup_limit.window` (`signup_limit.max_per_address`, default 20;
-    /// 0: no limit) and that window (default 1h).
-    public var signUpLimit = 20
-    public var signUpWindow: TimeInterval = 3600
+    public var signUp = SignUpPolicy.default.mode
+    /// How long an invitation link works (`invite.lifetime`).
+    public var inviteLifetime = SignUpPolicy.default.inviteLifetime
+    /// Accounts one client address may create per `signup_limit.window` (`signup_limit.max_per_address`; 0: no limit)
+    /// and that window.
+    public var signUpLimit = SignUpPolicy.default.maxPerAddress
+    public var signUpWindow = SignUpPolicy.default.window
     public var lockout = Lockout()
     public var redirect = Redirect()
     public var client = Client()
@@ -50,14 +52,14 @@ public struct AppConfiguration: Sendable, Equatable {
     /// The languages offered and the operator's wording (section `languages`, and `messages`).
     public var languages = Languages()
     /// How long audit rows and sent mail are kept (section `retention`: `audit`, `sent_mail`, `prune_interval`; 0 keeps
-    /// forever); its defaults are RetentionPolicy's.
+    /// forever).
     public var retention = RetentionPolicy.default
 
     public init() {}
 
     /// Config section `templates`.
     public struct Templates: Sendable, Equatable {
-        /// Folder of `.mustache` files (`path`, default `templates`).
+        /// Folder of `.mustache` files (`path`).
         public var path = "templates"
     }
 
@@ -65,12 +67,12 @@ public struct AppConfiguration: Sendable, Equatable {
     public struct FastCGI: Sendable, Equatable {
         /// Unix socket path (`socket`); empty: listen on fd 0 (spawn-fcgi, systemd).
         public var socket = ""
-        /// Permissions of the socket file (`socket_mode`, octal, default 0660).
+        /// Permissions of the socket file (`socket_mode`, octal).
         public var socketMode: UInt32 = 0o660
-        /// Worker threads (`workers`, default 64). A sign-in holds its worker while argon2 runs (on the hashing
+        /// Worker threads (`workers`). A sign-in holds its worker while argon2 runs (on the hashing
         /// pool), so there must be workers to spare for gate checks: libfcgi answers one request per thread.
         public var workers = 64
-        /// Largest request body accepted (`max_body_bytes`, default 65536); more gets 413.
+        /// Largest request body accepted (`max_body_bytes`); more gets 413.
         public var maxBodyBytes = 65_536
     }
 
@@ -78,21 +80,21 @@ public struct AppConfiguration: Sendable, Equatable {
     public struct Session: Sendable, Equatable {
         /// Name of the session cookie (`cookie_name`).
         public var cookieName = "frontdoor_session"
-        /// Absolute lifetime (`lifetime`, default 12h).
-        public var lifetime: TimeInterval = 12 * 3600
-        /// Idle timeout (`idle_timeout`, default 30m, as OWASP ASVS 3.3.2 asks).
-        public var idleTimeout: TimeInterval = 1800
-        /// Lifetime with "remember me" (`remember_lifetime`, default 30d).
-        public var rememberLifetime: TimeInterval = 30 * 86400
+        /// Absolute lifetime (`lifetime`).
+        public var lifetime = SessionPolicy.default.lifetime
+        /// Idle timeout (`idle_timeout`).
+        public var idleTimeout = SessionPolicy.default.idleTimeout
+        /// Lifetime with "remember me" (`remember_lifetime`).
+        public var rememberLifetime = SessionPolicy.default.rememberLifetime
         /// `auto`: Secure when the request came over https; `always`: Secure on every cookie (`secure_cookie`).
         public var secureCookie = SecureCookie.auto
         /// Domain of the session cookie (`cookie_domain`), e.g. `example.com` so one sign-in covers
         /// `app.example.com` and `wiki.example.com`; empty: this host only.
         public var cookieDomain = ""
         /// Password change, address changes and account deletion ask the password again when it was last entered
-        /// longer ago than this (`reauthenticate_after`, default 10m).
-        public var reauthenticateAfter: TimeInterval = 600
-        /// How many accounts one browser may be signed in to at once (`max_accounts`, default 5).
+        /// longer ago than this (`reauthenticate_after`).
+        public var reauthenticateAfter = SessionPolicy.default.reauthenticateAfter
+        /// How many accounts one browser may be signed in to at once (`max_accounts`).
         public var maxAccounts = 5
     }
 
@@ -103,28 +105,28 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// Config section `password`.
     public struct Password: Sendable, Equatable {
-        public var minLength = 12
-        public var maxLength = 128
-        /// A file of refused passwords, one per line (`blocklist_file`, default none: the built-in list of
+        public var minLength = PasswordPolicy.default.length.lowerBound
+        public var maxLength = PasswordPolicy.default.length.upperBound
+        /// A file of refused passwords, one per line (`blocklist_file`; empty: the built-in list of
         /// common passwords only). For example the most common entries of a breached-password list.
         public var blocklistFile = ""
-        public var argon2MemoryKiB: UInt32 = 19_456
-        public var argon2Iterations: UInt32 = 2
-        public var argon2Parallelism: UInt32 = 1
+        public var argon2MemoryKiB = PasswordPolicy.default.hashing.memoryKiB
+        public var argon2Iterations = PasswordPolicy.default.hashing.iterations
+        public var argon2Parallelism = PasswordPolicy.default.hashing.parallelism
     }
 
     /// Config section `confirmation`.
     public struct Confirmation: Sendable, Equatable {
-        /// Sign-in waits until the address is confirmed (`required`, default true).
-        public var required = true
-        /// How long a confirmation link works (`lifetime`, default 3d).
-        public var lifetime: TimeInterval = 3 * 86400
+        /// Sign-in waits until the address is confirmed (`required`).
+        public var required = MailPolicy.default.confirmationRequired
+        /// How long a confirmation link works (`lifetime`).
+        public var lifetime = MailPolicy.default.confirmationLifetime
     }
 
     /// Config section `reminder`.
     public struct Reminder: Sendable, Equatable {
-        /// How long a password reset link works (`lifetime`, default 1h).
-        public var lifetime: TimeInterval = 3600
+        /// How long a password reset link works (`lifetime`).
+        public var lifetime = MailPolicy.default.resetLifetime
     }
 
     /// Config section `mail`.
@@ -143,13 +145,13 @@ public struct AppConfiguration: Sendable, Equatable {
         public var smtpPassword = ""
         /// PEM CA certificates trusted for the SMTP server's certificate instead of the system store (`smtp_ca_file`).
         public var smtpCAFile = ""
-        /// SMTP connect and transfer limit (`timeout`, default 30s).
+        /// SMTP connect and transfer limit (`timeout`).
         public var timeout: TimeInterval = 30
-        /// First retry delay after a failed delivery, doubling up to 1h (`retry_base`, default 30s).
-        public var retryBase: TimeInterval = 30
-        /// At most one mail of a kind per address in this window (`throttle`, default 1m).
-        public var throttle: TimeInterval = 60
-        /// How often the background sender looks for due mail (`send_interval`, default 5s).
+        /// First retry delay after a failed delivery, doubling up to 1h (`retry_base`).
+        public var retryBase = MailPolicy.default.retryBase
+        /// At most one mail of a kind per address in this window (`throttle`).
+        public var throttle = MailPolicy.default.throttle
+        /// How often the background sender looks for due mail (`send_interval`).
         public var sendInterval: TimeInterval = 5
     }
 
@@ -162,32 +164,32 @@ public struct AppConfiguration: Sendable, Equatable {
     public struct BrowserID: Sendable, Equatable {
         /// Issuer name in certificates (`issuer`); empty: host[:port] of `public_url`.
         public var issuer = ""
-        /// Certificate lifetime (`certificate_lifetime`, default 24h, at most 24h).
+        /// Certificate lifetime (`certificate_lifetime`, at most 24h).
         public var certificateLifetime: TimeInterval = 86400
-        /// Certificate lifetime when "this is not my computer" is ticked (`ephemeral_certificate_lifetime`, default 1h).
+        /// Certificate lifetime when "this is not my computer" is ticked (`ephemeral_certificate_lifetime`).
         public var ephemeralCertificateLifetime: TimeInterval = 3600
         /// Other identity providers trusted to vouch for any address (`trusted_issuers`, comma-separated).
         public var trustedIssuers = ""
         /// Test only: issuers whose support document is fetched over plain http from a loopback address
         /// (`http_hosts`, "idp.test=127.0.0.1:5678, …").
         public var httpHosts = ""
-        /// Slack allowed on expiry times when verifying (`verify_leeway`, default 0s, at most 60s).
+        /// Slack allowed on expiry times when verifying (`verify_leeway`, at most 60s).
         public var verifyLeeway: TimeInterval = 0
-        /// Time limit for fetching another provider's support document (`fetch_timeout`, default 5s).
+        /// Time limit for fetching another provider's support document (`fetch_timeout`).
         public var fetchTimeout: TimeInterval = 5
-        /// How long a fetched support document is reused (`fetch_cache`, default 10m).
+        /// How long a fetched support document is reused (`fetch_cache`).
         public var fetchCache: TimeInterval = 600
-        /// How long a failed fetch is not tried again (`fetch_failure_cache`, default 1m).
+        /// How long a failed fetch is not tried again (`fetch_failure_cache`).
         public var fetchFailureCache: TimeInterval = 60
         /// Issuers whose support document may be fetched from any address and port (`fetch_allowed_hosts`,
         /// comma-separated `host` or `host:port`): an operator's own private identity provider. Any other issuer is
         /// fetched only from public addresses, on port 443.
         public var fetchAllowedHosts = ""
-        /// Whether only those issuers are fetched from (`fetch_only_allowed_hosts`, default false): /verify then
+        /// Whether only those issuers are fetched from (`fetch_only_allowed_hosts`): /verify then
         /// accepts assertions from Frontdoor itself, trusted_issuers' certificates and the listed providers only.
         public var fetchOnlyAllowedHosts = false
         /// Old signature algorithms still accepted from other providers and in certified keys (`legacy_algorithms`,
-        /// comma-separated, any of RS128, DS128, DS256; default none: RS256 only). RS64 is never accepted.
+        /// comma-separated, any of RS128, DS128, DS256; empty: RS256 only). RS64 is never accepted.
         public var legacyAlgorithms = ""
         /// Origins allowed to use the dialog (popup and redirect) and the native bridge, and to frame the provisioning page
         /// (`allowed_origins`, comma-separated); empty: any site may use the dialog and the bridge, none may frame.
@@ -231,17 +233,17 @@ public struct AppConfiguration: Sendable, Equatable {
 
     /// Config section `api`: the devise-ios JSON API and email residences (`<base>/v1/…`).
     public struct API: Sendable, Equatable {
-        /// Serve `v1/users` and `v1/residences` (`enabled`, default true).
+        /// Serve `v1/users` and `v1/residences` (`enabled`).
         public var enabled = true
-        /// Absolute lifetime of an API token (`token_lifetime`, default 90d; no idle timeout).
-        public var tokenLifetime: TimeInterval = 90 * 86400
-        /// How long an email residence request waits for approval and collection (`residence_lifetime`, default 10m).
-        public var residenceLifetime: TimeInterval = 600
+        /// Absolute lifetime of an API token (`token_lifetime`; no idle timeout).
+        public var tokenLifetime = SessionPolicy.default.apiTokenLifetime
+        /// How long an email residence request waits for approval and collection (`residence_lifetime`).
+        public var residenceLifetime = CoreConfiguration.default.residenceLifetime
     }
 
     /// Config section `log`.
     public struct Log: Sendable, Equatable {
-        /// trace, debug, info, notice, warning, error or critical (`level`, default info).
+        /// trace, debug, info, notice, warning, error or critical (`level`).
         public var level = "info"
     }
 

@@ -1,38 +1,63 @@
-// ConfigKeys.swift: the table of config keys: how each is parsed from text and written back.
+// ConfigKeys.swift: what a config key is (name, type, meaning, how it is parsed from text and written back) and the
+// parsing of the value types. The keys themselves, each with its meaning, are the key table: ConfigKeys+Table.swift.
+// A key's default is the value AppConfiguration() holds (for AccountCore's keys, CoreConfiguration's), written once there;
+// the table reads it back (`defaultValue`), so the README's reference and `config check --verbose` never restate it.
 import AccountCore
 import Foundation
 
-/// One config key: its dotted name, how to set it from text, how to show it.
+/// One config key: its dotted name, its type, what it means, how to set it from text, how to show it.
 struct ConfigKey: Sendable {
     let name: String
+    /// What the value is written as ("duration", "whole number", "`auto` or `always`"…).
+    let type: String
+    /// What the key does, in one line of Markdown (the README's "meaning" column).
+    let meaning: String
+    /// How the default reads when it is computed rather than a value (`<base_path>/static`); nil: `defaultValue`.
+    let computedDefault: String?
     let apply: @Sendable (inout AppConfiguration, String) throws -> Void
     let read: @Sendable (AppConfiguration) -> String
+
+    init(_ name: String, type: String, _ meaning: String, computedDefault: String? = nil,
+         apply: @escaping @Sendable (inout AppConfiguration, String) throws -> Void, read: @escaping @Sendable (AppConfiguration) -> String) {
+        self.name = name
+        self.type = type
+        self.meaning = meaning
+        self.computedDefault = computedDefault
+        self.apply = apply
+        self.read = read
+    }
+
+    /// The key's built-in value, as `config check` prints it (AppConfiguration's initial value).
+    var defaultValue: String { read(AppConfiguration()) }
 }
 
+/// The builders of the key table's rows, and the value types' parsing.
 enum ConfigKeys {
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
-    static func text(_ name: String, _ path: WritableKeyPath<AppConfiguration, String> & Sendable) -> ConfigKey {
-        ConfigKey(name: name, apply: { $0[keyPath: path] = $1 }, read: { $0[keyPath: path] })
+    static func text(_ name: String, _ path: WritableKeyPath<AppConfiguration, String> & Sendable, _ meaning: String,
+                     type: String = "text", computedDefault: String? = nil) -> ConfigKey {
+        ConfigKey(name, type: type, meaning, computedDefault: computedDefault, apply: { $0[keyPath: path] = $1 }, read: { $0[keyPath: path] })
     }
 
-    static func integer(_ name: String, _ path: WritableKeyPath<AppConfiguration, Int> & Sendable) -> ConfigKey {
-        ConfigKey(name: name, apply: { $0[keyPath: path] = try parseInteger($1) }, read: { String($0[keyPath: path]) })
+    static func integer(_ name: String, _ path: WritableKeyPath<AppConfiguration, Int> & Sendable, _ meaning: String) -> ConfigKey {
+        ConfigKey(name, type: "whole number", meaning, apply: { $0[keyPath: path] = try parseInteger($1) }, read: { String($0[keyPath: path]) })
     }
 
-    static func unsigned(_ name: String, _ path: WritableKeyPath<AppConfiguration, UInt32> & Sendable) -> ConfigKey {
-        ConfigKey(name: name, apply: { c, v in
+    static func unsigned(_ name: String, _ path: WritableKeyPath<AppConfiguration, UInt32> & Sendable, _ meaning: String) -> ConfigKey {
+        ConfigKey(name, type: "whole number", meaning, apply: { c, v in
             guard let n = UInt32(exactly: try parseInteger(v)) else { throw ConfigError("must be a positive whole number") }
             c[keyPath: path] = n
         }, read: { String($0[keyPath: path]) })
     }
 
-    static func duration(_ name: String, _ path: WritableKeyPath<AppConfiguration, TimeInterval> & Sendable) -> ConfigKey {
-        ConfigKey(name: name, apply: { $0[keyPath: path] = try parseDuration($1) }, read: { formatDuration($0[keyPath: path]) })
+    static func duration(_ name: String, _ path: WritableKeyPath<AppConfiguration, TimeInterval> & Sendable, _ meaning: String) -> ConfigKey {
+        ConfigKey(name, type: "duration", meaning, apply: { $0[keyPath: path] = try parseDuration($1) },
+                  read: { formatDuration($0[keyPath: path]) })
     }
 
-    static func flag(_ name: String, _ path: WritableKeyPath<AppConfiguration, Bool> & Sendable) -> ConfigKey {
-        ConfigKey(name: name, apply: { c, v in
+    static func flag(_ name: String, _ path: WritableKeyPath<AppConfiguration, Bool> & Sendable, _ meaning: String) -> ConfigKey {
+        ConfigKey(name, type: "true or false", meaning, apply: { c, v in
             switch v.lowercased() {
             case "true", "yes", "on", "1": c[keyPath: path] = true
             case "false", "no", "off", "0": c[keyPath: path] = false
@@ -41,110 +66,22 @@ enum ConfigKeys {
         }, read: { $0[keyPath: path] ? "true" : "false" })
     }
 
-    static let all: [ConfigKey] = [
-        text("site_name", \.siteName),
-        text("logo_url", \.logoURL),
-        text("base_path", \.basePath),
-        text("static_path", \.staticPath),
-        text("public_url", \.publicURL),
-        text("database.path", \.database.path),
-        integer("database.max_size_mb", \.database.maxSizeMB),
-        text("database.url", \.database.url),
-        text("database.password_file", \.database.passwordFile),
-        integer("database.pool_size", \.database.poolSize),
-        duration("database.statement_timeout", \.database.statementTimeout),
-        duration("database.connect_timeout", \.database.connectTimeout),
-        duration("database.session_cache_max_age", \.database.sessionCacheMaxAge),
-        integer("database.session_cache_size", \.database.sessionCacheSize),
-        text("templates.path", \.templates.path),
-        text("fastcgi.socket", \.fastcgi.socket),
-        ConfigKey(name: "fastcgi.socket_mode", apply: { c, v in
-            guard let mode = UInt32(v, radix: 8), mode <= 0o777 else { throw ConfigError("must be an octal mode such as 0660") }
-            c.fastcgi.socketMode = mode
-        }, read: { "0" + String($0.fastcgi.socketMode, radix: 8) }),
-        integer("fastcgi.workers", \.fastcgi.workers),
-        integer("fastcgi.max_body_bytes", \.fastcgi.maxBodyBytes),
-        text("session.cookie_name", \.session.cookieName),
-        duration("session.lifetime", \.session.lifetime),
-        duration("session.idle_timeout", \.session.idleTimeout),
-        duration("session.remember_lifetime", \.session.rememberLifetime),
-        ConfigKey(name: "session.secure_cookie", apply: { c, v in
-            guard let mode = AppConfiguration.SecureCookie(rawValue: v) else { throw ConfigError("must be auto or always") }
-            c.session.secureCookie = mode
-        }, read: { $0.session.secureCookie.rawValue }),
-        text("session.cookie_domain", \.session.cookieDomain),
-        duration("session.reauthenticate_after", \.session.reauthenticateAfter),
-        integer("session.max_accounts", \.session.maxAccounts),
-        integer("password.min_length", \.password.minLength),
-        integer("password.max_length", \.password.maxLength),
-        text("password.blocklist_file", \.password.blocklistFile),
-        unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB),
-        unsigned("password.argon2_iterations", \.password.argon2Iterations),
-        unsigned("password.argon2_parallelism", \.password.argon2Parallelism),
-        flag("confirmation.required", \.confirmation.required),
-        duration("confirmation.lifetime", \.confirmation.lifetime),
-        duration("reminder.lifetime", \.reminder.lifetime),
-        ConfigKey(name: "mail.transport", apply: { c, v in
-            guard let kind = AppConfiguration.MailTransportKind(rawValue: v) else { throw ConfigError("must be outbox or smtp") }
-            c.mail.transport = kind
-        }, read: { $0.mail.transport.rawValue }),
-        text("mail.from", \.mail.from),
-        text("mail.outbox", \.mail.outbox),
-        text("mail.smtp_url", \.mail.smtpURL),
-        flag("mail.smtp_starttls", \.mail.smtpStartTLS),
-        text("mail.smtp_username", \.mail.smtpUsername),
-        ConfigKey(name: "mail.smtp_password", apply: { $0.mail.smtpPassword = $1 },
-                  read: { $0.mail.smtpPassword.isEmpty ? "" : "(set, not shown)" }),
-        text("mail.smtp_ca_file", \.mail.smtpCAFile),
-        duration("mail.timeout", \.mail.timeout),
-        duration("mail.retry_base", \.mail.retryBase),
-        duration("mail.throttle", \.mail.throttle),
-        duration("mail.send_interval", \.mail.sendInterval),
-        text("browserid.issuer", \.browserID.issuer),
-        duration("browserid.certificate_lifetime", \.browserID.certificateLifetime),
-        duration("browserid.ephemeral_certificate_lifetime", \.browserID.ephemeralCertificateLifetime),
-        text("browserid.trusted_issuers", \.browserID.trustedIssuers),
-        text("browserid.http_hosts", \.browserID.httpHosts),
-        duration("browserid.verify_leeway", \.browserID.verifyLeeway),
-        duration("browserid.fetch_timeout", \.browserID.fetchTimeout),
-        duration("browserid.fetch_cache", \.browserID.fetchCache),
-        duration("browserid.fetch_failure_cache", \.browserID.fetchFailureCache),
-        text("browserid.fetch_allowed_hosts", \.browserID.fetchAllowedHosts),
-        flag("browserid.fetch_only_allowed_hosts", \.browserID.fetchOnlyAllowedHosts),
-        text("browserid.legacy_algorithms", \.browserID.legacyAlgorithms),
-        text("browserid.allowed_origins", \.browserID.allowedOrigins),
-        text("log.level", \.log.level),
-        ConfigKey(name: "signup", apply: { c, v in
-            guard let mode = SignUpPolicy.Mode(rawValue: v) else { throw ConfigError("must be open, invite or closed") }
-            c.signUp = mode
-        }, read: { $0.signUp.rawValue }),
-        duration("invite.lifetime", \.inviteLifetime),
-        integer("signup_limit.max_per_address", \.signUpLimit),
-        duration("signup_limit.window", \.signUpWindow),
-        integer("lockout.max_failures", \.lockout.maxFailures),
-        duration("lockout.window", \.lockout.window),
-        duration("lockout.duration", \.lockout.duration),
-        integer("lockout.address_max_failures", \.lockout.addressMaxFailures),
-        duration("lockout.address_window", \.lockout.addressWindow),
-        duration("lockout.address_duration", \.lockout.addressDuration),
-        text("redirect.allowed_hosts", \.redirect.allowedHosts),
-        text("client.trusted_proxies", \.client.trustedProxies),
-        integer("client.ipv6_prefix", \.client.ipv6Prefix),
-        flag("metrics.enabled", \.metrics.enabled),
-        text("metrics.allowed_addresses", \.metrics.allowedAddresses),
-        text("metrics.host", \.metrics.host),
-        text("social.token_key_file", \.social.tokenKeyFile),
-        text("social.token_allowed_addresses", \.social.tokenAllowedAddresses),
-        duration("social.http_timeout", \.social.httpTimeout),
-        flag("api.enabled", \.api.enabled),
-        duration("api.token_lifetime", \.api.tokenLifetime),
-        duration("api.residence_lifetime", \.api.residenceLifetime),
-        text("languages.available", \.languages.available),
-        text("languages.default", \.languages.defaultLanguage),
-        duration("retention.audit", \.retention.audit),
-        duration("retention.sent_mail", \.retention.sentMail),
-        duration("retention.prune_interval", \.retention.pruneInterval),
-    ]
+    /// A key whose value is one of `Choice`'s raw values.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<AppConfiguration, Choice> & Sendable, _ meaning: String
+    ) -> ConfigKey where Choice.RawValue == String {
+        let names = Choice.allCases.map(\.rawValue)
+        let wording = orList(names)
+        return ConfigKey(name, type: orList(names.map { "`\($0)`" }), meaning, apply: { c, v in
+            guard let value = Choice(rawValue: v) else { throw ConfigError("must be \(wording)") }
+            c[keyPath: path] = value
+        }, read: { $0[keyPath: path].rawValue })
+    }
+
+    /// "a, b or c".
+    static func orList(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
 
     static func parseInteger(_ text: String) throws -> Int {
         guard let n = Int(text), n >= 0 else { throw ConfigError("must be a whole number") }

@@ -1,6 +1,6 @@
 // ConfigReader+Retention.swift: checks config section `retention` against the rules that read the rows it prunes.
 //
-// Keys: retention.audit (default 365d), retention.sent_mail (30d), both 0 to keep forever; retention.prune_interval (1h).
+// Keys: retention.audit, retention.sent_mail (both 0 to keep forever), retention.prune_interval (see the key table).
 // A retention shorter than a rule's look-back would let pruning delete rows the rule still counts: refused, naming both keys.
 import AccountCore
 import Foundation

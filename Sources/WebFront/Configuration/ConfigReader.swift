@@ -1,47 +1,8 @@
 // ConfigReader.swift: reads the YAML config file and FRONTDOOR_* environment overrides into AppConfiguration.
 //
-// Keys (file: YAML, nested by section; environment: FRONTDOOR_<SECTION>_<KEY>, e.g. FRONTDOOR_DATABASE_PATH):
-//   site_name                    "Frontdoor"
-//   base_path                    "/account"
-//   static_path                  "" (= <base_path>/static)
-//   database.path                "var/frontdoor.sqlite"   database.max_size_mb 0 (no cap)
-//   database.url                 "" (SQLite at database.path; or sqlite:PATH, or postgresql://user@host:port/db?sslmode=…)
-//   database.password_file "" (else FRONTDOOR_DATABASE_PASSWORD)   database.pool_size 10
-//   database.statement_timeout "5s"   database.connect_timeout "5s"
-//   database.session_cache_max_age "10s" (0: none)   database.session_cache_size 100000
-//   templates.path               "templates"
-//   fastcgi.socket               "" (= fd 0)        fastcgi.socket_mode     "0660"
-//   fastcgi.workers              64                 fastcgi.max_body_bytes  65536
-//   session.cookie_name          "frontdoor_session"
-//   session.lifetime "12h"   session.idle_timeout "30m"   session.remember_lifetime "30d"
-//   session.secure_cookie        "auto" | "always"
-//   password.min_length 12  password.max_length 128   password.blocklist_file "" (one refused password per line)
-//   password.argon2_memory_kib 19456   password.argon2_iterations 2   password.argon2_parallelism 1
-//   public_url                   "http://127.0.0.1:8080" (scheme://host[:port] for links in mail)
-//   confirmation.required true   confirmation.lifetime "3d"   reminder.lifetime "1h"
-//   mail.transport "outbox"|"smtp"   mail.from "Frontdoor <no-reply@localhost>"   mail.outbox "var/outbox"
-//   mail.smtp_url "" (smtp://host:587, smtps://host:465)   mail.smtp_starttls false
-//   mail.smtp_username ""   mail.smtp_password ""   mail.timeout "30s"
-//   mail.smtp_ca_file "" (PEM CA certificates trusted for the SMTP server instead of the system store)
-//   mail.retry_base "30s"   mail.throttle "1m"   mail.send_interval "5s"
-//   log.level                    "info"
-//   session.cookie_domain ""  (e.g. example.com: one sign-in for every subdomain)
-//   session.reauthenticate_after "10m"   session.max_accounts 5 (accounts signed in at once in one browser)
-//   signup "open"|"invite"|"closed"   invite.lifetime "7d"
-//   signup_limit.max_per_address 20 (0: none)   signup_limit.window "1h"
-//   lockout.max_failures 5   lockout.window "10m"   lockout.duration "15m"
-//   lockout.address_max_failures 50   lockout.address_window "10m"   lockout.address_duration "15m"
-//   redirect.allowed_hosts ""  (app.example.com, .example.com; public_url's host is always allowed)
-//   client.trusted_proxies ""  (addresses and CIDR ranges whose X-Forwarded-For is believed)   client.ipv6_prefix 64
-//   metrics.enabled true   metrics.allowed_addresses "127.0.0.1, ::1"   metrics.host (the hostname)
-//   profile.fields               [] (file only: a list of declared profile fields; see AppConfiguration+Profile.swift)
-//   social.token_key_file "var/social-tokens.key"   social.token_allowed_addresses "127.0.0.1, ::1"
-//   social.http_timeout "10s"
-//   social.providers             [] (file only: a list of sign-in providers; see AppConfiguration+Social.swift)
-//   api.enabled true   api.token_lifetime "90d"   api.residence_lifetime "10m"
-//   languages.available "en, fr, de"   languages.default "en"   logo_url ""
-//   retention.audit "365d"   retention.sent_mail "30d" (0: keep forever)   retention.prune_interval "1h"
-//   messages                     {} (file only: language → key → text; see AppConfiguration+Languages.swift)
+// Keys: the key table (ConfigKeys+Table.swift: name, type, meaning; defaults are AppConfiguration's), plus the
+// file-only lists `profile.fields`, `social.providers` and `messages`. File: YAML, nested by section; environment:
+// FRONTDOOR_<SECTION>_<KEY>, e.g. FRONTDOOR_DATABASE_PATH. `frontdoor config reference` prints the table.
 // Durations: plain seconds or a number with s, m, h or d.
 // Paths (database.path, templates.path, …; see ConfigPaths.swift) are made absolute: a relative one written in the file
 // against the file's folder, a default or an environment value against the current directory.
@@ -239,8 +200,9 @@ public enum ConfigReader {
         return path
     }
 
-    /// The effective configuration as YAML, every key with its value (for `frontdoor config check`).
-    public static func render(_ configuration: AppConfiguration) -> String {
+    /// The effective configuration as YAML, every key with its value (for `frontdoor config check`). With `defaults`
+    /// (`config check --verbose`), a value that differs from its default is followed by `# default: …`.
+    public static func render(_ configuration: AppConfiguration, defaults: AppConfiguration? = nil) -> String {
         var lines: [String] = []
         var section = ""
         for key in ConfigKeys.all {
@@ -249,11 +211,13 @@ public enum ConfigReader {
             // Numbers stay bare, except those with a leading zero (a mode such as 0660), which YAML 1.2 would read as 660.
             let bare = Int(raw) != nil && !(raw.hasPrefix("0") && raw.count > 1)
             let value = bare ? raw : "\"" + raw.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            var note = ""
+            if let original = defaults.map(key.read), original != raw { note = "   # default: " + (original.isEmpty ? "empty" : original) }
             if parts.count == 1 {
-                lines.append("\(parts[0]): \(value)")
+                lines.append("\(parts[0]): \(value)" + note)
             } else {
                 if parts[0] != section { section = parts[0]; lines.append("\(section):") }
-                lines.append("  \(parts[1]): \(value)")
+                lines.append("  \(parts[1]): \(value)" + note)
             }
         }
         lines += ProfileFieldsConfig.render(configuration.profileFields)

@@ -1,8 +1,8 @@
 // MetricsPage.swift: `GET <base>/metrics`, Prometheus text format, for allow-listed addresses only.
 //
 // Options (config section `metrics`):
-//   enabled             serve them at all (default true)
-//   allowed_addresses   client addresses and CIDR ranges that may read them (default 127.0.0.1, ::1); a request nginx marks with
+//   enabled             serve them at all
+//   allowed_addresses   client addresses and CIDR ranges that may read them; a request nginx marks with
 //                       `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too
 // Anyone else gets the ordinary 404, so the page does not announce itself.
 import AccountCore

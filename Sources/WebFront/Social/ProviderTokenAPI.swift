@@ -1,7 +1,7 @@
 // ProviderTokenAPI.swift: `GET <base>/internal/provider_token?provider=<id>&account=<id>` (or `&email=<address>`):
 // the operator's backend reads the provider's current access token for an account, to call the provider's API for it.
 //
-// Options (config section `social`): `token_allowed_addresses` (addresses and CIDR ranges; default 127.0.0.1, ::1) may ask; so may a request
+// Options (config section `social`): `token_allowed_addresses` (addresses and CIDR ranges) may ask; so may a request
 // nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location). Anyone else gets the ordinary 404
 // page. An access token that has expired (or expires within 30 s) is refreshed first when there is a refresh token,
 // and the new tokens are stored (sealed) again.

@@ -8,6 +8,7 @@
 //   frontdoor_social_pick      the picker's pending identities' tokens (dot-separated) between the callback and auth/pick
 import AccountCore
 import FastCGI
+import Encodings
 import Foundation
 import OAuthClient
 
@@ -18,7 +19,7 @@ extension RequestContext {
 
     /// This browser's binding bytes; with `create`, made and queued as a cookie when missing.
     func socialBinding(create: Bool) -> [UInt8]? {
-        if let value = cookies[Self.socialBindingCookie], let bytes = Base64URL.decode(value), bytes.count == 32 { return bytes }
+        if let value = cookies[Self.socialBindingCookie], let bytes = Base64URL.decode(value, allowingPadding: true), bytes.count == 32 { return bytes }
         guard create else { return nil }
         let bytes = core.random.bytes(32)
         cookies.set(Self.socialBindingCookie, Base64URL.encode(bytes))

@@ -3,11 +3,11 @@
 // Options (config section `database`, read in AppConfiguration):
 //   url                 postgresql://user@host:port/db?sslmode=verify-full (any libpq URL or conninfo)
 //   password_file       the role's password, read once at start (or FRONTDOOR_DATABASE_PASSWORD); never argv or logs
-//   pool_size           connections per process (default 10); a request waits up to connect_timeout for one
-//   statement_timeout   the longest one statement may run (default 5 s) before the server cancels it
-//   connect_timeout     how long to wait for the server or a free connection (default 5 s)
+//   pool_size           connections per process; a request waits up to connect_timeout for one
+//   statement_timeout   the longest one statement may run before the server cancels it
+//   connect_timeout     how long to wait for the server or a free connection
 //   session_cache_max_age, session_cache_size   the host's cache of session lookups (SessionCache.swift): serve
-//                       turns it on (default 10 s, 100 000 entries); with it, one more connection LISTENs
+//                       turns it on; with it, one more connection LISTENs. Defaults: PostgresSettings (see the key table)
 // Transactions: reads are REPEATABLE READ READ ONLY (one snapshot, like SQLite's); writes are READ COMMITTED, and
 // each rule that needs one winner holds by a unique index, a conditional UPDATE, or `Transaction.serialize(on:)`
 // (an advisory lock). A deadlock or serialization failure runs the write again (up to 5 times). A connection the
