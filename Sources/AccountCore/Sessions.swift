@@ -38,7 +38,7 @@ public enum SessionKind: String, Sendable, Equatable {
     case api
 }
 
-/// A live session as a request sees it.
+/// A session as the lookup reads it and a request sees it (the one session value; lists add where it was started: SessionEntry).
 public struct SessionInfo: Sendable, Equatable {
     public var digest: Data
     public var accountId: Int64

@@ -24,6 +24,15 @@ struct BrowserSessionsTests {
         try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM audit WHERE event = 'sign_out'") ?? 0 }
     }
 
+    /// Ann, then Bob, then Carol signed in to one browser, each added: Carol active, Bob and Ann waiting.
+    func annBobAndCarol(_ fixture: TestFixture) throws -> (ann: SessionGrant, state: BrowserState) {
+        let ann = try fixture.signUp("ann@example.com")
+        try fixture.signUp("bob@example.com")
+        try fixture.signUp("carol@example.com")
+        let state = try signIn(fixture, "bob@example.com", here: BrowserTokens(active: ann.token.encoded), adding: true)
+        return (ann, try signIn(fixture, "carol@example.com", here: tokens(state), adding: true))
+    }
+
     func tokens(_ state: BrowserState, max: Int = 5) -> BrowserTokens {
         BrowserTokens(active: state.active?.token, waiting: state.waiting.map(\.token), maxAccounts: max)
     }
@@ -95,11 +104,7 @@ struct BrowserSessionsTests {
 
     @Test func switchingMakesAWaitingAccountActiveAndTheActiveOneWaitsFirst() throws {
         let fixture = try TestFixture()
-        let ann = try fixture.signUp("ann@example.com")
-        try fixture.signUp("bob@example.com")
-        try fixture.signUp("carol@example.com")
-        var state = try signIn(fixture, "bob@example.com", here: BrowserTokens(active: ann.token.encoded), adding: true)
-        state = try signIn(fixture, "carol@example.com", here: tokens(state), adding: true)
+        let (ann, state) = try annBobAndCarol(fixture)
         let browser = fixture.services.browserSessions
         let switched = try browser.switchTo(handle: SessionManagement.handle(for: ann.token.digest), here: tokens(state))
         #expect(switched?.active?.token == ann.token.encoded)
@@ -124,12 +129,9 @@ struct BrowserSessionsTests {
 
     @Test func signingOutOfAllEndsEverySessionHere() throws {
         let fixture = try TestFixture()
-        let ann = try fixture.signUp("ann@example.com")
-        try fixture.signUp("bob@example.com")
-        try fixture.signUp("carol@example.com")
-        var state = try signIn(fixture, "bob@example.com", here: BrowserTokens(active: ann.token.encoded), adding: true)
-        state = try signIn(fixture, "carol@example.com", here: tokens(state), adding: true)
+        let (ann, state) = try annBobAndCarol(fixture)
         let all = [state.active!.token] + state.waiting.map(\.token)
+        #expect(all.count == 3 && all.contains(ann.token.encoded))
         let after = try fixture.services.browserSessions.signOutAll(here: tokens(state), client: client)
         #expect(after.active == nil && after.waiting.isEmpty)
         #expect(try all.allSatisfy { try !isLive(fixture, $0) })
