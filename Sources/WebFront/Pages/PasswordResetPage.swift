@@ -15,7 +15,8 @@ struct PasswordResetPage: Sendable {
         try context.verifyCSRF()
         let token = context.form["token"] ?? ""
         do {
-            let grant = try context.site.services.reminder.reset(token: token, form: context.form, client: context.client)
+            let grant = try context.site.services.reminder.reset(token: token, form: context.form, client: context.client,
+                                                                       here: context.browserTokens)
             try context.startSession(grant)
             context.setFlash(Flash("password_changed"))
             return context.redirect(to: context.site.paths.home)

@@ -19,8 +19,7 @@ struct SignOutAction: Sendable {
             context.setFlash(Flash("signed_out_all"))
             return context.redirect(to: context.site.paths.signIn())
         }
-        if let token = context.sessionToken { try context.site.services.authentication.signOut(token: token, client: context.client) }
-        guard context.clearSession() != nil else {
+        guard try context.signOutActive() != nil else {
             context.setFlash(Flash("signed_out"))
             return context.redirect(to: context.site.paths.signIn())
         }

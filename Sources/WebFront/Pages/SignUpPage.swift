@@ -24,7 +24,7 @@ struct SignUpPage: Sendable {
         try context.verifyCSRF()
         let invite = (context.form["invite"] ?? "").trimmingWhitespace()
         do {
-            switch try context.site.services.registration.signUp(context.form, client: context.client) {
+            switch try context.site.services.registration.signUp(context.form, client: context.client, here: context.browserTokens) {
             case .signedIn(let grant):
                 try context.startSession(grant)
                 context.setFlash(Flash("signed_up"))

@@ -21,7 +21,7 @@ struct SocialLinkPage: Sendable {
         do {
             let grant = try context.site.services.social.linkWithPassword(
                 pendingToken: token, binding: context.socialBinding(create: false) ?? [], password: context.form["password"] ?? "",
-                client: context.client, previousToken: context.sessionToken)
+                client: context.client, here: context.browserTokens)
             try context.startSession(grant, keepPrevious: false)
             context.setSocialPending(nil)
             context.setFlash(Flash("social_linked", provider: pending.provider))
