@@ -36,7 +36,6 @@ public struct APITokens: Sendable {
     let database: AppDatabase
     let sessions: Sessions
     let audit: AuditLog
-    let clock: any Clock
     let logger: Logger
 
     /// The live API session for `token` when `email` is one of its account's addresses, compared normalized; nil

@@ -20,6 +20,7 @@ public struct AccountServices: Sendable {
     public let mail: MailQueue
     public let registration: Registration
     public let authentication: Authentication
+    public let browserSessions: BrowserSessions
     public let confirmation: Confirmation
     public let reminder: PasswordReminder
     public let addresses: EmailAddresses
@@ -70,6 +71,7 @@ public struct AccountServices: Sendable {
                                     clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
+        browserSessions = BrowserSessions(database: database, sessions: sessions, audit: audit, logger: logger)
         addresses = EmailAddresses(database: database, validator: validator, confirmation: confirmation, tokens: tokens, mail: mail,
                                    audit: audit, clock: clock, logger: logger)
         reauthentication = Reauthentication(database: database, hasher: hasher, lockout: lockout, audit: audit,
@@ -78,7 +80,7 @@ public struct AccountServices: Sendable {
                                         tokens: tokens, mail: mail, audit: audit, clock: clock, logger: logger)
         deletion = AccountDeletion(database: database, reauthentication: reauthentication, mail: mail, audit: audit,
                                    clock: clock, logger: logger)
-        sessionManagement = SessionManagement(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
+        sessionManagement = SessionManagement(database: database, sessions: sessions, audit: audit, logger: logger)
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
                                     mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
                                     lifetime: configuration.mail.resetLifetime)
@@ -89,7 +91,7 @@ public struct AccountServices: Sendable {
                               validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
                               random: random, logger: logger)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
-        apiTokens = APITokens(database: database, sessions: sessions, audit: audit, clock: clock, logger: logger)
+        apiTokens = APITokens(database: database, sessions: sessions, audit: audit, logger: logger)
         residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
                                 validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
                                 logger: logger, lifetime: configuration.residenceLifetime)

@@ -49,22 +49,6 @@ public struct AccountDetail: Sendable, Equatable {
     public var recentAudit: [AuditEntry]
 }
 
-/// A live session as the operator sees it (never its token).
-public struct SessionSummary: Sendable, Equatable {
-    /// The first 12 hex digits of the stored digest.
-    public var shortId: String
-    public var accountId: Int64
-    public var email: String
-    public var createdAt: Date
-    public var lastSeenAt: Date
-    public var expiresAt: Date
-    public var rememberMe: Bool
-    public var userAgent: String
-    public var remoteAddress: String
-    /// A browser's session or a native app's API token.
-    public var kind: SessionKind = .browser
-}
-
 /// Account operations for the operator: add, list, show, confirm, delete, set a password; sessions.
 public struct Administration: Sendable {
     let database: AppDatabase
@@ -125,7 +109,7 @@ public struct Administration: Sendable {
 
     /// The account with its addresses, live session count and newest audit rows.
     public func show(accountId: Int64) throws -> AccountDetail {
-        let bounds = liveBounds
+        let bounds = sessions.liveBounds
         let (found, addresses, liveCount) = try database.read { tx in
             (try tx.accountSummary(accountId), try tx.emailAddresses(of: accountId),
              try tx.countLiveSessions(of: accountId, now: bounds.now, idleSince: bounds.idleSince))
@@ -182,8 +166,8 @@ public struct Administration: Sendable {
     }
 
     /// Live sessions, newest first: of every account, or of `accountId`.
-    public func liveSessions(accountId: Int64? = nil) throws -> [SessionSummary] {
-        let bounds = liveBounds
+    public func liveSessions(accountId: Int64? = nil) throws -> [SessionEntry] {
+        let bounds = sessions.liveBounds
         return try database.read { tx in try tx.liveSessions(of: accountId, now: bounds.now, idleSince: bounds.idleSince) }
     }
 
@@ -192,14 +176,14 @@ public struct Administration: Sendable {
     public func revokeSession(shortId: String, client: ClientInfo) throws -> Int64 {
         let prefix = shortId.lowercased()
         guard (4...64).contains(prefix.count), prefix.allSatisfy(\.isHexDigit) else { throw AdministrationError.noSession(shortId) }
-        let bounds = liveBounds
+        let bounds = sessions.liveBounds
         return try database.write { tx in
             let matches = try tx.liveSessions(hexPrefix: prefix, now: bounds.now, idleSince: bounds.idleSince)
             guard let target = matches.first else { throw AdministrationError.noSession(shortId) }
             guard matches.count == 1 else { throw AdministrationError.ambiguousSession(shortId, matches: matches.count) }
             let (digest, accountId) = target
             try sessions.revoke(digest: digest, in: tx)
-            let short = digest.prefix(6).map { String(format: "%02x", $0) }.joined()
+            let short = SessionManagement.handle(for: digest).prefix(12)
             try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
                              detail: "session \(short) by the operator", in: tx)
             return accountId
@@ -232,12 +216,5 @@ public struct Administration: Sendable {
         var summary = summary
         summary.lockedUntil = summary.lockedUntil.flatMap { $0 > clock.now() ? $0 : nil }
         return summary
-    }
-
-    /// What makes a session live now (as `Sessions.isLive`): before `now`'s expiry and, unless remembered, seen after
-    /// `idleSince`.
-    private var liveBounds: (now: Double, idleSince: Double) {
-        let now = clock.now().timeIntervalSince1970
-        return (now, now - sessions.policy.idleTimeout)
     }
 }

@@ -26,14 +26,15 @@ public struct Authentication: Sendable {
     let logger: Logger
 
 
-    /// Checks `email` and `password` and starts a new session; `previousToken` (the browser's old session) is ended,
-    /// so the session id always changes at sign-in. `kind: .api` issues an API token (the JSON API's sign-in) instead of
-    /// a browser session, audited with detail "api".
+    /// Checks `email` and `password` and starts a new session. With `here` (the browser's tokens) the several-accounts
+    /// rules apply in the same transaction (BrowserSessions: the browser's old session ends unless `keepPrevious` adds an
+    /// account, so the session id always changes at sign-in) and the grant says what the browser must hold. `kind: .api`
+    /// issues an API token (the JSON API's sign-in) instead of a browser session, audited with detail "api".
     ///
     /// - Throws: `AccountError.invalidCredentials` for every kind of failure; `AccountError.unconfirmed`
     ///   after a correct password when the address still waits for confirmation.
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
-                       previousToken: String? = nil, kind: SessionKind = .browser) throws -> SessionGrant {
+                       here: BrowserTokens? = nil, keepPrevious: Bool = false, kind: SessionKind = .browser) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
         let (found, addressBlocked) = try database.read { tx in
             let found = try tx.signInCandidate(normalizedAddress: normalized)
@@ -70,9 +71,6 @@ public struct Authentication: Sendable {
         }
         let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
         let grant = try database.write { tx in
-            if let previous = previousToken.flatMap(SecretToken.init(encoded:)) {
-                try sessions.revoke(digest: previous.digest, in: tx)
-            }
             if let upgradedHash {
                 _ = try tx.setPasswordHash(upgradedHash, of: found.id, at: clock.now())
             }
@@ -80,7 +78,8 @@ public struct Authentication: Sendable {
             try lockout.recordSuccess(accountId: found.id, in: tx)
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: tx)
-            return try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind)
+            return try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind,
+                                       here: here, keepPrevious: keepPrevious)
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant
@@ -88,11 +87,7 @@ public struct Authentication: Sendable {
 
     /// Ends the session whose token is `encoded` and records the sign-out; unknown tokens are ignored.
     public func signOut(token encoded: String, client: ClientInfo) throws {
-        guard let token = SecretToken(encoded: encoded) else { return }
-        try database.write { tx in
-            // Recorded once: only the sign-out whose DELETE ended the session writes the audit row.
-            guard let owner = try tx.sessionOwner(digest: token.digest), try sessions.revoke(digest: token.digest, in: tx) else { return }
-            try audit.record(.signOut, accountId: owner.accountId, email: owner.email, client: client, in: tx)
-        }
+        _ = try BrowserSessions(database: database, sessions: sessions, audit: audit, logger: logger)
+            .signOut(here: BrowserTokens(active: encoded), client: client)
     }
 }

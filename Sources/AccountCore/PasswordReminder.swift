@@ -59,8 +59,10 @@ public struct PasswordReminder: Sendable {
     ///
     /// - Throws: `AccountError.invalidToken` for an unknown, used or expired link (checked first);
     ///   `AccountError.invalid` when the new password breaks the rules.
-    /// `kind: .api` signs in with an API token (the JSON API's `PUT password` with a reset token).
-    public func reset(token: String, form: [String: String], client: ClientInfo, kind: SessionKind = .browser) throws -> SessionGrant {
+    /// `kind: .api` signs in with an API token (the JSON API's `PUT password` with a reset token). With `here` (the
+    /// browser's tokens) the account is added to the browser under the several-accounts rules (BrowserSessions).
+    public func reset(token: String, form: [String: String], client: ClientInfo, kind: SessionKind = .browser,
+                      here: BrowserTokens? = nil) throws -> SessionGrant {
         guard try isRedeemable(token: token) else { throw AccountError.invalidToken }
         let errors = passwordValidator.validate(form)
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
@@ -77,7 +79,8 @@ public struct PasswordReminder: Sendable {
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
             try mail.enqueue(.passwordChanged, to: primary, in: tx)
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx)
-            return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind)
+            return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind,
+                                       here: here, keepPrevious: true)
         }
         guard let grant else { throw AccountError.invalidToken }
         logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])

@@ -49,8 +49,10 @@ public struct Registration: Sendable {
     /// - Throws: `AccountError.signUpClosed` when sign-up is closed; `AccountError.invitationRequired` in invite
     ///   mode without a valid invitation; `AccountError.invalid` with every problem at once (an address already
     ///   taken only when confirmation is not required or an invitation is used; `not_invited` for another address).
-    ///   `kind: .api` signs in with an API token instead of a browser session (the JSON API's sign-up).
-    public func signUp(_ form: [String: String], client: ClientInfo, kind: SessionKind = .browser) throws -> SignUpOutcome {
+    ///   `kind: .api` signs in with an API token instead of a browser session (the JSON API's sign-up). With `here` (the
+    ///   browser's tokens) the new account is added to the browser under the several-accounts rules (BrowserSessions).
+    public func signUp(_ form: [String: String], client: ClientInfo, kind: SessionKind = .browser,
+                       here: BrowserTokens? = nil) throws -> SignUpOutcome {
         let mode = invitations.policy.mode
         guard mode != .closed else { throw AccountError.signUpClosed }
         let invite = (form["invite"] ?? "").trimmingWhitespace()
@@ -63,7 +65,8 @@ public struct Registration: Sendable {
         var errors = validator.validate(values)
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client, kind: kind)
+                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client, kind: kind,
+                                         here: here)
             }
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
@@ -93,7 +96,7 @@ public struct Registration: Sendable {
                     return .created(accountId, .confirmationSent)
                 }
                 return .created(accountId, .signedIn(try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false,
-                                                                        client: client, kind: kind)))
+                                                                        client: client, kind: kind, here: here, keepPrevious: true)))
             }
         } catch StorageError.uniqueViolation {
             // Another sign-up for the same address won the race between the check and the insert (the unique index on
@@ -137,7 +140,7 @@ public struct Registration: Sendable {
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
     private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
-                               client: ClientInfo, kind: SessionKind) throws -> SignUpOutcome {
+                               client: ClientInfo, kind: SessionKind, here: BrowserTokens?) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
         errors.append(try profile.takenErrors(values, signUp: true, accountId: nil, skipping: errors))
@@ -152,7 +155,8 @@ public struct Registration: Sendable {
                                                        language: client.language, in: tx)
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx)
-                return try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind)
+                return try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind,
+                                           here: here, keepPrevious: true)
             }
             logger.info("account created from an invitation", metadata: ["account": "\(grant.session.accountId)"])
             return .signedIn(grant)

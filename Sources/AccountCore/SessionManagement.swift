@@ -7,20 +7,22 @@
 import Foundation
 import Logging
 
-/// One live session as its owner sees it.
+/// A live session as a list shows it to its owner (the sessions page) or the operator (`frontdoor session list`): the
+/// session (its fields read through, `entry.createdAt`) with where it was started, never its token.
+@dynamicMemberLookup
 public struct SessionEntry: Sendable, Equatable {
-    /// An opaque id safe to put in a page (hex of the first 16 bytes of the digest).
-    public var handle: String
-    public var createdAt: Date
-    public var lastSeenAt: Date
-    public var expiresAt: Date
-    public var rememberMe: Bool
+    public var session: SessionInfo
     public var userAgent: String
     public var remoteAddress: String
-    /// The session of the browser asking.
+    /// The session of the browser asking (the owner's list; false in the operator's).
     public var isCurrent: Bool
-    /// A browser's session or a native app's API token.
-    public var kind: SessionKind = .browser
+
+    public subscript<T>(dynamicMember field: KeyPath<SessionInfo, T>) -> T { session[keyPath: field] }
+
+    /// An opaque id safe to put in a page (hex of the first 16 bytes of the digest).
+    public var handle: String { SessionManagement.handle(for: session.digest) }
+    /// The first 12 hex digits of the digest: what the operator types to name it.
+    public var shortId: String { String(handle.prefix(12)) }
 }
 
 /// The sessions of one account, as their owner manages them.
@@ -28,7 +30,6 @@ public struct SessionManagement: Sendable {
     let database: AppDatabase
     let sessions: Sessions
     let audit: AuditLog
-    let clock: any Clock
     let logger: Logger
 
     /// The handle of the session whose digest is `digest`.
@@ -38,9 +39,9 @@ public struct SessionManagement: Sendable {
 
     /// The account's live sessions, most recently seen first; `current` marks the asking browser's.
     public func list(accountId: Int64, current digest: Data) throws -> [SessionEntry] {
-        let now = clock.now()
+        let (now, idleSince) = sessions.liveBounds
         return try database.read { tx in
-            try tx.liveSessions(accountId: accountId, now: now, idleSince: now - sessions.policy.idleTimeout, current: digest)
+            try tx.liveSessions(of: accountId, now: now, idleSince: idleSince, current: digest, recentlySeenFirst: true)
         }
     }
 

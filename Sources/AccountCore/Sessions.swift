@@ -38,7 +38,7 @@ public enum SessionKind: String, Sendable, Equatable {
     case api
 }
 
-/// A live session as a request sees it.
+/// A session as the lookup reads it and a request sees it (the one session value; lists add where it was started: SessionEntry).
 public struct SessionInfo: Sendable, Equatable {
     public var digest: Data
     public var accountId: Int64
@@ -55,6 +55,8 @@ public struct SessionInfo: Sendable, Equatable {
 public struct SessionGrant: Sendable {
     public var token: SecretToken
     public var session: SessionInfo
+    /// What the browser must now hold, when the sign-in was given its tokens (see BrowserSessions).
+    public var browser: BrowserState?
 }
 
 /// Creates, finds, refreshes and ends sessions.
@@ -85,7 +87,7 @@ public struct Sessions: Sendable {
                              client: client, kind: kind)
         let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
-        return SessionGrant(token: token, session: info)
+        return SessionGrant(token: token, session: info, browser: nil)
     }
 
     /// The live session for a cookie's token, or nil when unknown, expired or idle too long.
@@ -94,11 +96,7 @@ public struct Sessions: Sendable {
     /// snapshot; see SessionLookup), and a write only when `lastSeenAt` is older than the touch interval.
     public func find(token encoded: String) throws -> SessionInfo? {
         guard let token = SecretToken(encoded: encoded) else { return nil }
-        let digest = token.digest
-        guard let row = try lookup(digest) else { return nil }
-        let info = SessionInfo(digest: digest, accountId: row.accountId, email: row.email,
-                               createdAt: Date(timeIntervalSince1970: row.createdAt), lastSeenAt: Date(timeIntervalSince1970: row.lastSeenAt),
-                               expiresAt: Date(timeIntervalSince1970: row.expiresAt), rememberMe: row.rememberMe)
+        guard let info = try database.backend.findBrowserSession(digest: token.digest) else { return nil }
         return try touched(info)
     }
 
@@ -113,22 +111,23 @@ public struct Sessions: Sendable {
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
             do {
                 try database.write { tx in try tx.touchSession(digest: info.digest, lastSeenAt: now) }
-                database.backend.sessionTouched(digest: info.digest, lastSeenAt: now.timeIntervalSince1970)
             } catch where StorageFailure.isUnavailable(error) {}
             info.lastSeenAt = now
         }
         return info
     }
 
-    /// The session row by digest, on the backend's fastest path (SQLite: per-thread connections to the file).
-    private func lookup(_ digest: Data) throws -> SessionRow? {
-        try database.backend.findBrowserSession(digest: digest)
-    }
-
     /// True while `session` is within its absolute lifetime and, unless remembered, its idle timeout.
     public func isLive(_ session: SessionInfo, at now: Date) -> Bool {
         guard now < session.expiresAt else { return false }
         return session.rememberMe || now.timeIntervalSince(session.lastSeenAt) < policy.idleTimeout
+    }
+
+    /// What makes a session live now, as stored times (seconds): expiring after `now` and, unless remembered, seen
+    /// after `idleSince` (the lists' SQL form of `isLive`).
+    var liveBounds: (now: Double, idleSince: Double) {
+        let now = clock.now().timeIntervalSince1970
+        return (now, now - policy.idleTimeout)
     }
 
     /// Ends the session whose token is `encoded` (sign-out); unknown tokens are ignored.

@@ -31,7 +31,7 @@ extension SocialSignIn {
         let outcome = try retryingOnce {
             try settle(database.write { tx -> Settled in
                 if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
-                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, previousToken: nil, kind: .api, in: tx)
+                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, here: nil, kind: .api, in: tx)
                 }
                 let address = Self.verifiedAddress(identity)
                 if let address, try EmailAddress.holding(address, in: tx) != nil {
@@ -45,7 +45,7 @@ extension SocialSignIn {
                 }
                 let accountId = try createAccount(record, address: address, verified: true, client: client,
                                                   detail: Self.detail(record.provider, .api), in: tx)
-                let grant = try startSession(accountId: accountId, email: address, rememberMe: true, client: client, previousToken: nil,
+                let grant = try startSession(accountId: accountId, email: address, rememberMe: true, client: client, here: nil,
                                              kind: .api, in: tx)
                 return .done(.signedIn(grant, created: true))
             })

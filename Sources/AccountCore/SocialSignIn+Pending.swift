@@ -36,7 +36,7 @@ extension SocialSignIn {
     /// - Throws: also `.refused("social_pending_invalid")`, `.refused("social_identity_taken")` (linked meanwhile from
     ///   another tab), `.signUpClosed`, `.invitationRequired`.
     public func submitEmail(pendingToken: String, binding: [UInt8], email: String, client: ClientInfo,
-                            previousToken: String?) throws -> SignUpOutcome {
+                            here: BrowserTokens?) throws -> SignUpOutcome {
         guard let digest = SecretToken(encoded: pendingToken)?.digest else { throw AccountError.refused("social_pending_invalid") }
         let address = email.trimmingWhitespace()
         let errors = emailRules.validate(["email": address])
@@ -77,7 +77,7 @@ extension SocialSignIn {
                     return .confirmationSent
                 }
                 return .signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
-                                                  previousToken: previousToken, in: tx))
+                                                  here: here, in: tx))
             }
         }
     }
@@ -89,7 +89,7 @@ extension SocialSignIn {
     ///   identity waiting for a link), `.unconfirmed` (right password, primary address not confirmed, confirmation
     ///   required), the refusals of linking (`social_identity_taken`, `social_already_linked`).
     public func linkWithPassword(pendingToken: String, binding: [UInt8], password: String, client: ClientInfo,
-                                 previousToken: String?) throws -> SessionGrant {
+                                 here: BrowserTokens?) throws -> SessionGrant {
         guard let digest = SecretToken(encoded: pendingToken)?.digest else { throw AccountError.refused("social_pending_invalid") }
         let (found, blocked) = try database.read { tx in
             let found = try store.pending(digest: digest, binding: binding, in: tx).flatMap { pending -> (Int64, String, String)? in
@@ -125,7 +125,7 @@ extension SocialSignIn {
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 try lockout.recordSuccess(accountId: target, in: tx)
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe, client: client,
-                                             previousToken: previousToken, in: tx)
+                                             here: here, in: tx)
                 try audit.record(.signIn, accountId: target, email: primary, client: client,
                                  detail: "password, linking \(pending.identity.provider)", in: tx)
                 return .done(.signedIn(grant, created: false))

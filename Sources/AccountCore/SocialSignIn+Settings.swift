@@ -41,7 +41,7 @@ extension SocialSignIn {
     /// Purpose `linkPending`: `record` (a provider already linked to the account holding the pending identity's
     /// address) proves the person owns that account; the pending identity is linked to it and the person signed in.
     func linkPending(_ record: IdentityRecord, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
-                     previousToken: String?) throws -> SocialOutcome {
+                     here: BrowserTokens?) throws -> SocialOutcome {
         guard let key = flow.pendingKey else { throw AccountError.refused("social_pending_invalid") }
         return try retryingOnce {
             try settle(database.write { tx -> Settled in
@@ -62,7 +62,7 @@ extension SocialSignIn {
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 try tx.refreshSocialIdentity(record, now: clock.now())
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
-                                             client: client, previousToken: previousToken, in: tx)
+                                             client: client, here: here, in: tx)
                 try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: tx)
                 logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(target)"])
                 return .done(.signedIn(grant, created: false))

@@ -129,42 +129,43 @@ public struct SocialSignIn: Sendable {
     /// let flow = try services.socialFlows.finish(state: state, provider: "corp", binding: binding)
     /// let identity = try await provider.identity(code: code, verifier: flow.codeVerifier, nonce: flow.nonce)   // OAuthClient
     /// switch try services.social.complete(identity, flow: flow, binding: binding, session: session, client: client,
-    ///                                     previousToken: cookie) { … }
+    ///                                     here: tokens) { … }
     /// ```
     /// - Parameters:
     ///   - binding: this browser's binding cookie (the pending identity is bound to it too).
     ///   - session: the browser's live session (link and reauthenticate need it: `flow.accountId` must be its account).
-    ///   - previousToken: the browser's session cookie, ended when this signs in (the session id changes at sign-in).
+    ///   - here: the browser's tokens: a sign-in ends its previous session (the session id changes at sign-in) under the
+    ///     several-accounts rules (BrowserSessions), and the grant says what the browser must hold.
     ///   - browserAccounts: the accounts signed in in this browser (candidates too when the identity's address has an account).
     /// - Throws: `.signUpClosed`, `.invitationRequired`, `.unconfirmed` (linked account not confirmed yet, confirmation
     ///   required), `.refused("social_identity_taken" | "social_already_linked" | "social_wrong_account" |
     ///   "social_pending_invalid" | "social_state_invalid")` (the last when the identity is from another provider
     ///   than the flow).
     public func complete(_ identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], session: SessionInfo?,
-                         client: ClientInfo, previousToken: String?, browserAccounts: [Int64] = []) throws -> SocialOutcome {
+                         client: ClientInfo, here: BrowserTokens?, browserAccounts: [Int64] = []) throws -> SocialOutcome {
         guard identity.provider == flow.provider, !identity.subject.isEmpty else { throw AccountError.refused("social_state_invalid") }
         let record = try store.record(identity)
         switch flow.purpose {
         case .signIn:
             return try retryingOnce { try signIn(record, identity: identity, flow: flow, binding: binding, client: client,
-                                                 previousToken: previousToken, browserAccounts: browserAccounts) }
+                                                 here: here, browserAccounts: browserAccounts) }
         case .link:
             return try link(record, flow: flow, session: session, client: client)
         case .reauthenticate:
             return try reauthenticate(record, flow: flow, session: session, client: client)
         case .linkPending:
-            return try linkPending(record, flow: flow, binding: binding, client: client, previousToken: previousToken)
+            return try linkPending(record, flow: flow, binding: binding, client: client, here: here)
         }
     }
 
     // MARK: Sign-in and sign-up
 
     private func signIn(_ record: IdentityRecord, identity: ExternalIdentity, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
-                        previousToken: String?, browserAccounts: [Int64]) throws -> SocialOutcome {
+                        here: BrowserTokens?, browserAccounts: [Int64]) throws -> SocialOutcome {
         try settle(database.write { tx -> Settled in
             if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
                 return try signInLinked(accountId, record: record, rememberMe: flow.rememberMe, client: client,
-                                        previousToken: previousToken, in: tx)
+                                        here: here, in: tx)
             }
             guard let address = Self.verifiedAddress(identity) else {
                 // Ask for an address only when it could lead to an account.
@@ -178,13 +179,13 @@ public struct SocialSignIn: Sendable {
             if !candidates.isEmpty {
                 return .done(try askToLink(record, candidates: candidates, flow: flow, binding: binding, in: tx))
             }
-            return try signUp(record, address: address, flow: flow, client: client, previousToken: previousToken, in: tx)
+            return try signUp(record, address: address, flow: flow, client: client, here: here, in: tx)
         })
     }
 
     /// Signs in to the account the identity is linked to (refused while its primary address waits for confirmation).
     /// `kind: .api` issues an API token (audited "api via <provider>").
-    func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, previousToken: String?,
+    func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, here: BrowserTokens?,
                       kind: SessionKind = .browser, in tx: Transaction) throws -> Settled {
         let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
         if confirmation.required, try tx.primaryAddressIsUnverified(accountId: accountId) {
@@ -194,14 +195,14 @@ public struct SocialSignIn: Sendable {
         }
         try tx.refreshSocialIdentity(record, now: clock.now())
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
-                                     previousToken: previousToken, kind: kind, in: tx)
+                                     here: here, kind: kind, in: tx)
         try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx)
         logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
     }
 
     /// A new account for a provider-verified address no account holds, as the sign-up mode allows.
-    private func signUp(_ record: IdentityRecord, address: String, flow: SocialFlow, client: ClientInfo, previousToken: String?,
+    private func signUp(_ record: IdentityRecord, address: String, flow: SocialFlow, client: ClientInfo, here: BrowserTokens?,
                         in tx: Transaction) throws -> Settled {
         let mode = invitations.policy.mode
         guard mode != .closed else { throw AccountError.signUpClosed }
@@ -212,7 +213,7 @@ public struct SocialSignIn: Sendable {
         let accountId = try createAccount(record, address: address, verified: true, client: client,
                                           detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
         let grant = try startSession(accountId: accountId, email: address, rememberMe: flow.rememberMe, client: client,
-                                     previousToken: previousToken, in: tx)
+                                     here: here, in: tx)
         return .done(.signedIn(grant, created: true))
     }
 
@@ -275,11 +276,12 @@ public struct SocialSignIn: Sendable {
         return accountId
     }
 
-    /// Ends the browser's previous session and starts a new one (`kind: .api`: issues an API token instead).
-    func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, previousToken: String?,
+    /// Starts a new session; with `here` (the browser's tokens) the browser's previous session ends and the
+    /// several-accounts rules apply (BrowserSessions). `kind: .api`: issues an API token instead.
+    func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, here: BrowserTokens?,
                       kind: SessionKind = .browser, in tx: Transaction) throws -> SessionGrant {
-        if let previous = previousToken.flatMap(SecretToken.init(encoded:)) { try sessions.revoke(digest: previous.digest, in: tx) }
-        return try sessions.create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
+        try sessions.create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind,
+                            here: here, keepPrevious: false)
     }
 
     /// The audit detail of a sign-in or sign-up through `provider`: "via <provider>", "api via <provider>" for the JSON API.

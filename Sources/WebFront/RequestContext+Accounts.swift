@@ -1,101 +1,79 @@
-// RequestContext+Accounts.swift: several accounts signed in at once in one browser, and which one is active.
+// RequestContext+Accounts.swift: the two cookies of several accounts signed in at once in one browser.
 //
-// Options: `session.max_accounts`. Each account has its own session. The active one's token is in the
-// session cookie, the only one the gate and BrowserID read (so they always use the active account and their hot path
-// is unchanged); the others' tokens wait in the `frontdoor_accounts` cookie (HttpOnly, SameSite=Lax, under the base
-// path), separated by dots. Switching swaps a waiting token with the active one. The waiting cookie outlives the
-// browser only when every session in it is remembered, so a "not remembered" session never survives a restart there.
+// Options: `session.max_accounts` (see the key table), given to AccountCore with the tokens. Which sessions end and
+// which account is active is AccountCore's `BrowserSessions`; this file only reads the tokens from the cookies and
+// writes back what it says. The active account's token is in the session cookie, the only one the gate and BrowserID
+// read (so they always use the active account and their hot path is unchanged); the waiting ones' tokens are in the
+// `frontdoor_accounts` cookie (HttpOnly, SameSite=Lax, under the base path), separated by dots, kept across a browser
+// restart only when `BrowserState.waitingOutlivesBrowser`.
 import AccountCore
 import FastCGI
 
-/// An account this browser is signed in to: its cookie token, its live session, and a handle safe to show in a form.
-public struct SignedInAccount: Sendable {
-    public let token: String
-    public let session: SessionInfo
-    /// The handle the sessions page shows for this session too (see `SessionManagement.handle(for:)`): names it in the
-    /// switcher's forms, proves nothing.
-    public var handle: String { SessionManagement.handle(for: session.digest) }
-}
+/// An account this browser is signed in to (AccountCore's `BrowserAccount`: token, live session, handle).
+public typealias SignedInAccount = BrowserAccount
 
 extension RequestContext {
     /// Name of the cookie holding the waiting (not active) sessions' tokens.
     public static let accountsCookie = "frontdoor_accounts"
 
+    /// The tokens this browser sent (active and waiting) with the number of accounts it may hold: what every
+    /// several-accounts operation of AccountCore takes.
+    public var browserTokens: BrowserTokens {
+        BrowserTokens(active: sessionToken, waiting: (cookies[Self.accountsCookie] ?? "").split(separator: ".").map(String.init),
+                      maxAccounts: site.configuration.session.maxAccounts)
+    }
+
     /// The browser's other live sessions, one per account, not the active account's; dead ones are dropped from the cookie.
     public func otherAccounts() throws -> [SignedInAccount] {
         if let loadedOthers { return loadedOthers }
-        let tokens = (cookies[Self.accountsCookie] ?? "").split(separator: ".").prefix(10).map(String.init)
-        let active = try session()
-        var found: [SignedInAccount] = []
-        for token in tokens {
-            guard let info = try core.sessions.find(token: token), info.accountId != active?.accountId,
-                  !found.contains(where: { $0.session.accountId == info.accountId }) else { continue }
-            found.append(SignedInAccount(token: token, session: info))
-        }
-        if found.count != tokens.count { storeOthers(found) } else { loadedOthers = found }
+        let here = browserTokens
+        let found = try core.browserSessions.waiting(here, activeAccount: session()?.accountId)
+        if found.count != here.waiting.count { storeOthers(found) } else { loadedOthers = found }
         return found
     }
 
-    /// Starts `grant`'s session as the active one. The account that was active stays signed in, waiting, when
-    /// `keepPrevious` and it is another account (signing in to another account); the same account's older session
-    /// ends (the session id changes at every sign-in).
+    /// Sets the cookies a sign-in's grant asks for (`SessionGrant.browser`: AccountCore applied the several-accounts
+    /// rules in the grant's transaction). A grant made without the browser's tokens gets them applied now.
     public func startSession(_ grant: SessionGrant, keepPrevious: Bool = true) throws {
-        let previous = try session()
-        var others = try otherAccounts()
-        let account = grant.session.accountId
-        for older in others where older.session.accountId == account { try core.sessions.revoke(token: older.token) }
-        others.removeAll { $0.session.accountId == account }
-        if let previous, let token = sessionToken {
-            if previous.accountId == account || !keepPrevious {
-                if previous.accountId == account { try core.sessions.revoke(token: token) }
-            } else {
-                others.insert(SignedInAccount(token: token, session: previous), at: 0)
-            }
-        }
-        while others.count >= site.configuration.session.maxAccounts, let oldest = others.popLast() {
-            try core.sessions.revoke(token: oldest.token)
-        }
-        activate(token: grant.token.encoded, session: grant.session)
-        storeOthers(others)
+        hold(try grant.browser ?? core.browserSessions.admit(grant, here: browserTokens, keepPrevious: keepPrevious))
     }
 
-    /// The active session has ended (signed out, revoked, account deleted): the next waiting account becomes active,
-    /// or the browser is signed out. Returns the account now active, if any.
+    /// The active session has ended (revoked, account deleted): the next waiting account becomes active, or the
+    /// browser is signed out. Returns the account now active, if any.
     @discardableResult
     public func clearSession() -> SessionInfo? {
-        var others = (try? otherAccounts()) ?? []
-        guard !others.isEmpty else {
-            activate(token: "", session: nil)
-            return nil
-        }
-        let next = others.removeFirst()
-        activate(token: next.token, session: next.session)
-        storeOthers(others)
-        return next.session
+        hold(BrowserState.activeEnded(waiting: (try? otherAccounts()) ?? []))
+    }
+
+    /// Signs the active account out (its session ends); the next waiting account becomes active. Returns it, if any.
+    @discardableResult
+    public func signOutActive() throws -> SessionInfo? {
+        hold(try core.browserSessions.signOut(here: browserTokens, client: client))
     }
 
     /// Makes the waiting account whose handle is `handle` the active one; the active one waits. False when unknown.
     public func switchAccount(to handle: String) throws -> Bool {
-        var others = try otherAccounts()
-        guard let index = others.firstIndex(where: { $0.handle == handle }) else { return false }
-        let next = others.remove(at: index)
-        if let current = try session(), let token = sessionToken { others.insert(SignedInAccount(token: token, session: current), at: 0) }
-        activate(token: next.token, session: next.session)
-        storeOthers(others)
+        guard let state = try core.browserSessions.switchTo(handle: handle, here: browserTokens) else { return false }
+        hold(state)
         return true
     }
 
     /// Signs this browser out of every account (each session ended on the server).
     public func signOutEverywhereHere() throws {
-        for other in try otherAccounts() { try core.authentication.signOut(token: other.token, client: client) }
-        if try session() != nil, let token = sessionToken { try core.authentication.signOut(token: token, client: client) }
-        activate(token: "", session: nil)
-        storeOthers([])
+        hold(try core.browserSessions.signOutAll(here: browserTokens, client: client))
     }
 
     /// True when one more account may sign in here.
     public func hasRoomForAnotherAccount() throws -> Bool {
-        try otherAccounts().count + 1 < site.configuration.session.maxAccounts
+        BrowserSessions.hasRoom(waiting: try otherAccounts().count, maxAccounts: site.configuration.session.maxAccounts)
+    }
+
+    /// Writes both cookies as `state` says; returns the session now active.
+    @discardableResult
+    func hold(_ state: BrowserState) -> SessionInfo? {
+        activate(token: state.active?.token ?? "", session: state.active?.session)
+        storeOthers(state.waiting)
+        return state.active?.session
     }
 
     /// Writes the waiting sessions' cookie (removed when none wait).
@@ -105,8 +83,8 @@ extension RequestContext {
             if cookies[Self.accountsCookie] != nil { cookies.set(Self.accountsCookie, "", maxAge: 0) }
             return
         }
-        let remembered = others.allSatisfy(\.session.rememberMe)
+        let outlivesBrowser = BrowserState(active: nil, waiting: others).waitingOutlivesBrowser
         cookies.set(Self.accountsCookie, others.map(\.token).joined(separator: "."),
-                  maxAge: remembered ? Int(site.configuration.session.rememberLifetime) : nil)
+                  maxAge: outlivesBrowser ? Int(site.configuration.session.rememberLifetime) : nil)
     }
 }

@@ -16,7 +16,7 @@ enum Routes {
     /// `core`: the account operations, of which each page is given the ones it uses.
     static func table(core: AccountServices, providers: [String] = [], api: Bool = true) -> [String: [String: Handler]] {
         // Each page is given the account operations it uses (see its "Core operations" block).
-        let signUp = SignUpPage(core), signIn = SignInPage(core), signOut = SignOutAction(core), home = HomePage()
+        let signUp = SignUpPage(core), signIn = SignInPage(core), signOut = SignOutAction(), home = HomePage()
         let confirmation = ConfirmationPage(core), reminder = PasswordReminderPage(core), reset = PasswordResetPage(core)
         let dialog = BrowserIDDialogPage(core), certify = CertifyAction(core), verify = VerifyAPI(core)
         let gate = Gate(), metrics = MetricsPage(core)

@@ -11,8 +11,9 @@ import Testing
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
 
-    func row(_ accountId: Int64, _ email: String = "ann@example.com") -> SessionRow {
-        SessionRow(accountId: accountId, email: email, createdAt: 1, lastSeenAt: 2, expiresAt: 3, rememberMe: false)
+    func row(_ accountId: Int64, _ email: String = "ann@example.com") -> SessionInfo {
+        SessionInfo(digest: Data(), accountId: accountId, email: email, createdAt: Date(timeIntervalSince1970: 1),
+                    lastSeenAt: Date(timeIntervalSince1970: 2), expiresAt: Date(timeIntervalSince1970: 3), rememberMe: false)
     }
 
     func listeningCache(maxAge: Double = 10, capacity: Int = 100) -> (SessionCache, Hands) {
@@ -83,6 +84,6 @@ import Testing
         let (cache, _) = listeningCache()
         cache.store(row(7), for: Data([1]), ticket: try #require(cache.lookup(Data([1])).ticket))
         cache.touched(Data([1]), lastSeenAt: 99)
-        #expect(cache.lookup(Data([1])).row?.lastSeenAt == 99)
+        #expect(cache.lookup(Data([1])).row?.lastSeenAt == Date(timeIntervalSince1970: 99))
     }
 }

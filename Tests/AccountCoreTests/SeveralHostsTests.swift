@@ -178,7 +178,7 @@ import Testing
         #expect(flow.codeVerifier == start.codeVerifier && flow.nonce == start.nonce)
         #expect(flow.invite == invitation.token && flow.returnTo == "/back")
         let outcome = try hosts.b.services.social.complete(identity(tokens: "{\"access_token\":\"t-1\"}"), flow: flow, binding: browser,
-                                                           session: nil, client: ClientInfo(), previousToken: nil)
+                                                           session: nil, client: ClientInfo(), here: nil)
         guard case .signedIn(let grant, let created) = outcome else { Issue.record("expected a sign-up, got \(outcome)"); return }
         #expect(created)
         #expect(refusal { _ = try hosts.a.services.socialFlows.finish(state: start.state, provider: "corp", binding: browser) }
@@ -199,12 +199,12 @@ import Testing
         let start = try hosts.a.services.socialFlows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: browser)
         let flow = try hosts.a.services.socialFlows.finish(state: start.state, provider: "corp", binding: browser)
         guard case .needsLink(let pendingToken) = try hosts.a.services.social.complete(
-            identity(tokens: "sealed-on-a"), flow: flow, binding: browser, session: nil, client: ClientInfo(), previousToken: nil) else {
+            identity(tokens: "sealed-on-a"), flow: flow, binding: browser, session: nil, client: ClientInfo(), here: nil) else {
             Issue.record("expected a pending link"); return
         }
         #expect(try hosts.b.services.social.pending(token: pendingToken, binding: browser).provider == "corp")
         let grant = try hosts.b.services.social.linkWithPassword(pendingToken: pendingToken, binding: browser, password: "correct horse",
-                                                                 client: ClientInfo(), previousToken: nil)
+                                                                 client: ClientInfo(), here: nil)
         #expect(grant.session.accountId == owner.session.accountId)
         let tokens = try #require(try hosts.a.services.socialLinks.tokens(accountId: owner.session.accountId, provider: "corp"))
         #expect(tokens.tokens == Data("sealed-on-a".utf8))

@@ -9,13 +9,13 @@ struct SocialSignInPendingTests {
 
     func submit(_ fixture: TestFixture, _ token: String, _ email: String, binding: [UInt8] = browser,
                 previousToken: String? = nil) throws -> SignUpOutcome {
-        try fixture.services.social.submitEmail(pendingToken: token, binding: binding, email: email, client: client, previousToken: previousToken)
+        try fixture.services.social.submitEmail(pendingToken: token, binding: binding, email: email, client: client, here: previousToken.map { BrowserTokens(active: $0) })
     }
 
     func link(_ fixture: TestFixture, _ token: String, _ password: String, binding: [UInt8] = browser,
               previousToken: String? = nil) throws -> SessionGrant {
         try fixture.services.social.linkWithPassword(pendingToken: token, binding: binding, password: password, client: client,
-                                                     previousToken: previousToken)
+                                                     here: previousToken.map { BrowserTokens(active: $0) })
     }
 
     // MARK: Looking at a pending identity

@@ -21,7 +21,7 @@ struct SocialSignInPickerTests {
 
     func link(_ fixture: TestFixture, _ token: String) throws -> SessionGrant {
         try fixture.services.social.linkWithPassword(pendingToken: token, binding: browser, password: "correct horse", client: client,
-                                                     previousToken: nil)
+                                                     here: nil)
     }
 
     @Test func addressesHeldByTwoAccountsOfferBothAndLinkOnlyTheChosenOne() throws {
@@ -96,7 +96,7 @@ struct SocialSignInPickerTests {
         try fixture.services.social.choosePending(tokens[1], among: tokens, binding: browser)
         #expect(throws: AccountError.invalidCredentials) {
             try fixture.services.social.linkWithPassword(pendingToken: tokens[1], binding: browser, password: "wrong", client: client,
-                                                         previousToken: nil)
+                                                         here: nil)
         }
         let failed = try fixture.audits(.signInFailed).last
         #expect(failed?["email"] as String? == "ann@browser.example", "the audit names the chosen account's own address")

@@ -122,7 +122,7 @@ struct SocialSignInSettingsTests {
         let (accountId, pending) = try annWithPendingGithub(fixture)
         let flow = SocialFlow(provider: "corp", purpose: .linkPending, pendingToken: pending)
         let outcome = try fixture.services.social.complete(identity("ann-corp"), flow: flow, binding: browser, session: nil,
-                                                          client: ClientInfo(), previousToken: nil)
+                                                          client: ClientInfo(), here: nil)
         guard case .signedIn(let grant, _) = outcome else { Issue.record("expected .signedIn"); return }
         #expect(grant.session.accountId == accountId)
     }

@@ -155,7 +155,7 @@ struct SocialSignInTests {
         let fixture = try TestFixture(confirmationRequired: true)
         let token = try fixture.socialPending(identity(email: nil))
         _ = try fixture.services.social.submitEmail(pendingToken: token, binding: browser, email: "ann@example.com", client: ClientInfo(),
-                                                    previousToken: nil)
+                                                    here: nil)
         // When the identity signs in again
         #expect(throws: AccountError.unconfirmed) { try fixture.social(identity(email: nil)) }
         #expect(try fixture.audits(.signInFailed).map { $0["detail"] as String } == ["via corp: address not confirmed"])
@@ -194,7 +194,7 @@ struct SocialSignInTests {
         let flow = try fixture.services.socialFlows.finish(state: start.state, provider: "corp", binding: browser)
         #expect(refusal {
             _ = try fixture.services.social.complete(identity(provider: "github"), flow: flow, binding: browser, session: nil,
-                                                     client: ClientInfo(), previousToken: nil)
+                                                     client: ClientInfo(), here: nil)
         } == "social_state_invalid")
     }
 
@@ -210,7 +210,7 @@ struct SocialSignInTests {
         let results = await withTaskGroup(of: String.self) { group in
             for flow in flows {
                 group.addTask {
-                    switch try? social.complete(identity(), flow: flow, binding: browser, session: nil, client: ClientInfo(), previousToken: nil) {
+                    switch try? social.complete(identity(), flow: flow, binding: browser, session: nil, client: ClientInfo(), here: nil) {
                     case .signedIn(_, let created): created ? "created" : "signed in"
                     default: "other"
                     }

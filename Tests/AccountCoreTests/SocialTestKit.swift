@@ -39,7 +39,7 @@ extension TestFixture {
                                                    pendingToken: pendingToken)
         let flow = try services.socialFlows.finish(state: start.state, provider: identity.provider, binding: binding)
         return try services.social.complete(identity, flow: flow, binding: binding, session: session, client: client,
-                                            previousToken: previousToken, browserAccounts: browserAccounts)
+                                            here: previousToken.map { BrowserTokens(active: $0) }, browserAccounts: browserAccounts)
     }
 
     /// A sign-in flow that must end signed in.

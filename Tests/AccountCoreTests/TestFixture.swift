@@ -49,7 +49,7 @@ struct TestFixture {
     func signIn(_ email: String = "Ann@Example.com", password: String = "correct horse", rememberMe: Bool = false,
                 previousToken: String? = nil, client: ClientInfo = ClientInfo()) throws -> SessionGrant {
         try services.authentication.signIn(email: email, password: password, rememberMe: rememberMe, client: client,
-                                           previousToken: previousToken)
+                                           here: previousToken.map { BrowserTokens(active: $0) })
     }
 
     /// Rows in `table`.

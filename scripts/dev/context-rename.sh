@@ -53,6 +53,7 @@ done
 # 3. Pages get their core operations at construction.
 types=$(perl -ne 'print "$1=$2\n" if /^\s*public let (\w+): (.+?)\s*$/' Sources/AccountCore/AccountServices.swift)
 built=""
+plain=""
 for f in $(find Sources/WebFront -name '*.swift' | sort); do
     TYPES="$types" perl -e '
         my %type = map { split /=/, $_, 2 } split /\n/, $ENV{TYPES};
@@ -92,7 +93,7 @@ for f in $(find Sources/WebFront -name '*.swift' | sort); do
             @body = grep { !(/^\s*let (\w+) = (?:context\.site\.services|self)\.(\w+)\s*$/ && $1 eq $2 && exists $type{$1}) } @body;
             my $uses = join("\n", @body);
             $used{$1} = 1 while $uses =~ /\bcontext\.site\.services\.(\w+)/g;
-            next unless %used;
+            unless (%used) { print STDERR "PLAIN $name\n"; next }
             my @names = sort keys %used;
             my $joined = join("\n", @body);
             for my $n (@names) {
@@ -128,9 +129,14 @@ for f in $(find Sources/WebFront -name '*.swift' | sort); do
     ' "$f" >"$f.new" 2>"$f.built" || { cat "$f.built" >&2; rm -f "$f.built" "$f.new"; exit 1; }
     if cmp -s "$f" "$f.new"; then rm "$f.new"; else mv "$f.new" "$f"; fi
     built="$built $(sed -n 's/^BUILT //p' "$f.built")"
+    plain="$plain $(sed -n 's/^PLAIN //p' "$f.built")"
     rm -f "$f.built"
 done
 
+# Routes.swift builds each such struct with the core operations (and one that no longer uses any without).
+for name in $plain; do
+    perl -pi -e "s/\\b${name}\\(core\\)/${name}()/g" Sources/WebFront/Routes.swift
+done
 # Routes.swift builds each such struct with the core operations.
 for name in $built; do
     perl -pi -e "s/\\b${name}\\(\\)/${name}(core)/g" Sources/WebFront/Routes.swift

@@ -59,12 +59,15 @@ extension SQLConnection {
     public func sessionsChanged(_ change: SessionChange) {}
 }
 
-/// What a transaction did to the rows the session lookup reads.
+/// What a transaction did to the rows the session lookup reads. Only the session store's own writes report it
+/// (Storage/Stores), so no feature can forget to.
 public enum SessionChange: Sendable, Equatable {
     /// Every session of the account (ended, or its primary address changed).
     case account(Int64)
     /// One session, by digest.
     case session(Data)
+    /// One session was marked used at `lastSeenAt` (seconds): a cache keeps its copy in step once the write commits.
+    case touched(Data, lastSeenAt: Double)
 }
 
 /// One open transaction: what store operations receive. Never kept beyond the closure that was given it.
@@ -121,9 +124,9 @@ public struct Transaction {
     }
 
     /// Tells the backend that this transaction changed what the session lookup reads for these sessions: a store
-    /// operation that deletes sessions or changes an account's primary address calls it, so this host's cache of
-    /// lookups (PostgreSQL) forgets them when the transaction ends; other hosts hear it from the database's triggers.
-    public func sessionsChanged(_ change: SessionChange) {
+    /// operation that deletes or touches sessions or changes an account's primary address calls it, so this host's
+    /// cache of lookups (PostgreSQL) follows when the transaction ends; other hosts hear it from the database's triggers.
+    func sessionsChanged(_ change: SessionChange) {
         connection.sessionsChanged(change)
     }
 
@@ -143,20 +146,17 @@ public protocol StorageBackend: Sendable {
     /// `body` again after a serialization conflict, so `body` changes nothing but the database.
     func write<T>(_ body: (Transaction) throws -> T) throws -> T
     /// The hot path: the browser session whose digest is `digest`, with its account's primary address.
-    func findBrowserSession(digest: Data) throws -> SessionRow?
+    func findBrowserSession(digest: Data) throws -> SessionInfo?
     /// Names of the migrations applied so far, and of all the binary has, in order.
     func appliedMigrations() throws -> [String]
     var knownMigrations: [String] { get }
     /// Applies the pending migrations.
     func migrate() throws
-    /// This process wrote `lastSeenAt` for the session `digest` (a backend with a cache keeps its copy in step).
-    func sessionTouched(digest: Data, lastSeenAt: Double)
     /// Figures for `/metrics`: round trips to a server and the session cache; nil for an embedded database.
     var figures: StorageFigures? { get }
 }
 
 extension StorageBackend {
-    public func sessionTouched(digest: Data, lastSeenAt: Double) {}
     public var figures: StorageFigures? { nil }
 }
 

@@ -19,7 +19,8 @@ struct PasswordResetPage: Sendable {
         try context.csrf.verify()
         let token = context.form["token"] ?? ""
         do {
-            let grant = try reminder.reset(token: token, form: context.form, client: context.client)
+            let grant = try reminder.reset(token: token, form: context.form, client: context.client,
+                                                                       here: context.browserTokens)
             try context.startSession(grant)
             context.flash.set(Flash("password_changed"))
             return context.redirect(to: context.site.paths.home)

@@ -29,7 +29,7 @@ struct SignInPage: Sendable {
             // Adding an account keeps the active one; otherwise the browser's old session ends with this sign-in.
             let grant = try authentication.signIn(
                 email: form["email"] ?? "", password: form["password"] ?? "", rememberMe: form["remember_me"] == "1",
-                client: context.client, previousToken: adding ? nil : context.sessionToken)
+                client: context.client, here: context.browserTokens, keepPrevious: adding)
             try context.startSession(grant, keepPrevious: adding)
             context.flash.set(Flash("signed_in"))
             return context.redirect(to: context.returnTarget(form["rd"]))

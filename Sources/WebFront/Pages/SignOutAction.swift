@@ -7,10 +7,6 @@ import FastCGI
 
 /// `POST <base>/sign_out`. With a live session the CSRF token is required; without one there is nothing to end.
 struct SignOutAction: Sendable {
-    // Core operations this page uses, given in Routes.table (written by scripts/dev/context-rename.sh).
-    let authentication: Authentication
-    init(_ core: AccountServices) { authentication = core.authentication }
-
     func submit(_ context: RequestContext) throws -> Response {
         guard try context.session() != nil else {
             context.activate(token: "", session: nil)
@@ -23,8 +19,7 @@ struct SignOutAction: Sendable {
             context.flash.set(Flash("signed_out_all"))
             return context.redirect(to: context.site.paths.signIn())
         }
-        if let token = context.sessionToken { try authentication.signOut(token: token, client: context.client) }
-        guard context.clearSession() != nil else {
+        guard try context.signOutActive() != nil else {
             context.flash.set(Flash("signed_out"))
             return context.redirect(to: context.site.paths.signIn())
         }

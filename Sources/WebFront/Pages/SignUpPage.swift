@@ -28,7 +28,7 @@ struct SignUpPage: Sendable {
         try context.csrf.verify()
         let invite = (context.form["invite"] ?? "").trimmingWhitespace()
         do {
-            switch try registration.signUp(context.form, client: context.client) {
+            switch try registration.signUp(context.form, client: context.client, here: context.browserTokens) {
             case .signedIn(let grant):
                 try context.startSession(grant)
                 context.flash.set(Flash("signed_up"))

@@ -59,7 +59,7 @@ struct SocialCallbackPage: Sendable {
         do {
             let outcome = try social.complete(
                 external, flow: flow, binding: binding, session: context.session(),
-                client: context.client, previousToken: signingIn ? context.sessionToken : nil, browserAccounts: browserAccounts)
+                client: context.client, here: signingIn ? context.browserTokens : nil, browserAccounts: browserAccounts)
             return try respond(context, outcome, flow: flow, provider: id, pendingProvider: pendingProvider)
         } catch AccountError.signUpClosed {
             return fail(context, "social_sign_up_closed", provider: id, purpose: flow.purpose)

@@ -24,7 +24,7 @@ struct SocialEmailPage: Sendable {
         do {
             let outcome = try social.submitEmail(
                 pendingToken: token, binding: context.socialBinding(create: false) ?? [], email: context.form["email"] ?? "",
-                client: context.client, previousToken: context.sessionToken)
+                client: context.client, here: context.browserTokens)
             context.setSocialPending(nil)
             switch outcome {
             case .signedIn(let grant):

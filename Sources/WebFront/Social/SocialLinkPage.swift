@@ -25,7 +25,7 @@ struct SocialLinkPage: Sendable {
         do {
             let grant = try social.linkWithPassword(
                 pendingToken: token, binding: context.socialBinding(create: false) ?? [], password: context.form["password"] ?? "",
-                client: context.client, previousToken: context.sessionToken)
+                client: context.client, here: context.browserTokens)
             try context.startSession(grant, keepPrevious: false)
             context.setSocialPending(nil)
             context.flash.set(Flash("social_linked", provider: pending.provider))

@@ -115,7 +115,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     }
 
     /// The session from this host's cache when it holds it, else from the server (and then kept when live).
-    public func findBrowserSession(digest: Data) throws -> SessionRow? {
+    public func findBrowserSession(digest: Data) throws -> SessionInfo? {
         guard let sessionCache else { return try fetchBrowserSession(digest: digest) }
         let (cached, ticket) = sessionCache.lookup(digest)
         if let cached { return cached }
@@ -124,17 +124,10 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return row
     }
 
-    public func sessionTouched(digest: Data, lastSeenAt: Double) {
-        sessionCache?.touched(digest, lastSeenAt: lastSeenAt)
-    }
-
     /// One prepared SELECT on a pooled connection, outside any transaction.
-    private func fetchBrowserSession(digest: Data) throws -> SessionRow? {
+    private func fetchBrowserSession(digest: Data) throws -> SessionInfo? {
         try withConnection { connection in
-            try connection.run(SessionLookup.sql, [digest]).rows.first.map { row in
-                SessionRow(accountId: try row.decode("accountId"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
-                           lastSeenAt: try row.decode("lastSeenAt"), expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"))
-            }
+            try connection.run(SessionLookup.sql, [digest]).rows.first.map { try SessionInfo(lookupRow: $0, digest: digest) }
         }
     }
 
@@ -178,6 +171,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
                 let result = try body(Transaction(connection: PostgresTransaction(connection: connection, changes: changes),
                                                   dialect: .postgresql))
                 try connection.simple("COMMIT")
+                changes.committed = true
                 return result
             } catch {
                 if connection.isHealthy { try? connection.simple("ROLLBACK") }

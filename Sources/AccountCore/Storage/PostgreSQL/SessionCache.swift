@@ -23,7 +23,7 @@ final class SessionCache: @unchecked Sendable {
 
 
     private struct Entry {
-        var row: SessionRow
+        var row: SessionInfo
         var storedAt: Double
     }
 
@@ -43,7 +43,7 @@ final class SessionCache: @unchecked Sendable {
     }
 
     /// The cached row for `digest` when it is young enough; else nil and a ticket to store what the server says.
-    func lookup(_ digest: Data) -> (row: SessionRow?, ticket: UInt64?) {
+    func lookup(_ digest: Data) -> (row: SessionInfo?, ticket: UInt64?) {
         lock.withLock {
             guard listening else { return (nil, nil) }
             if let entry = entries[digest], now() - entry.storedAt < settings.maxAge {
@@ -56,7 +56,7 @@ final class SessionCache: @unchecked Sendable {
     }
 
     /// Keeps `row` unless the cache changed since `ticket` was given (an invalidation could concern this very row).
-    func store(_ row: SessionRow, for digest: Data, ticket: UInt64) {
+    func store(_ row: SessionInfo, for digest: Data, ticket: UInt64) {
         lock.withLock {
             guard listening, ticket == generation else { return }
             if entries.count >= settings.capacity, entries[digest] == nil { removeAll() }
@@ -68,7 +68,7 @@ final class SessionCache: @unchecked Sendable {
 
     /// This host wrote a newer `lastSeenAt` for `digest`: keep the entry in step, so the next request does not write it again.
     func touched(_ digest: Data, lastSeenAt: Double) {
-        lock.withLock { entries[digest]?.row.lastSeenAt = lastSeenAt }
+        lock.withLock { entries[digest]?.row.lastSeenAt = Date(timeIntervalSince1970: lastSeenAt) }
     }
 
     /// Forgets every session of `accountId` (a session ended, an address changed).
@@ -120,15 +120,18 @@ final class SessionCache: @unchecked Sendable {
     }
 }
 
-/// The session changes one transaction reported (one thread uses it), applied to the cache when it ends.
+/// The session changes one transaction reported (one thread uses it), applied to the cache when it ends: what may
+/// have ended is forgotten whatever happened (a lost COMMIT may have committed); a touch is kept only once committed.
 final class SessionChanges {
     var list: [SessionChange] = []
+    var committed = false
 
     func apply(to cache: SessionCache) {
         for change in list {
             switch change {
             case .account(let accountId): cache.invalidate(accountId: accountId)
             case .session(let digest): cache.invalidate(digest: digest)
+            case .touched(let digest, let lastSeenAt): if committed { cache.touched(digest, lastSeenAt: lastSeenAt) }
             }
         }
     }

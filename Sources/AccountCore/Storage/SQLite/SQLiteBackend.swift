@@ -70,14 +70,9 @@ public final class SQLiteBackend: StorageBackend, Sendable {
         try Self.mapped { try writer.write { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
     }
 
-    public func findBrowserSession(digest: Data) throws -> SessionRow? {
+    public func findBrowserSession(digest: Data) throws -> SessionInfo? {
         if let sessionLookup { return try sessionLookup.find(digest: digest) }
-        return try read { tx in
-            try tx.row(SessionLookup.sql, [digest]).map { row in
-                SessionRow(accountId: try row.decode("accountId"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
-                           lastSeenAt: try row.decode("lastSeenAt"), expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"))
-            }
-        }
+        return try read { tx in try tx.browserSession(digest: digest) }
     }
 
     public func appliedMigrations() throws -> [String] {

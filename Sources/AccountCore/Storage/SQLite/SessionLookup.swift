@@ -8,16 +8,6 @@
 import Foundation
 import GRDBSQLite
 
-/// What the session lookup reads.
-public struct SessionRow: Sendable, Equatable {
-    public var accountId: Int64
-    public var email: String
-    public var createdAt: Double
-    public var lastSeenAt: Double
-    public var expiresAt: Double
-    public var rememberMe: Bool
-}
-
 /// An SQLite failure of the lookup (opening the file, preparing or stepping the statement).
 struct SessionLookupError: Error, CustomStringConvertible {
     let description: String
@@ -45,7 +35,7 @@ final class SessionLookup: @unchecked Sendable {
     deinit { pthread_key_delete(key) }
 
     /// The session whose digest is `digest`, with its account's primary address, or nil.
-    func find(digest: Data) throws -> SessionRow? {
+    func find(digest: Data) throws -> SessionInfo? {
         try connection().lookup(digest)
     }
 
@@ -90,7 +80,7 @@ private final class ThreadConnection {
         sqlite3_close_v2(db)
     }
 
-    func lookup(_ digest: Data) throws -> SessionRow? {
+    func lookup(_ digest: Data) throws -> SessionInfo? {
         defer { sqlite3_reset(statement) }
         let bound = digest.withUnsafeBytes { bytes in
             sqlite3_bind_blob(statement, 1, bytes.baseAddress, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
@@ -99,9 +89,11 @@ private final class ThreadConnection {
         switch sqlite3_step(statement) {
         case SQLITE_ROW:
             let address = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""
-            return SessionRow(accountId: sqlite3_column_int64(statement, 0), email: address,
-                              createdAt: sqlite3_column_double(statement, 2), lastSeenAt: sqlite3_column_double(statement, 3),
-                              expiresAt: sqlite3_column_double(statement, 4), rememberMe: sqlite3_column_int64(statement, 5) != 0)
+            return SessionInfo(digest: digest, accountId: sqlite3_column_int64(statement, 0), email: address,
+                               createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 2)),
+                               lastSeenAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 3)),
+                               expiresAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 4)),
+                               rememberMe: sqlite3_column_int64(statement, 5) != 0)
         case SQLITE_DONE:
             return nil
         default:

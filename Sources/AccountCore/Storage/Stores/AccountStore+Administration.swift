@@ -74,26 +74,6 @@ extension Transaction {
                   [accountId, now, idleSince]) ?? 0
     }
 
-    /// The live sessions, newest first: of every account, or of `accountId`.
-    func liveSessions(of accountId: Int64?, now: Double, idleSince: Double) throws -> [SessionSummary] {
-        let filter = accountId == nil ? "" : "s.accountId = ? AND "
-        let arguments: SQLArguments = accountId == nil ? [now, idleSince] : [accountId, now, idleSince]
-        return try rows("""
-            SELECT s.digest AS digest, s.accountId AS accountId, COALESCE(e.address, '') AS email, s.createdAt AS createdAt,
-                   s.lastSeenAt AS lastSeenAt, s.expiresAt AS expiresAt, s.rememberMe AS rememberMe, s.userAgent AS userAgent,
-                   s.remoteAddress AS remoteAddress, s.kind AS kind
-            FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
-            WHERE \(filter)\(Self.liveSQL("s."))
-            ORDER BY s.createdAt DESC, s.digest
-            """, arguments).map { row in
-            SessionSummary(shortId: Self.shortId(try row.decode("digest")), accountId: try row.decode("accountId"),
-                           email: try row.decode("email"), createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
-                           expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"),
-                           userAgent: try row.decode("userAgent"), remoteAddress: try row.decode("remoteAddress"),
-                           kind: SessionKind(rawValue: try row.decode("kind")) ?? .browser)
-        }
-    }
-
     /// The live sessions whose digest, in lower-case hex, starts with `hexPrefix` (hex digits only).
     func liveSessions(hexPrefix: String, now: Double, idleSince: Double) throws -> [(digest: Data, accountId: Int64)] {
         // A hex prefix is a range of digests: [prefix padded with 0s, prefix + 1 padded), compared bytewise on both backends.
@@ -108,11 +88,6 @@ extension Transaction {
     /// The condition of a live session (two parameters: now, then idleSince); `alias` prefixes the columns.
     static func liveSQL(_ alias: String = "") -> String {
         "\(alias)expiresAt > ? AND (\(alias)rememberMe OR \(alias)lastSeenAt > ?)"
-    }
-
-    /// A session's short id: the first 12 hex digits (lower case) of its digest.
-    static func shortId(_ digest: Data) -> String {
-        digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The digests whose hex starts with `hexPrefix`: from `low` (inclusive) to `high` (exclusive; nil: no upper end,

@@ -19,8 +19,15 @@ extension Transaction {
                   kind.rawValue])
     }
 
+    /// The browser session `digest` with its account's primary address (the hot path's statement, in this
+    /// transaction), live or not; nil when there is none.
+    func browserSession(digest: Data) throws -> SessionInfo? {
+        try row(SessionLookup.sql, [digest]).map { try SessionInfo(lookupRow: $0, digest: digest) }
+    }
+
     /// Sets the session's `lastSeenAt` (the touch of a session in use).
     func touchSession(digest: Data, lastSeenAt: Date) throws {
+        sessionsChanged(.touched(digest, lastSeenAt: lastSeenAt.timeIntervalSince1970))
         try execute("UPDATE session SET lastSeenAt = ? WHERE digest = ?", [lastSeenAt.timeIntervalSince1970, digest])
     }
 
@@ -39,21 +46,29 @@ extension Transaction {
         try execute("DELETE FROM session WHERE NOT rememberMe AND lastSeenAt <= ?", [idleSince.timeIntervalSince1970])
     }
 
-    /// The account's live sessions (before `now`'s expiry; remembered, or seen after `idleSince`), most recently seen
-    /// first; the one whose digest is `current` is marked.
-    func liveSessions(accountId: Int64, now: Date, idleSince: Date, current: Data) throws -> [SessionEntry] {
-        try rows("""
-            SELECT digest, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, kind FROM session
-            WHERE accountId = ? AND expiresAt > ? AND (rememberMe OR lastSeenAt > ?)
-            ORDER BY lastSeenAt DESC, createdAt DESC, digest
-            """, [accountId, now.timeIntervalSince1970, idleSince.timeIntervalSince1970])
-        .map { row in
+    /// The live sessions (expiring after `now`; remembered, or seen after `idleSince`) of `accountId`, or of every
+    /// account, each with its account's primary address ('' when none); the one whose digest is `current` is marked.
+    /// Newest first, or most recently seen first (an owner's list).
+    func liveSessions(of accountId: Int64?, now: Double, idleSince: Double, current: Data? = nil,
+                      recentlySeenFirst: Bool = false) throws -> [SessionEntry] {
+        let filter = accountId == nil ? "" : "s.accountId = ? AND "
+        let arguments: SQLArguments = accountId == nil ? [now, idleSince] : [accountId, now, idleSince]
+        let order = recentlySeenFirst ? "s.lastSeenAt DESC, s.createdAt DESC" : "s.createdAt DESC"
+        return try rows("""
+            SELECT s.digest AS digest, s.accountId AS accountId, COALESCE(e.address, '') AS email, s.createdAt AS createdAt,
+                   s.lastSeenAt AS lastSeenAt, s.expiresAt AS expiresAt, s.rememberMe AS rememberMe, s.userAgent AS userAgent,
+                   s.remoteAddress AS remoteAddress, s.kind AS kind
+            FROM session s LEFT JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+            WHERE \(filter)\(Self.liveSQL("s."))
+            ORDER BY \(order), s.digest
+            """, arguments).map { row in
             let digest: Data = try row.decode("digest")
-            return SessionEntry(handle: SessionManagement.handle(for: digest), createdAt: try row.decode("createdAt"),
-                                lastSeenAt: try row.decode("lastSeenAt"), expiresAt: try row.decode("expiresAt"),
-                                rememberMe: try row.decode("rememberMe"), userAgent: try row.decode("userAgent"),
-                                remoteAddress: try row.decode("remoteAddress"), isCurrent: digest == current,
-                                kind: SessionKind(rawValue: try row.decode("kind")) ?? .browser)
+            let session = SessionInfo(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("email"),
+                                      createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
+                                      expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"),
+                                      kind: SessionKind(rawValue: try row.decode("kind")) ?? .browser)
+            return SessionEntry(session: session, userAgent: try row.decode("userAgent"), remoteAddress: try row.decode("remoteAddress"),
+                                isCurrent: digest == current)
         }
     }
 
@@ -168,5 +183,14 @@ extension Transaction {
         sessionsChanged(.account(accountId))
         guard let kept else { return try execute("DELETE FROM session WHERE accountId = ?", [accountId]) }
         return try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
+    }
+}
+
+extension SessionInfo {
+    /// The session a row of the lookup's statement (`SessionLookup.sql`) describes.
+    init(lookupRow row: SQLRow, digest: Data) throws {
+        self.init(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
+                  createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
+                  expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"))
     }
 }
