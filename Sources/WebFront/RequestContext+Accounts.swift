@@ -6,7 +6,6 @@
 // path), separated by dots. Switching swaps a waiting token with the active one. The waiting cookie outlives the
 // browser only when every session in it is remembered, so a "not remembered" session never survives a restart there.
 import AccountCore
-import FastCGI
 
 /// An account this browser is signed in to: its cookie token, its live session, and a handle safe to show in a form.
 public struct SignedInAccount: Sendable {

@@ -1,5 +1,4 @@
 // Routes.swift: the whole route table, in one place. Paths are relative to the base path.
-import FastCGI
 import OAuthClient
 
 /// A page handler: parse → one core call → render.

@@ -3,7 +3,6 @@
 // Answers 200 {"status":"okay","email","audience" (echoed exactly),"expires" (ms),"issuer"} or 200
 // {"status":"failure","reason"}; 400 when a field is missing, 415 for another content type, 405 for other methods.
 import BrowserID
-import FastCGI
 import Foundation
 
 /// Verifies a backed identity assertion for an audience.

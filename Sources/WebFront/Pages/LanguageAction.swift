@@ -3,7 +3,6 @@
 // Options: form fields `lang` (an offered language code) and `back` (the page to go back to, checked; default home).
 // The choice is kept in a year-long cookie (`frontdoor_lang`), which comes before Accept-Language; a signed-in person's
 // account takes it as its preference too, so mail follows. A language not offered changes nothing.
-import FastCGI
 
 /// `POST <base>/language`.
 struct LanguageAction: Sendable {

@@ -6,7 +6,6 @@
 // nobody which addresses have accounts. Without required confirmation a free address signs the person in at once.
 import AccountCore
 import AccountRules
-import FastCGI
 
 struct SocialEmailPage: Sendable {
     func show(_ context: RequestContext) throws -> Response {
