@@ -22,7 +22,6 @@ let package = Package(
             .product(name: "WebFront", package: "Frontdoor"),
             .product(name: "AccountCore", package: "Frontdoor"),
             .product(name: "AccountRules", package: "Frontdoor"),
-            .product(name: "FastCGI", package: "Frontdoor"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mail-fuzz", dependencies: ["FuzzSupport", .product(name: "AccountCore", package: "Frontdoor")]),

@@ -189,8 +189,8 @@ public final class Server: Sendable {
 
     /// Reads CONTENT_LENGTH bytes through `read` (which may return short counts). Over `limit`, the body
     /// is read in chunks and dropped (up to 16 MiB, so the web server doesn't see a broken pipe).
-    /// Public for the fuzz targets (fuzz/).
-    public static func readBody(length: String?, limit: Int, read: (UnsafeMutablePointer<CChar>, Int) -> Int) -> ([UInt8], Bool) {
+    /// Not API: SPI for the fuzz targets (fuzz/) and FastCGITests, through `@_spi(Testing) import FastCGI`.
+    @_spi(Testing) public static func readBody(length: String?, limit: Int, read: (UnsafeMutablePointer<CChar>, Int) -> Int) -> ([UInt8], Bool) {
         guard let length = length.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length > 0 else { return ([], false) }
         let tooLarge = length > limit
         let toRead = tooLarge ? min(length, 16 << 20) : length
@@ -210,8 +210,8 @@ public final class Server: Sendable {
 
     /// The NAME=VALUE strings of a FastCGI param array as a dictionary (split at the first `=` byte: this runs
     /// for every param of every request, so no Character-level scanning).
-    /// Public for the fuzz targets (fuzz/).
-    public static func params(_ envp: FCGX_ParamArray?) -> [String: String] {
+    /// Not API: SPI for the fuzz targets (fuzz/) and FastCGITests, through `@_spi(Testing) import FastCGI`.
+    @_spi(Testing) public static func params(_ envp: FCGX_ParamArray?) -> [String: String] {
         var params: [String: String] = [:]
         guard var cursor = envp else { return params }
         params.reserveCapacity(32)

@@ -1,11 +1,10 @@
 // Frontdoor.swift: the application's responder: routes a request, and turns every error into a response here, once.
 import AccountCore
-import FastCGI
 import Foundation
 import Logging
 
-/// The one `Responder` the FastCGI server calls. Pages never see FastCGI, and errors never escape as crashes.
-public struct Frontdoor: Responder {
+/// The one responder the server calls (its FastCGI side: Frontdoor+FastCGI.swift). Errors never escape as crashes.
+public struct Frontdoor: Sendable {
     public let site: Site
     /// The account operations, gathered once: each page gets the ones it uses in `Routes.table`, each request its own.
     public let services: AccountServices

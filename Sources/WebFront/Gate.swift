@@ -8,12 +8,11 @@
 // (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed
 // SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most once a minute per session.
 import AccountCore
-import FastCGI
 
 struct Gate: Sendable {
     func check(_ context: RequestContext) throws -> Response {
         guard let session = try context.session() else { return unauthorized(context) }
-        if let rule = context.request.params["FRONTDOOR_ALLOW"], !GateRule(rule).allows(session.email) {
+        if let rule = context.request.gateRule, !GateRule(rule).allows(session.email) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
         return Response(status: 200, headers: [

@@ -7,7 +7,6 @@
 // `frontdoor_accounts` cookie (HttpOnly, SameSite=Lax, under the base path), separated by dots, kept across a browser
 // restart only when `BrowserState.waitingOutlivesBrowser`.
 import AccountCore
-import FastCGI
 
 /// An account this browser is signed in to (AccountCore's `BrowserAccount`: token, live session, handle).
 public typealias SignedInAccount = BrowserAccount

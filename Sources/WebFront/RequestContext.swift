@@ -7,7 +7,6 @@
 // `session.reauthenticate_after` (requireRecentSignIn), `session.secure_cookie` (see CookieJar).
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 import IPAddresses
 
@@ -87,7 +86,7 @@ public final class RequestContext {
     /// Whether an operator's backend asks: a request nginx marks with `fastcgi_param FRONTDOOR_INTERNAL 1` (an
     /// `internal` location), or one from `allowed` (metrics, provider tokens).
     func isInternalCaller(allowed: AddressList) -> Bool {
-        request.params["FRONTDOOR_INTERNAL"] == "1" || allowed.contains(clientAddress)
+        request.isInternal || allowed.contains(clientAddress)
     }
 
     /// `raw` when it is a path on this site or a URL on an allowed host (see `ReturnTarget`), else the home page.

@@ -1,6 +1,5 @@
 // Routes.swift: the whole route table, in one place. Paths are relative to the base path.
 import AccountCore
-import FastCGI
 import OAuthClient
 
 /// A page handler: parse → one core call → render.

@@ -3,7 +3,6 @@
 // With social sign-in providers, `form-action` also names their authorization endpoints' origins: browsers apply
 // form-action to the redirect that follows a form, and the provider buttons post to `auth/<id>`, which redirects there.
 // A `logo_url` on another host adds that origin to img-src.
-import FastCGI
 import Foundation
 
 /// Adds the security headers to a response; a header the route already set (a relaxed frame policy later) is kept.

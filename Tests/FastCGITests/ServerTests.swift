@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 import Testing
-@testable import FastCGI
+@_spi(Testing) @testable import FastCGI
 
 /// Echoes what it was given, so the tests can see what the server built. A PAD param puts that many spaces
 /// before the echo, for a response too big to fit in a socket buffer.

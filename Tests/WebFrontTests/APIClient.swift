@@ -1,5 +1,4 @@
 // APIClient.swift: a native app's requests to the in-process app: JSON bodies, the API's headers, no cookies.
-import FastCGI
 import Foundation
 @testable import WebFront
 

@@ -1,6 +1,5 @@
 // AccountSwitchTests.swift: several accounts in one browser (RequestContext+Accounts, sign-in with add=1, switch, sign-out).
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

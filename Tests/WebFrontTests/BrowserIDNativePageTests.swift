@@ -2,7 +2,6 @@
 // refused, signing in first, choosing an address, and the callback's assertion checked by the verifier.
 import AccountCore
 import BrowserID
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,7 +1,6 @@
 // BrowserIDPagesTests.swift: the support document, certificate signing, /verify and key rotation, in-process.
 import AccountCore
 import BrowserID
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -4,7 +4,6 @@
 // thread sanitizer, where any unsynchronised access among them is a report (and a failed run).
 import AccountCore
 import BrowserID
-import FastCGI
 import Foundation
 import Locking
 import Testing

@@ -1,5 +1,4 @@
 import AccountCore
-import FastCGI
 import MailTestKit
 import Testing
 @testable import WebFront

@@ -1,7 +1,6 @@
 // ConnectionsPageTests.swift: connected accounts in the settings: link from a password account, list, unlink; the
 // last way to sign in stays.
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,6 +1,5 @@
 // EmailAddressesPageTests.swift: the settings/emails page in-process: list, add, confirm from a signed-in browser.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

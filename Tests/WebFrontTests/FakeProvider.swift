@@ -1,7 +1,6 @@
 // FakeProvider.swift: a GitHub-style provider answering in-process through OAuthClient's HTTPClient, and helpers
 // that walk a browser through a flow (press the button, come back from the provider with a code or an error).
 import AccountCore
-import FastCGI
 import Foundation
 import Locking
 import OAuthClient

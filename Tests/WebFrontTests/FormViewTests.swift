@@ -1,7 +1,6 @@
 // FormViewTests.swift: the template values of a re-shown form: labels (and the field names in errors), and
 // `autofocus` on the first invalid field only.
 import AccountRules
-import FastCGI
 import Testing
 @testable import WebFront
 

@@ -1,6 +1,5 @@
 // GateTests.swift: the auth_request check: 401 with the sign-in location, 200 with identity headers, 403 by rule.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 
@@ -8,11 +7,11 @@ struct GateTests {
     let signUpForm = ["email": "Ann@Example.com", "password": "correct horse", "password_confirmation": "correct horse"]
 
     func check(_ browser: TestBrowser, original: String? = nil, allow: String? = nil) -> Response {
-        var request = Request(params: ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/auth/check", "REMOTE_ADDR": "127.0.0.1"])
-        if !browser.cookies.isEmpty { request.params["HTTP_COOKIE"] = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
-        if let original { request.params["HTTP_X_ORIGINAL_URL"] = original }
-        if let allow { request.params["FRONTDOOR_ALLOW"] = allow }
-        return browser.send(request)
+        var params = ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/auth/check", "REMOTE_ADDR": "127.0.0.1"]
+        if !browser.cookies.isEmpty { params["HTTP_COOKIE"] = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        if let original { params["HTTP_X_ORIGINAL_URL"] = original }
+        if let allow { params["FRONTDOOR_ALLOW"] = allow }
+        return browser.send(Request(params: params))
     }
 
     @Test func anonymousVisitorsGet401WithTheSignInURLCarryingTheOriginalOne() throws {

@@ -1,7 +1,6 @@
 // LanguageActionTests.swift: `POST <base>/language`, the language switcher: cookie, account preference, flash, the
 // checked way back, CSRF, and a language not offered.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

@@ -1,5 +1,4 @@
 // MetricsTests.swift: request counters and histograms, and who may read GET <base>/metrics.
-import FastCGI
 import Testing
 @testable import WebFront
 

@@ -1,7 +1,6 @@
 // PasswordAPITests.swift: the devise-ios password resource: change (recent sign-in or current password), reset by
 // the mailed token, remind without telling which addresses have accounts.
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

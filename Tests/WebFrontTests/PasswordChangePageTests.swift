@@ -1,7 +1,6 @@
 // PasswordChangePageTests.swift: `settings/password`: its errors name the new password as the form labels it, in the
 // page's language, with focus on the first problem.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

@@ -1,5 +1,4 @@
 import AccountCore
-import FastCGI
 import Foundation
 import MailTestKit
 import Testing

@@ -1,6 +1,5 @@
 // ProfilePageTests.swift: `GET|POST <base>/settings`: the language choice shown, saved, cleared and refused.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

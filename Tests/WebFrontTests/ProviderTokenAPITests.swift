@@ -1,7 +1,6 @@
 // ProviderTokenAPITests.swift: the operator's backend reads a provider token: allow-listed addresses only, a refresh
 // when it has expired, JSON errors.
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,7 +1,6 @@
 // ProviderTokenSignInAPITests.swift: POST v1/users/auth/{google,facebook} with a token from the provider's SDK: checked
 // with the provider (a fake Google tokeninfo here), then signed in or up with an API token; every refusal a 422.
 import AccountCore
-import FastCGI
 import Foundation
 import Locking
 import OAuthClient

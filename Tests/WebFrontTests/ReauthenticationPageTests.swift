@@ -1,6 +1,5 @@
 // ReauthenticationPageTests.swift: the password asked again, and the way back to the page that asked.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

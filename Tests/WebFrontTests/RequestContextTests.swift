@@ -1,7 +1,6 @@
 // RequestContextTests.swift: the language of a request (account preference, switcher cookie, Accept-Language,
 // default), what every page gets from it (`<html lang>`, wording, the switcher) and the per-language page cache.
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

@@ -1,7 +1,6 @@
 // ResidencesAPITests.swift: email residences end to end in-process: register, the mailed link's page (a GET approves
 // nothing), approve, collect once, and the token on the users resource.
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,5 +1,4 @@
 // SessionsPageTests.swift: signing other sessions out needs a recent password entry (OWASP ASVS 3.3.4).
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

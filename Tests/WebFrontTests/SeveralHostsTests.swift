@@ -7,7 +7,6 @@
 import AccountCore
 import AccountRules
 import BrowserID
-import FastCGI
 import Foundation
 import Locking
 import Logging

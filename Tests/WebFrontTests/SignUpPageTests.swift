@@ -1,6 +1,5 @@
 // SignUpPageTests.swift: the sign-up page in invite and closed mode (open mode: FrontdoorTests).
 import AccountCore
-import FastCGI
 import Testing
 @testable import WebFront
 

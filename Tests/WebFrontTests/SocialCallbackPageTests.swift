@@ -1,7 +1,6 @@
 // SocialCallbackPageTests.swift: the start button and the callback in-process, against a fake GitHub: the behaviour
 // table's rows, and the refusals of a bad, reused or foreign state.
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,7 +1,6 @@
 // SocialLinkPageTests.swift: the two pending steps in-process: an address that has an account is linked only after
 // that account's password (auth/link), and a provider without a verified address asks for one (auth/email).
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,7 +1,6 @@
 // SocialPickerPageTests.swift: auth/pick in-process: GitHub vouches for two addresses held by two accounts; the
 // person chooses one, proves it on auth/link, and the identity is linked to that account only.
 @testable import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

@@ -1,7 +1,6 @@
 // TestBrowser.swift: the app in-process with an in-memory database, and a cookie-keeping client for it.
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 import Logging
 import MailTestKit

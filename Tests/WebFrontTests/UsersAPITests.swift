@@ -1,6 +1,5 @@
 // UsersAPITests.swift: the devise-ios users resource: register, sign in and out, update, delete; its error shapes.
 import AccountCore
-import FastCGI
 import Foundation
 import Testing
 @testable import WebFront

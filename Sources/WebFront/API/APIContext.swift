@@ -8,7 +8,6 @@
 // token; see APITokens); cookies are neither read as authentication nor set, so no CSRF token is needed.
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 
 /// The JSON API side of one request.

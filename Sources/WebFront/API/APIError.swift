@@ -6,7 +6,6 @@
 // or an unexpected error on an API route is answered in the second shape too.
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 
 /// An API failure: the status, the message people read, and what else the body carries.

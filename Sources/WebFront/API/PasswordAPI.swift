@@ -9,7 +9,6 @@
 //   POST {"user":{"email"}} → 201 {} for every well-formed address (no enumeration) | 422 blank or malformed
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 
 /// Changing, resetting and reminding the password over the API.

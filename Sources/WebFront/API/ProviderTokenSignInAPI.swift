@@ -13,7 +13,6 @@
 // Then the behaviour table of SocialSignIn+Native.swift. Every refusal is a 422 error object naming the provider; the
 // provider unreachable is 502.
 import AccountCore
-import FastCGI
 import Foundation
 import OAuthClient
 

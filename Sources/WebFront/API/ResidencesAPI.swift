@@ -6,7 +6,6 @@
 //   POST v1/residences/{id}/verify {"secret"}                   → 200 {"email","state":"verified","token"} once approved
 //        | 409 {"state":"pending"} | 403 {"state":"refused","error":{…}} | 404 (unknown, expired, wrong secret, collected)
 import AccountCore
-import FastCGI
 import Foundation
 
 /// Registering and collecting email residences.

@@ -11,7 +11,6 @@
 //   DELETE v1/users           delete the account  200 user (token echoed) | 401 | 422
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 
 /// The account resource of the devise-ios API.

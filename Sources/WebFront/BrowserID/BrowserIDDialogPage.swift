@@ -7,7 +7,6 @@
 // learn. The dialog keeps frame denial and tells a site nothing before the person chooses an address for it.
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 
 /// `GET <base>/browserid/sign_in|provision|authenticate`.

@@ -15,7 +15,6 @@
 import AccountCore
 import AccountRules
 import BrowserID
-import FastCGI
 import Foundation
 
 /// `GET|POST <base>/browserid/native`: choose a confirmed address for an app's origin, then return to the app.

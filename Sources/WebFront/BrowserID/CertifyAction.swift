@@ -5,7 +5,6 @@
 // certificate is logged by account id only, never the key or the certificate itself.
 import AccountCore
 import BrowserID
-import FastCGI
 import Foundation
 
 /// Signs a certificate for a verified address of the signed-in person.

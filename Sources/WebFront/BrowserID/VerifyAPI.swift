@@ -4,7 +4,6 @@
 // {"status":"failure","reason"}; 400 when a field is missing, 415 for another content type, 405 for other methods.
 import AccountCore
 import BrowserID
-import FastCGI
 import Foundation
 
 /// Verifies a backed identity assertion for an audience.

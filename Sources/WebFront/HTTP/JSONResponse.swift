@@ -1,5 +1,4 @@
 // JSONResponse.swift: JSON answers for the APIs (verifier, certificate signing): one encoder, one content type.
-import FastCGI
 import Foundation
 
 extension Response {

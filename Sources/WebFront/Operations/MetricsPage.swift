@@ -6,7 +6,6 @@
 //                       `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too
 // Anyone else gets the ordinary 404, so the page does not announce itself.
 import AccountCore
-import FastCGI
 import Foundation
 import IPAddresses
 

@@ -2,7 +2,6 @@
 //
 // Options: form fields `to` (the account's handle from the switcher) and `rd` (where to go next, checked; default home).
 import AccountCore
-import FastCGI
 
 /// `POST <base>/switch`.
 struct AccountSwitchAction: Sendable {

@@ -1,6 +1,5 @@
 // ConfirmationPage.swift: GET confirm?token= marks the address confirmed; confirmation/new resends the link.
 import AccountCore
-import FastCGI
 
 /// `GET <base>/confirm?token=…` and `GET|POST <base>/confirmation/new`.
 struct ConfirmationPage: Sendable {

@@ -1,5 +1,4 @@
 // HomePage.swift: the signed-in home; signed-out visitors are sent to sign in and brought back.
-import FastCGI
 
 /// `GET <base>/`: "Signed in as …" and the sign-out button.
 struct HomePage: Sendable {

@@ -4,7 +4,6 @@
 // The choice is kept in a year-long cookie (`frontdoor_lang`), which comes before Accept-Language; a signed-in person's
 // account takes it as its preference too, so mail follows. A language not offered changes nothing.
 import AccountCore
-import FastCGI
 
 /// `POST <base>/language`.
 struct LanguageAction: Sendable {

@@ -1,6 +1,5 @@
 // PasswordReminderPage.swift: password/new asks for an address and always answers the same neutral page.
 import AccountCore
-import FastCGI
 
 /// `GET|POST <base>/password/new`.
 struct PasswordReminderPage: Sendable {

@@ -1,7 +1,6 @@
 // PasswordResetPage.swift: password/edit?token= shows the new-password form; POST sets it and signs in.
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// `GET|POST <base>/password/edit`.
 struct PasswordResetPage: Sendable {

@@ -4,7 +4,6 @@
 // and where it asked from) with an "Allow this device" button: a mail scanner that follows links approves nothing.
 // The POST (CSRF) approves; an unknown, used or expired link shows one "does not work" page, a refusal its own.
 import AccountCore
-import FastCGI
 
 /// Approving an email residence from its mailed link.
 struct ResidenceApprovalPage: Sendable {

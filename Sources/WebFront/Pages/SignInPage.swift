@@ -3,7 +3,6 @@
 // Options: `?add=1` (form field `add`): sign in to another account while signed in; the account that was active stays
 // signed in, waiting in the switcher (see RequestContext+Accounts, `session.max_accounts`).
 import AccountCore
-import FastCGI
 
 /// `GET|POST <base>/sign_in`: email, password, remember me, the return target `rd`, and `add`.
 struct SignInPage: Sendable {

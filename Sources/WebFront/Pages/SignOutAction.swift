@@ -3,7 +3,6 @@
 // Options: form field `scope` (`all`). With another account still signed in here, it becomes the active one and the
 // person stays on the home page; otherwise they land on the sign-in page.
 import AccountCore
-import FastCGI
 
 /// `POST <base>/sign_out`. With a live session the CSRF token is required; without one there is nothing to end.
 struct SignOutAction: Sendable {

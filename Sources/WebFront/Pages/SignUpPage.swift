@@ -5,7 +5,6 @@
 // The declared profile fields with `sign_up` (config `profile.fields`) follow the address, with their labels and types.
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// `GET|POST <base>/sign_up`: email, the declared sign-up fields, password, password confirmation (and `invite`).
 struct SignUpPage: Sendable {

@@ -4,7 +4,6 @@
 // Options: `site_name`, `logo_url`, `static_path`, `signup` (the sign-up link), `session.max_accounts` (the "another
 // account" entry), `social.providers` (whether social pages are linked). With a `cacheKey`, a signed-out visitor
 // without a flash gets the page rendered once per language with their token put in (see PageCache).
-import FastCGI
 
 /// The page frame of one request (`context.layout`).
 struct PageLayout {

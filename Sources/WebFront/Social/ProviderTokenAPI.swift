@@ -9,7 +9,6 @@
 // 404 {"error":"not_found"} (no such account, link or token; "token_unreadable" when sealed under another key); 502 {"error":"refresh_failed"} (the provider refused or
 // did not answer; the old token is kept).
 import AccountCore
-import FastCGI
 import Foundation
 import IPAddresses
 import OAuthClient

@@ -7,7 +7,6 @@
 //   frontdoor_social_pending   the pending identity's token between the callback and auth/email or auth/link
 //   frontdoor_social_pick      the picker's pending identities' tokens (dot-separated) between the callback and auth/pick
 import AccountCore
-import FastCGI
 import Encodings
 import Foundation
 import OAuthClient

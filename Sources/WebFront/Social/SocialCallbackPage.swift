@@ -10,7 +10,6 @@
 // accounts signed in in this browser, the picker's candidates.
 // Flows begun from the settings (link, reauthenticate) end on the settings when they fail.
 import AccountCore
-import FastCGI
 import Foundation
 import OAuthClient
 

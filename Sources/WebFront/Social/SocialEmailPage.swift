@@ -6,7 +6,6 @@
 // nobody which addresses have accounts. Without required confirmation a free address signs the person in at once.
 import AccountCore
 import AccountRules
-import FastCGI
 
 struct SocialEmailPage: Sendable {
     // Core operations this page uses, given in Routes.table (written by scripts/dev/context-rename.sh).

@@ -7,7 +7,6 @@
 // lock, as on the sign-in page, and gets the sign-in page's one message.
 import AccountCore
 import AccountRules
-import FastCGI
 
 struct SocialLinkPage: Sendable {
     // Core operations this page uses, given in Routes.table (written by scripts/dev/context-rename.sh).

@@ -8,7 +8,6 @@
 // an account signed in in this browser; any other address is masked (`a•••@e•••.com`), so the page tells nobody more
 // about which accounts exist than the provider already proved to them. "Link none of them" goes back to sign-in.
 import AccountCore
-import FastCGI
 
 struct SocialPickerPage: Sendable {
     // Core operations this page uses, given in Routes.table (written by scripts/dev/context-rename.sh).

@@ -7,7 +7,6 @@
 // The flow's `state` is single use, bound to this browser's `frontdoor_oauth` cookie and good for 10 minutes; the
 // request carries PKCE (S256) always and a nonce for OpenID Connect.
 import AccountCore
-import FastCGI
 import OAuthClient
 
 struct SocialStartAction: Sendable {

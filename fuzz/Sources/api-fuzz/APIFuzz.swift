@@ -3,7 +3,6 @@
 // content type; bit 3: Accept-Language fr), the rest is the body. Every answer is JSON (an object), below 500, sets no
 // cookie; a non-JSON body under application/json is a 400; the field reading (`fields(of:root:)`) gives snake_case
 // names and text values.
-import FastCGI
 import Foundation
 import FuzzSupport
 import WebFront

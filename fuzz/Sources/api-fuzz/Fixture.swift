@@ -4,7 +4,6 @@
 // and one signed-up account whose API token the fuzzed requests may carry.
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 import Logging
 import WebFront

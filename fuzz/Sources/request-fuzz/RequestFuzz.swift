@@ -1,7 +1,7 @@
 // RequestFuzz.swift: the properties request-fuzz checks. The input is FastCGI params as the library hands them over
 // (NUL-separated NAME=VALUE strings, made into a NULL-terminated C array), then, after a double NUL, the body stream,
 // which readBody reads in short, uneven chunks under a small limit.
-import FastCGI
+@_spi(Testing) import FastCGI
 import FuzzSupport
 import Foundation
 

@@ -5,7 +5,6 @@
 // Success: this browser is signed out, flash `account_deleted`, and on to the sign-in page.
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// `GET|POST <base>/settings/delete` (`password`).
 struct AccountDeletionPage: Sendable {

@@ -5,7 +5,6 @@
 // Linking and unlinking change how the account signs in, so both need a recent sign-in (`session.reauthenticate_after`),
 // like address changes. Unlinking the last way to sign in (no password, no other provider) is refused.
 import AccountCore
-import FastCGI
 import Foundation
 
 struct ConnectionsPage: Sendable {

@@ -6,7 +6,6 @@
 // field errors re-show the page with the typed address.
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// `GET|POST <base>/settings/emails`, `POST <base>/settings/emails/{resend,remove,primary}`.
 struct EmailAddressesPage: Sendable {

@@ -5,7 +5,6 @@
 // An account without a password (made through a provider) sets one here: no current password is asked.
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// `GET|POST <base>/settings/password`.
 struct PasswordChangePage: Sendable {

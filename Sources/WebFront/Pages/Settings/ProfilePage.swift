@@ -6,7 +6,6 @@
 // errors: the form again with every message and the values as typed.
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// The profile section of the settings.
 struct ProfilePage: Sendable {

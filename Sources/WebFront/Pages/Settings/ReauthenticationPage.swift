@@ -4,7 +4,6 @@
 // on this site, checked like every return target; default the settings).
 import AccountCore
 import AccountRules
-import FastCGI
 
 /// `GET|POST <base>/settings/reauthenticate`.
 struct ReauthenticationPage: Sendable {

@@ -5,7 +5,6 @@
 // CSRF token, like signing out. Times are shown in UTC.
 import AccountCore
 import AccountRules
-import FastCGI
 import Foundation
 
 /// `GET <base>/settings/sessions`, `POST …/revoke` (`handle`), `POST …/revoke_others`.
