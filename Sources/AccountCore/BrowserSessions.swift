@@ -1,6 +1,6 @@
 // BrowserSessions.swift: several accounts signed in at once in one browser: which sessions end and which one is active.
 //
-// Options: `session.max_accounts` (see the key table; it travels in `BrowserTokens.maxAccounts`). A browser holds the
+// Options: `session.max_accounts` (`SessionPolicy.maxAccounts`; see the key table). A browser holds the
 // active account's token (the session cookie) and the waiting accounts' tokens (the accounts cookie), in order. The
 // rules, all here:
 //   - sign-in: a new session becomes active. The one that was active waits when it is another account and the
@@ -22,13 +22,10 @@ public struct BrowserTokens: Sendable, Equatable {
 
     public var active: String?
     public var waiting: [String]
-    /// How many accounts this browser may be signed in to at once (`session.max_accounts`).
-    public var maxAccounts: Int
 
-    public init(active: String? = nil, waiting: [String] = [], maxAccounts: Int = 5) {
+    public init(active: String? = nil, waiting: [String] = []) {
         self.active = active.flatMap { $0.isEmpty ? nil : $0 }
         self.waiting = Array(waiting.prefix(Self.readLimit))
-        self.maxAccounts = maxAccounts
     }
 }
 
@@ -83,8 +80,8 @@ public struct BrowserSessions: Sendable {
     }
 
     /// True when one more account may sign in in a browser where `waiting` accounts wait besides the active one.
-    public static func hasRoom(waiting: Int, maxAccounts: Int) -> Bool {
-        waiting + 1 < maxAccounts
+    public func hasRoom(waiting: Int) -> Bool {
+        waiting + 1 < sessions.policy.maxAccounts
     }
 
     /// Who waits here: the live waiting sessions, one per account, never `activeAccount`'s, in the browser's order.
@@ -170,7 +167,7 @@ extension Sessions {
                 waiting.insert(previous, at: 0)
             }
         }
-        while waiting.count >= here.maxAccounts, let oldest = waiting.popLast() {
+        while waiting.count >= policy.maxAccounts, let oldest = waiting.popLast() {
             try revoke(digest: oldest.session.digest, in: tx)
         }
         return BrowserState(active: BrowserAccount(token: grant.token.encoded, session: grant.session), waiting: waiting)

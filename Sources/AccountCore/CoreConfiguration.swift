@@ -19,16 +19,19 @@ public struct SessionPolicy: Sendable, Equatable {
     public var reauthenticateAfter: TimeInterval
     /// Absolute lifetime of an API token (config `api.token_lifetime`); API tokens have no idle timeout.
     public var apiTokenLifetime: TimeInterval
+    /// How many accounts one browser may be signed in to at once (`session.max_accounts`; see BrowserSessions).
+    public var maxAccounts: Int
 
     public init(lifetime: TimeInterval = 12 * 3600, idleTimeout: TimeInterval = 1800,
                 rememberLifetime: TimeInterval = 30 * 86400, touchInterval: TimeInterval = 60,
-                reauthenticateAfter: TimeInterval = 600, apiTokenLifetime: TimeInterval = 90 * 86400) {
+                reauthenticateAfter: TimeInterval = 600, apiTokenLifetime: TimeInterval = 90 * 86400, maxAccounts: Int = 5) {
         self.lifetime = lifetime
         self.idleTimeout = idleTimeout
         self.rememberLifetime = rememberLifetime
         self.touchInterval = touchInterval
         self.reauthenticateAfter = reauthenticateAfter
         self.apiTokenLifetime = apiTokenLifetime
+        self.maxAccounts = maxAccounts
     }
 
     public static let `default` = SessionPolicy()

@@ -18,8 +18,7 @@ extension RequestContext {
     /// The tokens this browser sent (active and waiting) with the number of accounts it may hold: what every
     /// several-accounts operation of AccountCore takes.
     public var browserTokens: BrowserTokens {
-        BrowserTokens(active: sessionToken, waiting: (cookies[Self.accountsCookie] ?? "").split(separator: ".").map(String.init),
-                      maxAccounts: site.configuration.session.maxAccounts)
+        BrowserTokens(active: sessionToken, waiting: (cookies[Self.accountsCookie] ?? "").split(separator: ".").map(String.init))
     }
 
     /// The browser's other live sessions, one per account, not the active account's; dead ones are dropped from the cookie.
@@ -64,7 +63,7 @@ extension RequestContext {
 
     /// True when one more account may sign in here.
     public func hasRoomForAnotherAccount() throws -> Bool {
-        BrowserSessions.hasRoom(waiting: try otherAccounts().count, maxAccounts: site.configuration.session.maxAccounts)
+        core.browserSessions.hasRoom(waiting: try otherAccounts().count)
     }
 
     /// Writes both cookies as `state` says; returns the session now active.

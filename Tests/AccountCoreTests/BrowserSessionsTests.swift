@@ -33,8 +33,8 @@ struct BrowserSessionsTests {
         return (ann, try signIn(fixture, "carol@example.com", here: tokens(state), adding: true))
     }
 
-    func tokens(_ state: BrowserState, max: Int = 5) -> BrowserTokens {
-        BrowserTokens(active: state.active?.token, waiting: state.waiting.map(\.token), maxAccounts: max)
+    func tokens(_ state: BrowserState) -> BrowserTokens {
+        BrowserTokens(active: state.active?.token, waiting: state.waiting.map(\.token))
     }
 
     @Test func addingAnAccountKeepsTheActiveOneWaitingAndSigningInAgainEndsIt() throws {
@@ -69,18 +69,18 @@ struct BrowserSessionsTests {
     }
 
     @Test func beyondMaxAccountsTheOldestWaitingSessionEnds() throws {
-        let fixture = try TestFixture()
+        let fixture = try TestFixture(session: SessionPolicy(maxAccounts: 3))
         for name in ["a", "b", "c", "d"] { try fixture.signUp("\(name)@example.com") }
-        var state = try signIn(fixture, "a@example.com", here: BrowserTokens(maxAccounts: 3), adding: true)
+        var state = try signIn(fixture, "a@example.com", here: BrowserTokens(), adding: true)
         let first = state.active!.token
-        state = try signIn(fixture, "b@example.com", here: tokens(state, max: 3), adding: true)
-        state = try signIn(fixture, "c@example.com", here: tokens(state, max: 3), adding: true)
+        state = try signIn(fixture, "b@example.com", here: tokens(state), adding: true)
+        state = try signIn(fixture, "c@example.com", here: tokens(state), adding: true)
         #expect(state.waiting.map(\.session.email) == ["b@example.com", "a@example.com"])
-        state = try signIn(fixture, "d@example.com", here: tokens(state, max: 3), adding: true)
+        state = try signIn(fixture, "d@example.com", here: tokens(state), adding: true)
         #expect(state.active?.session.email == "d@example.com")
         #expect(state.waiting.map(\.session.email) == ["c@example.com", "b@example.com"])
         #expect(try !isLive(fixture, first), "the oldest waiting session ended")
-        #expect(BrowserSessions.hasRoom(waiting: 1, maxAccounts: 3) && !BrowserSessions.hasRoom(waiting: 2, maxAccounts: 3))
+        #expect(fixture.services.browserSessions.hasRoom(waiting: 1) && !fixture.services.browserSessions.hasRoom(waiting: 2))
     }
 
     @Test func deadWaitingTokensAreDroppedAndTheActiveAccountNeverWaits() throws {

@@ -95,7 +95,7 @@ public struct AppConfiguration: Sendable, Equatable {
         /// longer ago than this (`reauthenticate_after`).
         public var reauthenticateAfter = SessionPolicy.default.reauthenticateAfter
         /// How many accounts one browser may be signed in to at once (`max_accounts`).
-        public var maxAccounts = 5
+        public var maxAccounts = SessionPolicy.default.maxAccounts
     }
 
     /// When cookies carry the Secure attribute.
@@ -255,7 +255,7 @@ public struct AppConfiguration: Sendable, Equatable {
         var core = CoreConfiguration(
             session: SessionPolicy(lifetime: session.lifetime, idleTimeout: session.idleTimeout,
                                    rememberLifetime: session.rememberLifetime, reauthenticateAfter: session.reauthenticateAfter,
-                                   apiTokenLifetime: api.tokenLifetime),
+                                   apiTokenLifetime: api.tokenLifetime, maxAccounts: session.maxAccounts),
             password: PasswordPolicy(length: password.minLength...password.maxLength,
                                      hashing: .init(memoryKiB: password.argon2MemoryKiB, iterations: password.argon2Iterations,
                                                     parallelism: password.argon2Parallelism)),

@@ -68,7 +68,7 @@ struct PageLayout {
                 }
                 all["has_other_accounts"] = true
             }
-            all["can_add_account"] = others.count + 1 < site.configuration.session.maxAccounts
+            all["can_add_account"] = try context.hasRoomForAnotherAccount()
         }
         if let flash {
             let provider = flash.provider.map { site.configuration.social.displayName(of: $0) } ?? ""
