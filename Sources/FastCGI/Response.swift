@@ -1,6 +1,7 @@
 // Response.swift: status, headers and body, written in CGI form ("Status:" line, headers, blank line, body).
 
-/// What the application answers. The same bytes serve FastCGI (on FCGI_STDOUT) and plain CGI (on stdout).
+/// What the responder answers, as the transport writes it (the application builds its own response type and hands
+/// over status, headers and body). The same bytes serve FastCGI (on FCGI_STDOUT) and plain CGI (on stdout).
 public struct Response: Sendable {
     /// The HTTP status code.
     public var status: Int
@@ -14,27 +15,6 @@ public struct Response: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
-    }
-
-    /// A response whose body is `text` in UTF-8 with the given Content-Type.
-    public init(status: Int = 200, contentType: String, text: String) {
-        self.init(status: status, headers: [(name: "Content-Type", value: contentType)], body: Array(text.utf8))
-    }
-
-    /// The first value of header `name` (case-insensitive).
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
-    }
-
-    /// Replaces every header called `name` with one.
-    public mutating func setHeader(_ name: String, _ value: String) {
-        headers.removeAll { $0.name.caseInsensitiveEquals(name) }
-        headers.append((name: name, value: value))
-    }
-
-    /// Adds a header, keeping others of the same name.
-    public mutating func addHeader(_ name: String, _ value: String) {
-        headers.append((name: name, value: value))
     }
 
     /// The CGI form: `Status: 200 OK`, the headers, Content-Length unless set, a blank line, the body.

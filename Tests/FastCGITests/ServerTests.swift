@@ -8,8 +8,8 @@ import Testing
 struct EchoResponder: Responder {
     func respond(to request: Request) -> Response {
         let padding = String(repeating: " ", count: Int(request.params["PAD"] ?? "") ?? 0)
-        return Response(status: 200, contentType: "text/plain",
-                        text: padding + "\(request.method) \(request.path) body=\(request.body.count) tooLarge=\(request.bodyTooLarge) long=\(request.params["LONG"]?.count ?? 0)")
+        let text = padding + "\(request.method) \(request.path) body=\(request.body.count) tooLarge=\(request.bodyTooLarge) long=\(request.params["LONG"]?.count ?? 0)"
+        return Response(status: 200, headers: [(name: "Content-Type", value: "text/plain")], body: Array(text.utf8))
     }
 }
 
