@@ -107,8 +107,8 @@ public struct Frontdoor: Sendable {
         do {
             let title = catalog.text(httpError.status == 404 ? "error_not_found_title" : "error_title")
             response = try context.layout.page("error", ["error": ["title": title, "message": catalog.text(httpError.messageKey),
-                                                            "status_text": catalog.text("error_status", ["status": String(httpError.status)])]],
-                                        status: httpError.status)
+                                                                   "status_text": catalog.text("error_status", ["status": String(httpError.status)])]],
+                                               status: httpError.status)
         } catch {
             site.logger.error("error page failed", metadata: ["error": "\(error)"])
             response = Response(status: httpError.status, contentType: "text/plain; charset=utf-8", text: catalog.text(httpError.messageKey) + "\n")

@@ -24,7 +24,7 @@ struct ResidencesAPI: Sendable {
         let ticket: ResidenceTicket
         do {
             ticket = try residences.register(email: (fields["email"] ?? "").trimmingCharacters(in: .whitespaces),
-                                                                   client: context.client)
+                                             client: context.client)
         } catch AccountError.refused("residence_throttled") {
             throw APIError(status: 429, message: catalog.text("residence_throttled"),
                            headers: ["Retry-After": String(Int(context.site.configuration.mail.throttle.rounded(.up)))])

@@ -52,7 +52,7 @@ struct UsersAPI: Sendable {
         let form = try context.api.fields()
         let grant = try context.api.call {
             try authentication.signIn(email: form["email"] ?? "", password: form["password"] ?? "",
-                                                           rememberMe: false, client: context.client, kind: .api)
+                                     rememberMe: false, client: context.client, kind: .api)
         }
         return try context.api.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
     }

@@ -34,7 +34,7 @@ struct ResidenceApprovalPage: Sendable {
         do {
             let email = try residences.approve(token: context.form["token"] ?? "", client: context.client)
             return try context.layout.page("message", ["title": catalog.text("residence_approved_title"),
-                                                "text": catalog.text("residence_approved_text", ["email": email])])
+                                                       "text": catalog.text("residence_approved_text", ["email": email])])
         } catch AccountError.invalidToken {
             return try invalid(context)
         } catch AccountError.refused(let key) {

@@ -42,7 +42,7 @@ struct SignUpPage: Sendable {
             return try refusal(context, error, invite: invite)
         } catch AccountError.refused("sign_up_rate_limited") {
             return try context.layout.page("message", ["title": "sign_up_rate_limited_title", "text": "sign_up_rate_limited_text"].localized(context),
-                                    status: 429)
+                                           status: 429)
         }
     }
 

@@ -80,7 +80,7 @@ struct SocialCallbackPage: Sendable {
             try context.startSession(grant, keepPrevious: false)
             context.setSocialPending(nil)
             context.flash.set(created ? Flash("social_signed_up", provider: id)
-                             : pendingProvider.map { Flash("social_linked", provider: $0) } ?? Flash("signed_in"))
+                              : pendingProvider.map { Flash("social_linked", provider: $0) } ?? Flash("signed_in"))
             return context.redirect(to: context.returnTarget(flow.returnTo.isEmpty ? nil : flow.returnTo))
         case .needsEmail(let token):
             context.setSocialPending(token)

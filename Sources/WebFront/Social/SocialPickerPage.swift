@@ -25,8 +25,8 @@ struct SocialPickerPage: Sendable {
              "signed_in_here": choice.pending.accountId.map(signedIn.contains) ?? false]
         }
         return try context.layout.page("social_pick", ["heading": catalog.text("social_pick_title"), "choices": rows,
-                                                "action": context.site.paths.path("auth/pick"),
-                                                "intro": catalog.text("social_pick_text", ["provider": name])])
+                                                       "action": context.site.paths.path("auth/pick"),
+                                                       "intro": catalog.text("social_pick_text", ["provider": name])])
     }
 
     func submit(_ context: RequestContext) throws -> Response {
@@ -35,7 +35,7 @@ struct SocialPickerPage: Sendable {
         guard let index = Int(context.form["choice"] ?? ""), choices.indices.contains(index) else { return expired(context) }
         do {
             try social.choosePending(choices[index].token, among: context.socialPickTokens,
-                                                           binding: context.socialBinding(create: false) ?? [])
+                                     binding: context.socialBinding(create: false) ?? [])
         } catch AccountError.refused {
             return expired(context)
         }

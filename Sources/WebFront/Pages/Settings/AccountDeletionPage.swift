@@ -23,7 +23,7 @@ struct AccountDeletionPage: Sendable {
         let session = try context.requireRecentSignIn(returnTo: path(context))
         do {
             try deletion.delete(session: session.digest, password: context.form["password"] ?? "",
-                                                      client: context.client)
+                                client: context.client)
         } catch AccountError.invalid(let errors) {
             return try render(context, session: session, errors: errors)
         } catch AccountError.notFound {

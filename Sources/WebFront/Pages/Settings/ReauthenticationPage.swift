@@ -22,7 +22,7 @@ struct ReauthenticationPage: Sendable {
         try context.csrf.verify()
         do {
             try reauthentication.confirm(session: session.digest, password: context.form["password"] ?? "",
-                                                                client: context.client)
+                                          client: context.client)
         } catch AccountError.invalid(let errors) {
             return try render(context, session: session, returnTo: context.form["rd"], errors: errors)
         } catch AccountError.notFound {
