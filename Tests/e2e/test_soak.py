@@ -26,7 +26,7 @@ request), each with its -wal, and the process's one -shm. How many of those are 
 scheduling; that they never exceed the bound is asserted instead. So the growth asserted is that of everything else
 (log, std streams, listening socket, epoll), against what frontdoor holds with its pools full. The raw counts are
 reported too. On PostgreSQL (FRONTDOOR_E2E_BACKEND) the database's connections are its pool's sockets, counted by the
-server (pg_stat_activity) and bounded by database.pool_size; the size reported is pg_database_size (no WAL of its own).
+server (pg_stat_activity) and bounded by database.pool_size plus the session listener's one; the size reported is pg_database_size (no WAL of its own).
 """
 import datetime
 import json
@@ -235,10 +235,12 @@ def test_soak(soak_stack):
     plan = kinds(values)
     workers, pool_size = effective_workers(stack)
     # Every connection to the database: a session lookup per worker, GRDB's writer and readers; each holds the file
-    # and its -wal, and the process one -shm. PostgreSQL: the pool's connections, one socket each.
+    # and its -wal, and the process one -shm. PostgreSQL: the pool's connections, one socket each, and the session
+    # cache's listener (PostgresListener: one connection of its own, outside the pool). With 64 workers and a pool of
+    # 10 the pool fills whenever requests queue for it, so the bound is reached by design, never passed.
     if stack.store.kind == "postgresql":
-        db_connection_bound = db_fd_bound = pool_size
-        bound_text = f"database.pool_size {pool_size}"
+        db_connection_bound = db_fd_bound = pool_size + 1
+        bound_text = f"database.pool_size {pool_size} + the listener"
     else:
         db_connection_bound = workers + 1 + GRDB_READERS
         db_fd_bound = 2 * db_connection_bound + 1
