@@ -1,6 +1,7 @@
 """SECURITY.md's ASVS rows that the code met with no test to show it: each test here fails if its mechanism goes.
 
-2.1.3 a long password is used to its last character; 2.5.4 no account exists until someone makes one; 3.1.1 no
+2.1.3 a long password is used to its last character; 2.1.4 any printable Unicode, spaces and emoji, counted as
+characters; 2.5.4 no account exists until someone makes one; 3.1.1 no
 session or API token in a URL; 3.3.1 every answer says `Cache-Control: no-store`; 2.1.11 password fields say what they
 hold to password managers; 3.4.1 `secure_cookie: always` marks cookies Secure even over plain http; 4.3.2 nginx lists
 no directory and serves no dot file.
@@ -50,6 +51,19 @@ def test_a_long_password_counts_to_its_last_character(stack):
         refused = sign_in(email, near, stack)
         assert refused.status_code == 200 and "Invalid email or password." in refused.text, len(near)
     assert sign_in(email, LONG, stack).status_code == 303
+
+
+def test_spaces_accents_and_emoji_are_allowed_and_counted_as_characters(stack):
+    eleven = "éàü🔑 ñøß🦊çå"   # 11 characters, 21 bytes of UTF-8: too short, however it is stored
+    twelve = eleven + "ÿ"
+    assert len(eleven) == 11 and len(eleven.encode()) > 12
+    short = sign_up(Browser(stack), unique_email("short"), eleven)
+    assert short.status_code == 200 and "Password is too short (minimum is 12 characters)" in short.text
+    email = unique_email("unicode")
+    assert sign_up(Browser(stack), email, twelve).status_code == 303
+    assert sign_in(email, twelve, stack).status_code == 303
+    decomposed = twelve.replace("é", "e\u0301")   # the same text in NFD: a different password (none is normalised)
+    assert sign_in(email, decomposed, stack).status_code == 200
 
 
 def test_no_account_exists_until_someone_makes_one(fresh):
