@@ -4,17 +4,22 @@
 characters; 2.5.4 no account exists until someone makes one; 3.1.1 no
 session or API token in a URL; 3.3.1 every answer says `Cache-Control: no-store`; 2.1.11 password fields say what they
 hold to password managers; 3.4.1 `secure_cookie: always` marks cookies Secure even over plain http; 4.3.2 nginx lists
-no directory and serves no dot file.
+no directory and serves no dot file. And the threat model's PostgreSQL notification channel: any role that can
+connect may listen and send on it, and a forged notification only empties the cache.
 """
 import re
+import uuid
+from contextlib import closing
 
 import pytest
 import requests
 
 from api_client import Api
+from backends import PostgresConnection
 from http_client import REQUEST_TIMEOUT, Browser
 from stack import new_stack
 from users import unique_email
+from waits import wait_for
 
 PASSWORD = "correct horse battery"
 # 128 characters (the default maximum), no common pattern; LONG[:-1] + "!" differs only in its last character.
@@ -151,3 +156,49 @@ def test_nginx_lists_no_directory_and_serves_no_dot_file(stack):
     for path in ("/.git/config", "/static/.git/config", "/.env", "/static/.DS_Store", "/frontdoor.yml", "/frontdoor.sqlite"):
         hidden = requests.get(stack.base + path, timeout=REQUEST_TIMEOUT, allow_redirects=False)
         assert hidden.status_code == 404, (path, hidden.status_code)
+
+
+def cache_figure(stack, name):
+    """One `frontdoor_session_cache_…` figure of the stack's /metrics (read from loopback)."""
+    text = requests.get(stack.base + "/metrics", timeout=REQUEST_TIMEOUT).text
+    return next(float(line.split()[1]) for line in text.splitlines() if line.startswith(f"frontdoor_session_cache_{name} "))
+
+
+@pytest.mark.postgresql_only("the session cache and its notification channel exist on PostgreSQL only")
+def test_another_role_can_hear_and_forge_session_notifications_but_only_empty_the_cache(stack):
+    browser = Browser(stack)
+    email = unique_email("notify")
+    assert sign_up(browser, email).status_code == 303
+    account = stack.query("SELECT accountId FROM emailAddress WHERE normalizedAddress = ?", email)[0][0]
+    hits = cache_figure(stack, "hits_total")
+    assert browser.get("/auth/check").status_code == 200 and browser.get("/auth/check").status_code == 200
+    assert cache_figure(stack, "hits_total") > hits, "the gate answers from the cache"
+
+    role = "intruder_" + uuid.uuid4().hex[:8]   # a role of the same cluster with no grant at all
+    stack.query(f"CREATE ROLE {role} LOGIN")
+    intruder = PostgresConnection(stack.store.url.replace("frontdoor@", f"{role}@", 1))
+    intruder.connection.autocommit = True
+    with closing(intruder):
+        with pytest.raises(Exception, match="permission denied"):
+            intruder.execute("SELECT * FROM session")
+        intruder.execute("LISTEN frontdoor_sessions")
+        invalidations, resets = cache_figure(stack, "invalidations_total"), cache_figure(stack, "resets_total")
+        intruder.execute(f"NOTIFY frontdoor_sessions, '{account}'")
+        intruder.execute("NOTIFY frontdoor_sessions, 'keep everyone signed in'")
+        heard = [n.payload for n in intruder.connection.notifies(timeout=REQUEST_TIMEOUT, stop_after=2)]
+        assert heard == [str(account), "keep everyone signed in"]
+        wait_for(lambda: cache_figure(stack, "invalidations_total") > invalidations
+                 and cache_figure(stack, "resets_total") > resets, what="the host heard the forged notifications")
+        assert browser.get("/auth/check").status_code == 200, "a live session stays signed in (read again)"
+        stranger = requests.get(stack.base + "/auth/check", headers={"Cookie": "frontdoor_session=" + "A" * 43},
+                                allow_redirects=False, timeout=REQUEST_TIMEOUT)
+        assert stranger.status_code == 401
+
+        token = browser.cookie("frontdoor_session")
+        assert browser.post("/sign_out", {}).status_code == 303
+        heard = [n.payload for n in intruder.connection.notifies(timeout=REQUEST_TIMEOUT, stop_after=1)]
+        assert heard == [str(account)], "any role in the database hears whose sessions end"
+        intruder.execute(f"NOTIFY frontdoor_sessions, '{account}'")
+        signed_out = requests.get(stack.base + "/auth/check", headers={"Cookie": "frontdoor_session=" + token},
+                                  allow_redirects=False, timeout=REQUEST_TIMEOUT)
+        assert signed_out.status_code == 401, "no notification brings a session back"
