@@ -32,12 +32,13 @@ def presets(tmp_path_factory, oauth_server):
     yield from social_stack(tmp_path_factory, oauth_server, providers=providers)
 
 
-# provider id → (button's name, the path of the consent page, requests frontdoor must have made to the provider,
-# requests of the other shapes it must not have made)
+# provider id → (button's name, the path of the consent page, the preset's scopes, its client authentication at the
+# token endpoint, requests frontdoor must have made to the provider, requests of the other shapes it must not have made)
 FLOWS = {
-    "google": ("Google", "/authorize", {("POST", "/token"), ("GET", "/jwks")},
+    "google": ("Google", "/authorize", "openid email profile", "client_secret_basic", {("POST", "/token"), ("GET", "/jwks")},
                {("GET", "/userinfo"), ("POST", "/v19.0/oauth/access_token"), ("GET", "/v19.0/me")}),
-    "facebook": ("Facebook", "/v19.0/dialog/oauth", {("POST", "/v19.0/oauth/access_token"), ("GET", "/v19.0/me")},
+    "facebook": ("Facebook", "/v19.0/dialog/oauth", "email public_profile", "client_secret_post",
+                 {("POST", "/v19.0/oauth/access_token"), ("GET", "/v19.0/me")},
                  {("POST", "/token"), ("GET", "/jwks"), ("GET", "/userinfo"), ("GET", "/.well-known/openid-configuration")}),
 }
 
@@ -50,7 +51,7 @@ def gate(stack, token):
 
 @pytest.mark.parametrize("provider_id", list(FLOWS))
 def test_chromium_signs_in_through_the_preset_and_passes_the_gate(presets, oauth_provider, chromium, provider_id):
-    name, consent_path, used, unused = FLOWS[provider_id]
+    name, consent_path, scope, auth_method, used, unused = FLOWS[provider_id]
     sub, email = str(next(SUBJECTS)), unique_email(provider_id)
     oauth_provider.next_user(sub=sub, email=email, email_verified=True, name="Pat " + name)
     wait = page_wait(chromium)
@@ -60,6 +61,7 @@ def test_chromium_signs_in_through_the_preset_and_passes_the_gate(presets, oauth
         chromium.find_element(By.CSS_SELECTOR, f"button[data-provider={provider_id}]").click()
         wait.until(lambda d: d.current_url.startswith(oauth_provider.issuer + consent_path))
         assert email in chromium.find_element(By.ID, "user").text
+        assert chromium.find_element(By.ID, "scope").text == f"Scope: {scope}"
         chromium.find_element(By.ID, "approve").click()
         wait.until(lambda d: d.current_url.startswith(presets.base) and expected in d.find_element(By.TAG_NAME, "main").text)
         assert f"Signed in as {email}" in chromium.find_element(By.TAG_NAME, "main").text
@@ -73,6 +75,8 @@ def test_chromium_signs_in_through_the_preset_and_passes_the_gate(presets, oauth
     assert presets.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE accountId = ?", account) == [(True,)]
     [identity] = [i for i in identities(presets, provider_id) if i["subject"] == sub]
     assert identity["accountId"] == account and identity["email"] == email
+    client_id = presets.social[provider_id]["client_id"]
+    assert [t["auth_method"] for t in oauth_provider.token_list() if t["client_id"] == client_id] == [auth_method]
     asked = set(oauth_provider.requests)
     assert used <= asked and not unused & asked, f"{provider_id}: the preset's own endpoints only ({sorted(asked)})"
 
