@@ -5,8 +5,9 @@ idp.test publishes PyBrowserID's deterministic DS128 key for "idp.test" (so brow
 with issuer="idp.test" makes assertions it vouches for); delegating.test hands authority to idp.test;
 disabled.test has switched BrowserID off; moved.test answers with a redirect. rs64.test and rs128.test publish
 RSA keys of 512 and 1024 bits (RSA_KEYS: their key pairs, for make_assertion's issuer_keypair); ds256.test publishes a
-DSA key of 2048/256 bits (DS256_KEY, made by ds256_keypair, which also makes the users' DS256 keys).
+DSA key of 2048/256 bits (ds256_issuer_key(); ds256_keypair() makes the users' DS256 keys on the same parameters).
 """
+import functools
 import hashlib
 import subprocess
 
@@ -33,21 +34,30 @@ def rsa_keypair(alg, bits):
 
 
 RSA_KEYS = {"rs64.test": rsa_keypair("RS64", 512), "rs128.test": rsa_keypair("RS128", 1024)}
-DS256_PARAMETERS = dsa.generate_parameters(2048).parameter_numbers()   # p of 2048 bits, q of 256: BrowserID's DS256
+
+
+@functools.cache
+def ds256_parameters():
+    """DSA parameters with p of 2048 bits and q of 256 (BrowserID's DS256), made once per test process when first
+    needed (about half a second of CPU), not at import."""
+    return dsa.generate_parameters(2048).parameter_numbers()
 
 
 def ds256_keypair():
-    """(public key JSON, PyBrowserID DS256Key) of a new DSA key on DS256_PARAMETERS, in BrowserID's form: p, q, g and
+    """(public key JSON, PyBrowserID DS256Key) of a new DSA key on ds256_parameters(), in BrowserID's form: p, q, g and
     y in hex (PyBrowserID's get_keypair makes only DS128 keys)."""
-    numbers = DS256_PARAMETERS.parameters().generate_private_key().private_numbers()
-    group = DS256_PARAMETERS
+    group = ds256_parameters()
+    numbers = group.parameters().generate_private_key().private_numbers()
     assert group.q.bit_length() == 256 and group.p.bit_length() == 2048
     public = {"algorithm": "DS", "p": format(group.p, "x"), "q": format(group.q, "x"), "g": format(group.g, "x"),
               "y": format(numbers.public_numbers.y, "x")}
     return public, jwt.DS256Key({**public, "x": format(numbers.x, "x")})
 
 
-DS256_KEY = ds256_keypair()
+@functools.cache
+def ds256_issuer_key():
+    """ds256.test's key pair (the same for the whole test process)."""
+    return ds256_keypair()
 
 
 def documents():
@@ -57,7 +67,7 @@ def documents():
         "delegating.test": {"authority": "idp.test"},
         "disabled.test": {"disabled": True},
         **{host: {"public-key": pair[0], "authentication": "/auth", "provisioning": "/provision"}
-           for host, pair in [*RSA_KEYS.items(), ("ds256.test", DS256_KEY)]},
+           for host, pair in [*RSA_KEYS.items(), ("ds256.test", ds256_issuer_key())]},
     }
 
 

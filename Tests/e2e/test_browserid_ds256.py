@@ -13,7 +13,7 @@ import pytest
 from browserid import jwt
 from browserid.tests.support import make_assertion
 
-from idp_server import DS256_KEY, ds256_keypair
+from idp_server import ds256_issuer_key, ds256_keypair
 from stack import new_stack
 from test_browserid_verify import AUD, now_ms, verify
 
@@ -31,7 +31,7 @@ def ds256_stack(tmp_path_factory, request, test_idp):
 def ds256_assertion(email=EMAIL, audience=AUD):
     """An assertion for `email` at `audience`: a new DS256 user key, certified by ds256.test's DS256 key."""
     return make_assertion(email, audience, issuer="ds256.test", exp=now_ms(120), email_keypair=ds256_keypair(),
-                          issuer_keypair=DS256_KEY)
+                          issuer_keypair=ds256_issuer_key())
 
 
 def segments(token):
