@@ -6,8 +6,11 @@ here), and the server compares `expiresAt` with its own clock when the link is f
 times back by the lifetime and a second, the state a link mailed that long ago is in, rather than waiting two hours
 (as test_prune.py ages its rows): the link that then fails and the fresh one that works are both real links of one
 running server, so a lifetime short enough to wait for would also have to be long enough for the fresh link's round
-trip (mail, outbox, browser) on a loaded machine.
+trip (mail, outbox, browser) on a loaded machine. A second test shows the same refusal with nothing moved: on a
+stack whose links live SHORT seconds, it waits (polling the clock) until the stored deadline has passed.
 """
+import time
+
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -20,6 +23,7 @@ from waits import wait_for
 
 PASSWORD = "correct horse battery"
 LIFETIME = 2 * 3600   # confirmation.lifetime of the stack, in seconds
+SHORT = 2.0           # confirmation.lifetime of the short-lived stack, in seconds
 CONFIRM = "/confirm?token="
 
 
@@ -27,6 +31,13 @@ CONFIRM = "/confirm?token="
 def confirming(tmp_path_factory, request):
     """Confirmation required (links live LIFETIME), mail to an outbox folder, no resend throttle."""
     yield from new_stack(tmp_path_factory, request, {"confirmation.required": "true", "confirmation.lifetime": f"{LIFETIME}s",
+                                                     "mail.transport": "outbox", "mail.throttle": "0s"})
+
+
+@pytest.fixture(scope="module")
+def short_lived(tmp_path_factory, request):
+    """As `confirming`, with links that live SHORT seconds."""
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "true", "confirmation.lifetime": f"{SHORT}s",
                                                      "mail.transport": "outbox", "mail.throttle": "0s"})
 
 
@@ -81,3 +92,19 @@ def test_an_expired_link_offers_a_new_one_and_the_new_one_confirms(confirming, c
 
     again = Browser(stack).get(old_link)
     assert again.status_code == 200 and "This link does not work" in page_text(again), "the old link stays dead"
+
+
+def test_a_link_past_its_lifetime_on_the_clock_is_refused_in_the_browser(short_lived, chromium):
+    stack, email = short_lived, unique_email("short")
+    answer = Browser(stack).post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
+    assert answer.status_code == 200 and "Check your email" in page_text(answer)
+    link = outbox_link(stack, email, CONFIRM)
+    [row] = confirmation_rows(stack, email)
+    assert row["expiresAt"] - row["createdAt"] == pytest.approx(SHORT)
+    wait_for(lambda: time.time() > row["expiresAt"] + 0.01, what="the link's lifetime to pass on the clock")
+    chromium.get(link)
+    main = page_wait(chromium).until(lambda d: d.find_element(By.TAG_NAME, "main"))
+    assert main.find_element(By.TAG_NAME, "h1").text == "This link does not work"
+    assert main.find_elements(By.CSS_SELECTOR, 'form[action="/account/confirmation/new"] input[name=email]')
+    assert not verified(stack, email) and sign_in_refused_as_unconfirmed(stack, email)
+    assert confirmation_rows(stack, email)[0]["usedAt"] is None
