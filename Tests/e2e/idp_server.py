@@ -4,19 +4,22 @@ by Host header.
 idp.test publishes PyBrowserID's deterministic DS128 key for "idp.test" (so browserid.tests.support.make_assertion
 with issuer="idp.test" makes assertions it vouches for); delegating.test hands authority to idp.test;
 disabled.test has switched BrowserID off; moved.test answers with a redirect. rs64.test and rs128.test publish
-RSA keys of 512 and 1024 bits (RSA_KEYS: their key pairs, for make_assertion's issuer_keypair).
+RSA keys of 512 and 1024 bits (RSA_KEYS: their key pairs, for make_assertion's issuer_keypair); ds256.test publishes a
+DSA key of 2048/256 bits (ds256_issuer_key(); ds256_keypair() makes the users' DS256 keys on the same parameters).
 """
+import functools
 import hashlib
 import subprocess
 
 from browserid import jwt
 from browserid.tests.support import get_keypair
+from cryptography.hazmat.primitives.asymmetric import dsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from flask import abort, jsonify, redirect, request
 
 from fakeserver import FakeServer
 
-HOSTS = ("idp.test", "delegating.test", "disabled.test", "moved.test", "rs64.test", "rs128.test")
+HOSTS = ("idp.test", "delegating.test", "disabled.test", "moved.test", "rs64.test", "rs128.test", "ds256.test")
 
 
 def rsa_keypair(alg, bits):
@@ -33,13 +36,38 @@ def rsa_keypair(alg, bits):
 RSA_KEYS = {"rs64.test": rsa_keypair("RS64", 512), "rs128.test": rsa_keypair("RS128", 1024)}
 
 
+@functools.cache
+def ds256_parameters():
+    """DSA parameters with p of 2048 bits and q of 256 (BrowserID's DS256), made once per test process when first
+    needed (about half a second of CPU), not at import."""
+    return dsa.generate_parameters(2048).parameter_numbers()
+
+
+def ds256_keypair():
+    """(public key JSON, PyBrowserID DS256Key) of a new DSA key on ds256_parameters(), in BrowserID's form: p, q, g and
+    y in hex (PyBrowserID's get_keypair makes only DS128 keys)."""
+    group = ds256_parameters()
+    numbers = group.parameters().generate_private_key().private_numbers()
+    assert group.q.bit_length() == 256 and group.p.bit_length() == 2048
+    public = {"algorithm": "DS", "p": format(group.p, "x"), "q": format(group.q, "x"), "g": format(group.g, "x"),
+              "y": format(numbers.public_numbers.y, "x")}
+    return public, jwt.DS256Key({**public, "x": format(numbers.x, "x")})
+
+
+@functools.cache
+def ds256_issuer_key():
+    """ds256.test's key pair (the same for the whole test process)."""
+    return ds256_keypair()
+
+
 def documents():
     public, _ = get_keypair("idp.test")
     return {
         "idp.test": {"public-key": public, "authentication": "/auth", "provisioning": "/provision"},
         "delegating.test": {"authority": "idp.test"},
         "disabled.test": {"disabled": True},
-        **{host: {"public-key": pair[0], "authentication": "/auth", "provisioning": "/provision"} for host, pair in RSA_KEYS.items()},
+        **{host: {"public-key": pair[0], "authentication": "/auth", "provisioning": "/provision"}
+           for host, pair in [*RSA_KEYS.items(), ("ds256.test", ds256_issuer_key())]},
     }
 
 

@@ -8,6 +8,10 @@ GitHub-style /user and /user/emails for Frontdoor's `github` preset with endpoin
 X's shapes for the `twitter` preset: /i/oauth2/authorize (the same consent), /2/oauth2/token (HTTP Basic client
 authentication only, as X asks of confidential clients) and /2/users/me ({"data": {"id", "name", "username"}}, never an
 email; the token needs the users.read scope). The X id is the user's sub, the username its "login" (else user<sub>).
+Facebook's shapes for the `facebook` preset: /v19.0/dialog/oauth (the same consent), /v19.0/oauth/access_token (the
+client secret in the form only; answers access_token, token_type and expires_in: no refresh or ID token) and Graph's
+/v19.0/me?fields=id,name,email (only the fields asked for; the id is the user's sub; an email only when the user has a
+verified one and the token has the email scope, as Facebook gives only confirmed addresses).
 
 Control API for tests (JSON; also callable as Python methods):
   POST /_control/next_user   {sub, email?, email_verified?, name?, login?, github_id?, emails?}  the user the next
@@ -455,6 +459,38 @@ class OAuthProvider(FakeServer):
             user = found.user
             return jsonify(data={"id": str(user["sub"]), "name": user.get("name") or "",
                                  "username": user.get("login") or f"user{user['sub']}"})
+
+        # MARK: Facebook shapes
+        app.add_url_rule("/v19.0/dialog/oauth", "facebook_dialog", authorize, methods=["GET", "POST"])
+
+        def graph_error(message, status, code):
+            return jsonify(error={"message": message, "type": "OAuthException", "code": code}), status
+
+        @app.post("/v19.0/oauth/access_token")
+        def facebook_token():
+            if "Authorization" in request.headers or not request.form.get("client_secret"):
+                return graph_error("Missing client_secret parameter.", 400, 1)
+            answer = token()
+            if isinstance(answer, tuple) or answer.status_code != 200:
+                return answer
+            issued = answer.get_json()
+            return jsonify({key: issued[key] for key in ("access_token", "token_type", "expires_in") if key in issued})
+
+        @app.get("/v19.0/me")
+        def facebook_me():
+            try:
+                found = provider.protect.acquire_token()
+            except OAuth2Error:
+                found = None
+            if found is None or "error_at_userinfo" in provider.flags:
+                return graph_error("Invalid OAuth access token data.", 400, 190)
+            user, fields = found.user, request.args.get("fields", "id,name").split(",")
+            me = {"id": str(user["sub"])}
+            if "name" in fields:
+                me["name"] = user.get("name") or ""
+            if "email" in fields and "email" in found.get_scope().split() and user.get("email") and user.get("email_verified"):
+                me["email"] = user["email"]
+            return jsonify(me)
 
         # Control API (tests only).
         @app.post("/_control/next_user")
