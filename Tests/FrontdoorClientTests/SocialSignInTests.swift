@@ -23,6 +23,29 @@ import Testing
         #expect(try client.accounts().map(\.id) == [1, 2])
     }
 
+    @Test func xsCodeFormSendsTheCodeItsVerifierAndTheRedirectURIAndNoToken() async throws {
+        let (client, transport) = Fixture.client(Fixture.signIns("xan"))
+        let user = try await client.signIn(with: .x, code: "code-123", codeVerifier: "verifier-456",
+                                           redirectURI: "com.example.app:/x-callback")
+        #expect(user.email == "xan@example.com" && client.currentUser?.id == 1)
+        let sent = try #require(transport.sent.last)
+        #expect(sent.method == "POST" && sent.path == "/account/v1/users/auth/x")
+        #expect(sent.user == ["provider": "x", "code": "code-123", "code_verifier": "verifier-456",
+                              "redirect_uri": "com.example.app:/x-callback"])
+        #expect(sent.headers["X-User-Token"] == nil)
+    }
+
+    @Test func anIncompleteCodeFormIsRefusedBeforeSending() async throws {
+        let (client, transport) = Fixture.client([])
+        for (code, verifier, uri) in [("", "v", "app:/cb"), ("c", "", "app:/cb"), ("c", "v", "")] {
+            await #expect(throws: FrontdoorClientError.self) {
+                try await client.signIn(with: .x, code: code, codeVerifier: verifier, redirectURI: uri)
+            }
+        }
+        #expect(transport.sent.isEmpty)
+        #expect(!client.isSignedIn)
+    }
+
     @Test func anyProviderNameIsOnePathSegmentAndRefusalsAreTheServers() async throws {
         let (client, transport) = Fixture.client([
             .answer(422, #"{"error":{"message":"Facebook did not accept the token.","code":0,"status":422}}"#),
