@@ -1,5 +1,6 @@
-// SocialSignInTests.swift: signIn(with:token:uid:), the provider-token call: what it sends and keeps, and against the
-// real server whose "google" provider asks FakeTokenInfo about each token.
+// SocialSignInTests.swift: signIn(with:token:uid:), the provider-token call, and signIn(with:code:codeVerifier:redirectURI:),
+// X's code form: what they send and keep, and against the real server whose "google" provider asks FakeTokenInfo about
+// each token and whose "x" provider redeems codes there.
 import Foundation
 @testable import FrontdoorClient
 import Testing
@@ -99,5 +100,29 @@ struct SocialSignInIntegrationTests {
         await #expect(throws: FrontdoorClientError.self) { try await client.signIn(with: .facebook, token: "EAA123") }
         #expect(!client.isSignedIn)
         #expect(try client.accounts().isEmpty)
+    }
+
+    @Test func xsCodeFormReachesTheServerWhichRedeemsItWithItsClientAndRefusesBareTokens() async throws {
+        let stack = try await TestServer.social.stack()
+        let client = Integration.client(stack)
+        let label = "x\(UUID().uuidString.prefix(8).lowercased())"
+        let (code, verifier) = FakeTokenInfo.xCode(label)
+        // A new X user (X gives no address) is told to sign up on the web first: the code was redeemed and users/me asked.
+        await #expect { try await client.signIn(with: .x, code: code, codeVerifier: verifier, redirectURI: FakeTokenInfo.xRedirectURI) }
+            throws: { error in
+                guard case FrontdoorClientError.validation(let message, _) = error else { return false }
+                return message.hasPrefix("X did not give a verified email address.")
+            }
+        #expect(FakeTokenInfo.tokensAsked(stack).contains("x-token \(code) \(verifier) \(FakeTokenInfo.xRedirectURI)"))
+        // A wrong verifier: X refuses the code.
+        await #expect(throws: FrontdoorClientError.validation(message: "The X token could not be verified.", fields: [:])) {
+            try await client.signIn(with: .x, code: code, codeVerifier: "not-" + verifier, redirectURI: FakeTokenInfo.xRedirectURI)
+        }
+        // A bare access token: refused before X is asked, since the operator did not switch that form on.
+        await #expect { try await client.signIn(with: .x, token: "xat_\(label)") } throws: { error in
+            guard case FrontdoorClientError.validation(let message, _) = error else { return false }
+            return message.hasPrefix("X sign-in from an app needs an authorization code")
+        }
+        #expect(!client.isSignedIn)
     }
 }
