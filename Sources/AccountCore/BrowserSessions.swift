@@ -144,8 +144,9 @@ extension Sessions {
     /// Starts a session as `create` does and, when a browser's tokens are given, applies the sign-in's rules to that
     /// browser in the same transaction; the grant then says what the browser must hold (`SessionGrant.browser`).
     func create(in tx: Transaction, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, kind: SessionKind = .browser,
-                here: BrowserTokens?, keepPrevious: Bool) throws -> SessionGrant {
-        var grant = try create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind)
+                recentSignIn: Bool = true, here: BrowserTokens?, keepPrevious: Bool) throws -> SessionGrant {
+        var grant = try create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind,
+                               recentSignIn: recentSignIn)
         if let here { grant.browser = try admit(grant, here: here, keepPrevious: keepPrevious, in: tx) }
         return grant
     }

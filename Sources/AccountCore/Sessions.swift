@@ -74,9 +74,11 @@ public struct Sessions: Sendable {
     }
 
     /// Starts a session for `accountId` and removes expired ones. An `api` session lasts `apiTokenLifetime` and has no
-    /// idle timeout (it is stored as remembered; `rememberMe` is ignored).
+    /// idle timeout (it is stored as remembered; `rememberMe` is ignored). `recentSignIn: false` (a bearer token an app
+    /// handed over, which proves nothing about who holds the device now): the session never counts as a recent sign-in,
+    /// so Reauthentication asks the password before sensitive changes.
     func create(in tx: Transaction, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo,
-                kind: SessionKind = .browser) throws -> SessionGrant {
+                kind: SessionKind = .browser, recentSignIn: Bool = true) throws -> SessionGrant {
         let now = clock.now()
         try purgeExpired(in: tx, now: now)
         let token = SecretToken(random: random)
@@ -84,7 +86,7 @@ public struct Sessions: Sendable {
         let lifetime = kind == .api ? policy.apiTokenLifetime : (rememberMe ? policy.rememberLifetime : policy.lifetime)
         let expiresAt = now + lifetime
         try tx.insertSession(digest: token.digest, accountId: accountId, now: now, expiresAt: expiresAt, rememberMe: remembered,
-                             client: client, kind: kind)
+                             client: client, kind: kind, authenticated: recentSignIn)
         let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
         return SessionGrant(token: token, session: info, browser: nil)

@@ -1,11 +1,14 @@
 // SocialSignIn+Native.swift: sign-in with a provider token a native app got from the provider's SDK (the JSON API's
-// POST v1/users/auth/{facebook,google}); WebFront has the token checked with the provider first (OAuthClient).
+// POST v1/users/auth/{facebook,google,x}); WebFront has the token checked with the provider first (OAuthClient).
 // Rows of the behaviour table, without a browser to carry a pending step:
 //   already linked                        → an API token for that account (unless its address waits for confirmation)
 //   new, provider-verified address free   → account created as in the browser flow (sign-up mode respected), API token
 //   new, its address held by an account   → refused `api_social_address_held` (never linked silently: the person signs
 //                                           in to that account and links the provider in the settings)
 //   new, no address or an unverified one  → refused `api_social_no_email`
+// The API token is never a recent sign-in (`authenticatedAt` 0) unless the caller says the proof was bound to our client
+// (`recentSignIn`: X's code form, redeemed with our client secret): a provider token an app hands over is a bearer
+// credential that may have come from elsewhere, so the password change, address change and deletion ask the password.
 import AccountRules
 import Foundation
 import Logging
@@ -23,15 +26,18 @@ extension SocialSignIn {
     /// let (grant, created) = try services.social.signInWithProviderToken(ExternalIdentity(provider: "google",
     ///     subject: found.subject, email: found.email, emailVerified: found.emailVerified), client: client)
     /// ```
+    /// - Parameter recentSignIn: true only when the proof was bound to our client (X's redeemed code); see the header.
     /// - Throws: `.refused("api_social_address_held" | "api_social_no_email")`, `.signUpClosed`, `.invitationRequired`,
     ///   `.unconfirmed`; `.refused("social_state_invalid")` for an identity without a subject.
-    public func signInWithProviderToken(_ identity: ExternalIdentity, client: ClientInfo) throws -> (grant: SessionGrant, created: Bool) {
+    public func signInWithProviderToken(_ identity: ExternalIdentity, client: ClientInfo,
+                                        recentSignIn: Bool = false) throws -> (grant: SessionGrant, created: Bool) {
         guard !identity.subject.isEmpty else { throw AccountError.refused("social_state_invalid") }
         let record = try store.record(identity)
         let outcome = try retryingOnce {
             try settle(database.write { tx -> Settled in
                 if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
-                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, here: nil, kind: .api, in: tx)
+                    return try signInLinked(accountId, record: record, rememberMe: true, client: client, here: nil, kind: .api,
+                                            recentSignIn: recentSignIn, in: tx)
                 }
                 let address = Self.verifiedAddress(identity)
                 if let address, try EmailAddress.holding(address, in: tx) != nil {
@@ -46,7 +52,7 @@ extension SocialSignIn {
                 let accountId = try createAccount(record, address: address, verified: true, client: client,
                                                   detail: Self.detail(record.provider, .api), in: tx)
                 let grant = try startSession(accountId: accountId, email: address, rememberMe: true, client: client, here: nil,
-                                             kind: .api, in: tx)
+                                             kind: .api, recentSignIn: recentSignIn, in: tx)
                 return .done(.signedIn(grant, created: true))
             })
         }

@@ -186,7 +186,7 @@ public struct SocialSignIn: Sendable {
     /// Signs in to the account the identity is linked to (refused while its primary address waits for confirmation).
     /// `kind: .api` issues an API token (audited "api via <provider>").
     func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, here: BrowserTokens?,
-                      kind: SessionKind = .browser, in tx: Transaction) throws -> Settled {
+                      kind: SessionKind = .browser, recentSignIn: Bool = true, in tx: Transaction) throws -> Settled {
         let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
         if confirmation.required, try tx.primaryAddressIsUnverified(accountId: accountId) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
@@ -195,7 +195,7 @@ public struct SocialSignIn: Sendable {
         }
         try tx.refreshSocialIdentity(record, now: clock.now())
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
-                                     here: here, kind: kind, in: tx)
+                                     here: here, kind: kind, recentSignIn: recentSignIn, in: tx)
         try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx)
         logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
@@ -279,9 +279,9 @@ public struct SocialSignIn: Sendable {
     /// Starts a new session; with `here` (the browser's tokens) the browser's previous session ends and the
     /// several-accounts rules apply (BrowserSessions). `kind: .api`: issues an API token instead.
     func startSession(accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, here: BrowserTokens?,
-                      kind: SessionKind = .browser, in tx: Transaction) throws -> SessionGrant {
+                      kind: SessionKind = .browser, recentSignIn: Bool = true, in tx: Transaction) throws -> SessionGrant {
         try sessions.create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind,
-                            here: here, keepPrevious: false)
+                            recentSignIn: recentSignIn, here: here, keepPrevious: false)
     }
 
     /// The audit detail of a sign-in or sign-up through `provider`: "via <provider>", "api via <provider>" for the JSON API.

@@ -11,6 +11,7 @@ extension MessageCatalog {
         "api_reauthentication_required": "This needs a recent sign-in: sign in again, then retry.",
         "api_provider_not_configured": "Sign-in with {provider} is not set up on this server.",
         "api_provider_token_invalid": "The {provider} token could not be verified.",
+        "api_provider_token_form_off": "{provider} sign-in from an app needs an authorization code (code, code_verifier and redirect_uri): this server does not take {provider} access tokens.",
         "api_provider_unreachable": "{provider} could not be reached. Please try again in a moment.",
         "api_social_address_held": "This address already has an account. Sign in to it, then connect {provider} in the account settings.",
         "api_social_no_email": "{provider} did not give a verified email address. Sign in with {provider} on the website once and give your address there, or sign up with your email address.",

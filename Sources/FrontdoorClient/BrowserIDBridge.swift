@@ -1,11 +1,16 @@
 // BrowserIDBridge.swift: the app side of BrowserID-iOS's native sign-in: which page to open in a web view for an
-// origin, what the `browserid-origin://` callback it ends on means, and the check of the assertion by the app's own
-// verifier (the app never trusts the assertion it holds: only the verifier's receipt counts).
+// origin, what the `browserid-origin://` callback it ends on means, and handing the assertion to the app's own server,
+// which verifies it and signs the person in there. As the seed warned, verification belongs on that server: the server
+// is the relying party, and a receipt checked on the device proves nothing to it (a modified app can claim any
+// receipt), so the device never needs a verifier.
 //
 // Options: `serverURL` (Frontdoor's base, e.g. https://id.example.com/account: the page is <serverURL>/browserid/native),
-// `verifierURL` (a Persona-style verifier, POST {"assertion","audience"} → {"status":"okay","email","audience",
-// "expires","issuer"}; default <serverURL>/verify: in production, the app's own server's verifier endpoint, which
-// also signs the person in there), `transport`, `now` (the clock the receipt's expiry is checked against).
+// `verifierURL` (nil by default: for `verify`, the check a server written in Swift runs with FrontdoorClient, e.g.
+// Frontdoor's <serverURL>/verify or another Persona-style verifier, POST {"assertion","audience"} → {"status":"okay",
+// "email","audience","expires","issuer"}; a device that verifies itself must name it, knowingly), `transport`, `now`
+// (the clock the receipt's expiry is checked against).
+// `handOff(assertion:audience:to:)` POSTs {"assertion","audience"} as JSON to the app's server's URL and returns its
+// answer as it is (any 2xx; another status is `.appServer(status:)`).
 // Callbacks read: browserid-origin://didSucceedWithAssertion?data=<assertion>, browserid-origin://didCancel; the
 // seed's web-view shim asks with browserid-origin://getVerifiedEmail/callback?data=<origin> (`requestedOrigin(in:)`).
 import Foundation
@@ -13,33 +18,38 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Gets a verified email address for an origin through Frontdoor's native sign-in page.
+/// Gets an assertion for an origin through Frontdoor's native sign-in page and hands it to the app's server.
 ///
 /// ```swift
-/// let bridge = BrowserIDBridge(serverURL: URL(string: "https://id.example.com/account")!,
-///                              verifierURL: URL(string: "https://my.app/verify")!)
+/// let bridge = BrowserIDBridge(serverURL: URL(string: "https://id.example.com/account")!)
 /// webView.load(URLRequest(url: try bridge.dialogURL(origin: "https://my.app/")))
 /// // in the web view's navigation delegate:
 /// if BrowserIDBridge.isCallback(url) {
 ///     switch try BrowserIDBridge.callback(url) {
-///     case .assertion(let assertion): let receipt = try await bridge.verify(assertion: assertion, audience: "https://my.app")
+///     case .assertion(let assertion):   // the app's server verifies it (e.g. with Frontdoor's /verify) and answers its session
+///         let answer = try await bridge.handOff(assertion: assertion, audience: "https://my.app",
+///                                               to: URL(string: "https://my.app/session/browserid")!)
 ///     case .cancelled: dismiss()
 ///     }
 /// }
+/// // on the app's server, when it is written in Swift:
+/// let verifier = BrowserIDBridge(serverURL: frontdoor, verifierURL: frontdoor.appendingPathComponent("verify"))
+/// let receipt = try await verifier.verify(assertion: assertion, audience: "https://my.app")
 /// ```
 public struct BrowserIDBridge: Sendable {
     /// The scheme of every callback the page navigates to (and of the seed shim's request).
     public static let callbackScheme = "browserid-origin"
 
     public let serverURL: URL
-    public let verifierURL: URL
+    /// The verifier `verify` asks; nil (the default): none, the assertion goes to the app's server (`handOff`).
+    public let verifierURL: URL?
     public let transport: any HTTPTransport
     private let now: @Sendable () -> Date
 
     public init(serverURL: URL, verifierURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(),
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.serverURL = serverURL
-        self.verifierURL = verifierURL ?? serverURL.appendingPathComponent("verify")
+        self.verifierURL = verifierURL
         self.transport = transport
         self.now = now
     }
@@ -83,25 +93,41 @@ public struct BrowserIDBridge: Sendable {
         return try normalizedOrigin(value)
     }
 
-    /// Asks the verifier about `assertion` for `audience` and checks its receipt: status okay, the same audience, an
-    /// address, not expired. Throws `.refused(reason:)` with the verifier's reason, `.receiptMismatch` otherwise.
+    /// Hands `assertion` for `audience` to the app's own server at `url` (POST {"assertion","audience"} as JSON), which
+    /// verifies it and signs the person in there; returns the server's 2xx answer as it is (its session, say).
+    /// Throws `.appServer(status:)` for another status, `.connection` when it cannot be reached.
+    public func handOff(assertion: String, audience: String, to url: URL) async throws -> HTTPAnswer {
+        let answer = try await post(["assertion": assertion, "audience": try Self.normalizedOrigin(audience)], to: url)
+        guard (200..<300).contains(answer.status) else { throw BrowserIDBridgeError.appServer(status: answer.status) }
+        return answer
+    }
+
+    /// Asks the verifier (`verifierURL`) about `assertion` for `audience` and checks its receipt: status okay, the same
+    /// audience, an address, not expired. This is the relying party's check: run it on the app's server; on a device it
+    /// proves nothing to anyone but the device. Throws `.noVerifier` without a `verifierURL` (nothing sent),
+    /// `.refused(reason:)` with the verifier's reason, `.receiptMismatch` otherwise.
     public func verify(assertion: String, audience: String) async throws -> BrowserIDReceipt {
+        guard let verifierURL else { throw BrowserIDBridgeError.noVerifier }
         let audience = try Self.normalizedOrigin(audience)
-        var request = URLRequest(url: verifierURL, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["assertion": assertion, "audience": audience])
-        let answer: HTTPAnswer
-        do { answer = try await transport.send(request) } catch {
-            throw BrowserIDBridgeError.connection(error.localizedDescription)
-        }
+        let answer = try await post(["assertion": assertion, "audience": audience], to: verifierURL)
         guard let body = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] else {
             throw answer.status == 200 ? BrowserIDBridgeError.invalidResponse : BrowserIDBridgeError.verifier(status: answer.status)
         }
         if body["status"] as? String == "failure" { throw BrowserIDBridgeError.refused(reason: body["reason"] as? String ?? "") }
         guard answer.status == 200 else { throw BrowserIDBridgeError.verifier(status: answer.status) }
         return try receipt(body, audience: audience)
+    }
+
+    /// POSTs `fields` as JSON to `url`; a failure to reach it is `.connection`.
+    private func post(_ fields: [String: String], to url: URL) async throws -> HTTPAnswer {
+        var request = URLRequest(url: url, timeoutInterval: 30)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = try JSONSerialization.data(withJSONObject: fields)
+        do { return try await transport.send(request) } catch {
+            throw BrowserIDBridgeError.connection(error.localizedDescription)
+        }
     }
 
     /// The receipt in `body`, checked against what was asked.
@@ -145,7 +171,7 @@ public struct BrowserIDBridge: Sendable {
 
 /// What the native sign-in page answered.
 public enum BrowserIDCallback: Sendable, Equatable {
-    /// A backed assertion (`certificate~assertion`), to be checked with `BrowserIDBridge.verify`.
+    /// A backed assertion (`certificate~assertion`), for the app's server (`BrowserIDBridge.handOff`), which verifies it.
     case assertion(String)
     /// The person pressed Cancel.
     case cancelled
@@ -184,4 +210,8 @@ public enum BrowserIDBridgeError: Error, Sendable, Equatable {
     case connection(String)
     /// A 200 answer that is not JSON.
     case invalidResponse
+    /// `verify` without a `verifierURL`: the assertion is for the app's server (`handOff`).
+    case noVerifier
+    /// The app's server answered `handOff` with a status other than 2xx.
+    case appServer(status: Int)
 }

@@ -2,10 +2,12 @@
 //
 // Options: `options` (KeychainItemOptions.swift: `service`, "Frontdoor" by default, which every item carries and
 // removeAll removes exactly; `accessGroup`, nil: this app only; `synchronizable`, false: this device only, true:
-// iCloud Keychain carries the items to the person's other devices; `accessibility`, nil: after the first unlock, on
-// this device only unless synchronizable). One item per key (kSecAttrAccount), its data the JSON of the
-// `Credentials`, so the default and keyed credentials (several accounts, residences) are items side by side. Lookups
-// match synchronizable and local items alike. Compiled only where the Security framework exists.
+// iCloud Keychain carries the items to the person's other devices, residences excepted, which never leave this device;
+// `backgroundAccess`, false: readable only while the device is unlocked; `accessibility`, nil: whenUnlocked, or
+// afterFirstUnlock with backgroundAccess, on this device only unless synchronizable). One item per key
+// (kSecAttrAccount), its data the JSON of the `Credentials`, so the default and keyed credentials (several accounts,
+// residences) are items side by side. Lookups match synchronizable and local items alike. Compiled only where the
+// Security framework exists.
 #if canImport(Security)
 import Foundation
 import Security
@@ -13,7 +15,7 @@ import Security
 /// Credentials kept in the Keychain, one generic password item per key.
 ///
 /// ```swift
-/// let store = KeychainCredentialsStore(service: "com.example.myapp", synchronizable: true)   // iCloud Keychain
+/// let store = KeychainCredentialsStore(service: "com.example.myapp", synchronizable: true)   // iCloud Keychain (residences stay here)
 /// let client = FrontdoorClient(configuration: .init(serverURL: server), store: store)
 /// ```
 public struct KeychainCredentialsStore: CredentialsStore {
@@ -26,8 +28,9 @@ public struct KeychainCredentialsStore: CredentialsStore {
 
     public init(options: KeychainItemOptions) { self.options = options }
 
-    public init(service: String = "Frontdoor", accessGroup: String? = nil, synchronizable: Bool = false) {
-        self.init(options: KeychainItemOptions(service: service, accessGroup: accessGroup, synchronizable: synchronizable))
+    public init(service: String = "Frontdoor", accessGroup: String? = nil, synchronizable: Bool = false, backgroundAccess: Bool = false) {
+        self.init(options: KeychainItemOptions(service: service, accessGroup: accessGroup, synchronizable: synchronizable,
+                                               backgroundAccess: backgroundAccess))
     }
 
     public func credentials(forKey key: String) throws -> Credentials? {
@@ -44,7 +47,7 @@ public struct KeychainCredentialsStore: CredentialsStore {
     public func set(_ credentials: Credentials, forKey key: String) throws {
         try options.check()
         let data = try JSONEncoder().encode(credentials)
-        var update = Self.dictionary(options.writtenAttributes())
+        var update = Self.dictionary(options.writtenAttributes(account: key))
         update[kSecValueData as String] = data
         let status = SecItemUpdate(Self.dictionary(options.query(account: key)) as CFDictionary, update as CFDictionary)
         if status == errSecSuccess { return }

@@ -3,7 +3,9 @@
 //                  Bearer → data.id, data.username, data.name (ProfileMapping.twitter). This proves the token is live
 //                  and names its user, but NOT which app it was issued to: X has no introspection endpoint (nothing
 //                  like Facebook's debug_token or Google's tokeninfo `aud`), so a token another X app obtained for the
-//                  same person passes too (token substitution). What binds: the next form.
+//                  same person passes too (token substitution). What binds: the next form. So this form is refused
+//                  (before X is asked) unless the operator switched it on (`nativeAccessTokens`, config
+//                  `native_access_tokens`), and WebFront never lets its session count as a recent sign-in.
 //   code           an authorization code the app got with this provider's client id (PKCE S256, its own registered
 //                  redirect URI): redeemed at the token endpoint with our client credentials (HTTP Basic), so X itself
 //                  refuses a code issued to another app; the answer's tokens (refresh token with offline.access) are
@@ -33,9 +35,12 @@ extension OAuthProvider {
         }
     }
 
-    /// X's users/me for a bare access token (see the header: live and whose, not which app's).
+    /// X's users/me for a bare access token (see the header: live and whose, not which app's), when the form is on.
     func twitterIdentity(_ token: String) throws -> ProviderIdentity {
-        try ProfileMapping.twitter(tokens: ProviderTokens(accessToken: token), meURL: try endpoint(\.userInfoEndpoint, nil),
-                                   provider: configuration.id, http: http)
+        guard configuration.nativeAccessTokens else {
+            throw OAuthError.provider("\(configuration.id) takes access tokens only with native_access_tokens (use the code form)")
+        }
+        return try ProfileMapping.twitter(tokens: ProviderTokens(accessToken: token), meURL: try endpoint(\.userInfoEndpoint, nil),
+                                          provider: configuration.id, http: http)
     }
 }

@@ -7,7 +7,8 @@
 //   facebook  GET debug_token?input_token=…&access_token=<clientID>|<clientSecret> → data.is_valid true, data.app_id
 //             `clientID` or one of `nativeClientIDs`, data.user_id; then Graph `me` with the token (ProfileMapping),
 //             whose id must equal data.user_id.
-//   twitter   GET users/me with the token as Bearer (NativeToken+X.swift; also a code redeemed with our client there).
+//   twitter   GET users/me with the token as Bearer, only with `nativeAccessTokens` (NativeToken+X.swift; also a code
+//             redeemed with our client there).
 //   others    OAuthError.provider("… takes no native tokens").
 // Errors: OAuthError.unreachable (connection), .provider (refused or invalid token, wrong app), .invalidResponse.
 // Details: the endpoint is `tokenInfoEndpoint` (empty: the preset's). Expiry: google `exp` (or `expires_in`), facebook

@@ -2,7 +2,7 @@
 // SocialProvidersConfig), with its preset's defaults (ProviderPresets.swift) filled in by `init`.
 // Fields: id, kind (the preset), displayName, clientID, clientSecret, issuer (OpenID Connect), scopes, the
 // authorization / token / userinfo / emails endpoints (empty for OpenID Connect: from discovery), tokenEndpointAuth,
-// and for native apps' tokens (NativeToken.swift) tokenInfoEndpoint and nativeClientIDs.
+// and for native apps' tokens (NativeToken.swift) tokenInfoEndpoint, nativeClientIDs and nativeAccessTokens.
 import Foundation
 
 /// Which protocol family and preset a provider uses.
@@ -52,6 +52,9 @@ public struct ProviderConfiguration: Sendable, Equatable {
     /// Client ids of the operator's native apps whose tokens are accepted besides `clientID` (Google: the iOS/Android
     /// client ids; Facebook: other app ids).
     public var nativeClientIDs: [String] = []
+    /// X only: whether a native app may sign in with a bare user access token (false by default). X cannot tell which
+    /// app a token was issued to, so another X app's token for the same person passes too: the code form is the bound one.
+    public var nativeAccessTokens = false
 
     /// A provider with `kind`'s defaults: display name (the id for `oidc`), issuer, scopes, endpoints, token auth.
     public init(id: String, kind: ProviderKind, clientID: String, clientSecret: String) {

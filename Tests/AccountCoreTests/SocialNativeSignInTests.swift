@@ -38,6 +38,24 @@ struct SocialNativeSignInTests {
         #expect(try fixture.count("mailQueue") == 0)
     }
 
+    // MARK: Recency
+
+    @Test func aBareProviderTokenIsNeverARecentSignInAndABoundCodeIs() throws {
+        let fixture = try TestFixture()
+        let bare = try fixture.services.social.signInWithProviderToken(google(), client: app).grant
+        let linked = try fixture.services.social.signInWithProviderToken(google(), client: app).grant
+        let bound = try fixture.services.social.signInWithProviderToken(google(), client: app, recentSignIn: true).grant
+        for grant in [bare, linked] {
+            #expect(try fixture.sessionRow(grant)?["authenticatedAt"] as Double? == 0, "0: the password was never entered")
+            #expect(try !fixture.services.reauthentication.isRecent(grant.token.digest))
+            #expect(throws: AccountError.reauthenticationRequired) {
+                try fixture.services.reauthentication.confirmOrRequireRecent(session: grant.token.digest, password: "", client: app)
+            }
+        }
+        #expect(try fixture.services.reauthentication.isRecent(bound.token.digest))
+        #expect(try fixture.services.apiTokens.find(email: "ann@example.com", token: bare.token.encoded) != nil, "the token still works")
+    }
+
     // MARK: Already linked
 
     @Test func aLinkedIdentitySignsInToItsAccountWithANewToken() throws {

@@ -1,6 +1,6 @@
 // BrowserIDBridgeIntegrationTests.swift: the native bridge against a real frontdoor behind nginx (see TestServer):
 // the Browser plays the app's web view on the page the bridge names, and the assertion from the callback is checked
-// by the server's /verify through the bridge.
+// by the server's /verify through the bridge, as the app's own server does when it runs FrontdoorClient.
 import Foundation
 import FrontdoorClient
 import Testing
@@ -18,7 +18,7 @@ struct BrowserIDBridgeIntegrationTests {
         let email = Integration.email("bridge")
         _ = try await Integration.client(stack).register(email: email, password: Integration.password)
         try await Integration.confirmAddress(stack, email: email)
-        let bridge = BrowserIDBridge(serverURL: stack.base)
+        let bridge = BrowserIDBridge(serverURL: stack.base, verifierURL: stack.base.appendingPathComponent("verify"))
         let dialog = try bridge.dialogURL(origin: "http://my.app:3000/")
 
         // Given the page in a fresh web view: sign in first, coming back to it.

@@ -1,5 +1,6 @@
-// BrowserIDBridgeTests.swift: the native bridge's app side without a server: the page's URL, reading callbacks,
-// and the checks of the verifier's receipt (a scripted transport).
+// BrowserIDBridgeTests.swift: the native bridge's app side without a server: the page's URL, reading callbacks, the
+// hand-off of the assertion to the app's own server (the default: verification happens there), and the checks of a
+// verifier's receipt where a server written in Swift runs them (a scripted transport).
 import Foundation
 import FrontdoorClient
 import Testing
@@ -8,9 +9,13 @@ struct BrowserIDBridgeTests {
     static let now = Date(timeIntervalSince1970: 1_795_514_400)
     static let assertion = "aaa.bbb.ccc~ddd.eee.fff"
 
+    static let appServer = URL(string: "https://my.app/session/browserid")!
+
+    /// A bridge that verifies with Frontdoor's /verify, as the app's server does when it runs FrontdoorClient.
     func bridge(_ steps: [FakeTransport.Step]) -> (BrowserIDBridge, FakeTransport) {
         let transport = FakeTransport(steps)
-        return (BrowserIDBridge(serverURL: Fixture.server, transport: transport, now: { Self.now }), transport)
+        return (BrowserIDBridge(serverURL: Fixture.server, verifierURL: Fixture.server.appendingPathComponent("verify"), transport: transport,
+                                now: { Self.now }), transport)
     }
 
     func receipt(status: String = "okay", email: String = "ann@example.com", audience: String = "https://my.app",
@@ -29,7 +34,32 @@ struct BrowserIDBridgeTests {
         for bad in ["my.app", "ftp://my.app", "https://my.app/path", "https://my.app?x=1", "https://ann@my.app", "javascript:alert(1)"] {
             #expect(throws: BrowserIDBridgeError.self, "\(bad)") { try bridge.dialogURL(origin: bad) }
         }
-        #expect(bridge.verifierURL.absoluteString == "http://127.0.0.1:9/account/verify")
+        #expect(bridge.verifierURL == nil, "the device verifies nothing unless the app names a verifier")
+    }
+
+    @Test func theAssertionGoesToTheAppsOwnServerWhichVerifiesIt() async throws {
+        let transport = FakeTransport([.answer(200, #"{"session":"s-1"}"#), .answer(403, #"{"error":"no"}"#), .fail(.cannotConnectToHost)])
+        let bridge = BrowserIDBridge(serverURL: Fixture.server, transport: transport)
+        let answer = try await bridge.handOff(assertion: Self.assertion, audience: "https://my.app/", to: Self.appServer)
+        #expect(answer.status == 200 && answer.body == Data(#"{"session":"s-1"}"#.utf8), "the app's server's answer, as it is")
+        let sent = try #require(transport.sent.first)
+        #expect(sent.method == "POST" && sent.url == Self.appServer.absoluteString)
+        #expect(sent.json?["assertion"] as? String == Self.assertion && sent.json?["audience"] as? String == "https://my.app")
+        #expect(sent.headers["Content-Type"] == "application/json")
+        await #expect(throws: BrowserIDBridgeError.appServer(status: 403)) {
+            try await bridge.handOff(assertion: Self.assertion, audience: "https://my.app", to: Self.appServer)
+        }
+        await #expect(throws: BrowserIDBridgeError.self) {
+            try await bridge.handOff(assertion: Self.assertion, audience: "https://my.app", to: Self.appServer)
+        }
+        #expect(transport.sent.allSatisfy { $0.path != "/account/verify" }, "Frontdoor's verifier is never asked from the device")
+    }
+
+    @Test func verifyingOnTheDeviceNeedsAVerifierTheAppNames() async throws {
+        let transport = FakeTransport([])
+        let bridge = BrowserIDBridge(serverURL: Fixture.server, transport: transport, now: { Self.now })
+        await #expect(throws: BrowserIDBridgeError.noVerifier) { try await bridge.verify(assertion: Self.assertion, audience: "https://my.app") }
+        #expect(transport.sent.isEmpty)
     }
 
     @Test func callbacksAreReadAndAnythingElseIsAClearError() throws {

@@ -1,5 +1,6 @@
-// SocialSignInTests.swift: signIn(with:token:uid:), the provider-token call: what it sends and keeps, and against the
-// real server whose "google" provider asks FakeTokenInfo about each token.
+// SocialSignInTests.swift: signIn(with:token:uid:), the provider-token call, and signIn(with:code:codeVerifier:redirectURI:),
+// X's code form: what they send and keep, and against the real server whose "google" provider asks FakeTokenInfo about
+// each token and whose "x" provider redeems codes there.
 import Foundation
 @testable import FrontdoorClient
 import Testing
@@ -21,6 +22,29 @@ import Testing
         #expect(sent.user == ["provider": "google", "oauth_token": "ya29.abc", "uid": "1234", "device": "phone"])
         #expect(client.currentUser?.id == 2)
         #expect(try client.accounts().map(\.id) == [1, 2])
+    }
+
+    @Test func xsCodeFormSendsTheCodeItsVerifierAndTheRedirectURIAndNoToken() async throws {
+        let (client, transport) = Fixture.client(Fixture.signIns("xan"))
+        let user = try await client.signIn(with: .x, code: "code-123", codeVerifier: "verifier-456",
+                                           redirectURI: "com.example.app:/x-callback")
+        #expect(user.email == "xan@example.com" && client.currentUser?.id == 1)
+        let sent = try #require(transport.sent.last)
+        #expect(sent.method == "POST" && sent.path == "/account/v1/users/auth/x")
+        #expect(sent.user == ["provider": "x", "code": "code-123", "code_verifier": "verifier-456",
+                              "redirect_uri": "com.example.app:/x-callback"])
+        #expect(sent.headers["X-User-Token"] == nil)
+    }
+
+    @Test func anIncompleteCodeFormIsRefusedBeforeSending() async throws {
+        let (client, transport) = Fixture.client([])
+        for (code, verifier, uri) in [("", "v", "app:/cb"), ("c", "", "app:/cb"), ("c", "v", "")] {
+            await #expect(throws: FrontdoorClientError.self) {
+                try await client.signIn(with: .x, code: code, codeVerifier: verifier, redirectURI: uri)
+            }
+        }
+        #expect(transport.sent.isEmpty)
+        #expect(!client.isSignedIn)
     }
 
     @Test func anyProviderNameIsOnePathSegmentAndRefusalsAreTheServers() async throws {
@@ -76,5 +100,29 @@ struct SocialSignInIntegrationTests {
         await #expect(throws: FrontdoorClientError.self) { try await client.signIn(with: .facebook, token: "EAA123") }
         #expect(!client.isSignedIn)
         #expect(try client.accounts().isEmpty)
+    }
+
+    @Test func xsCodeFormReachesTheServerWhichRedeemsItWithItsClientAndRefusesBareTokens() async throws {
+        let stack = try await TestServer.social.stack()
+        let client = Integration.client(stack)
+        let label = "x\(UUID().uuidString.prefix(8).lowercased())"
+        let (code, verifier) = FakeTokenInfo.xCode(label)
+        // A new X user (X gives no address) is told to sign up on the web first: the code was redeemed and users/me asked.
+        await #expect { try await client.signIn(with: .x, code: code, codeVerifier: verifier, redirectURI: FakeTokenInfo.xRedirectURI) }
+            throws: { error in
+                guard case FrontdoorClientError.validation(let message, _) = error else { return false }
+                return message.hasPrefix("X did not give a verified email address.")
+            }
+        #expect(FakeTokenInfo.tokensAsked(stack).contains("x-token \(code) \(verifier) \(FakeTokenInfo.xRedirectURI)"))
+        // A wrong verifier: X refuses the code.
+        await #expect(throws: FrontdoorClientError.validation(message: "The X token could not be verified.", fields: [:])) {
+            try await client.signIn(with: .x, code: code, codeVerifier: "not-" + verifier, redirectURI: FakeTokenInfo.xRedirectURI)
+        }
+        // A bare access token: refused before X is asked, since the operator did not switch that form on.
+        await #expect { try await client.signIn(with: .x, token: "xat_\(label)") } throws: { error in
+            guard case FrontdoorClientError.validation(let message, _) = error else { return false }
+            return message.hasPrefix("X sign-in from an app needs an authorization code")
+        }
+        #expect(!client.isSignedIn)
     }
 }

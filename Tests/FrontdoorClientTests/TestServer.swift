@@ -36,8 +36,8 @@ actor TestServer {
     static let confirming = TestServer(["confirmation.required": "true"])
     /// Sign-up closed: registration is forbidden, a residence for an unknown address refused.
     static let closed = TestServer(["signup": "closed"])
-    /// A "google" provider whose tokens FakeTokenInfo checks, and a declared profile field "nickname" (2-20 characters,
-    /// unique).
+    /// A "google" provider whose tokens FakeTokenInfo checks, an "x" provider whose codes it redeems, and a declared
+    /// profile field "nickname" (2-20 characters, unique).
     static let social = TestServer([:], social: true)
 
     static let nginx = "/usr/sbin/nginx"

@@ -1,5 +1,6 @@
-// NativeTokenXTests.swift: X's native forms: a user access token checked at users/me, and an authorization code
-// redeemed with our client (HTTP Basic), so a code of another app is refused by X.
+// NativeTokenXTests.swift: X's native forms: a user access token checked at users/me (only where the operator switched
+// the form on: nothing binds it to our client), and an authorization code redeemed with our client (HTTP Basic), so a
+// code of another app is refused by X.
 import Foundation
 import OAuthClient
 import Testing
@@ -14,6 +15,7 @@ import Testing
 
     private func provider(_ change: (inout ProviderConfiguration) -> Void = { _ in }) -> OAuthProvider {
         var configuration = ProviderConfiguration(id: "x", kind: .twitter, clientID: "x-client", clientSecret: Self.secret)
+        configuration.nativeAccessTokens = true
         change(&configuration)
         return OAuthProvider(configuration: configuration, http: http, now: clock.function)
     }
@@ -32,6 +34,15 @@ import Testing
         let request = try #require(http.requests.first)
         #expect(http.requests.count == 1 && request.method == "GET" && request.url == Self.meURL)
         #expect(request.headers.contains(HTTPRequest.Header("Authorization", "Bearer \(Self.token)")))
+    }
+
+    @Test func anAccessTokenIsRefusedUnaskedUnlessTheFormIsSwitchedOn() throws {
+        serveMe()
+        #expect(!ProviderConfiguration(id: "x", kind: .twitter, clientID: "c", clientSecret: "s").nativeAccessTokens, "off by default")
+        let error = try #require(throws: OAuthError.self) { try provider { $0.nativeAccessTokens = false }.identity(fromNativeToken: Self.token) }
+        guard case .provider(let message) = error else { Issue.record("\(error)"); return }
+        #expect(message.contains("native_access_tokens") && !message.contains(Self.token))
+        #expect(http.requests.isEmpty, "X is not asked")
     }
 
     @Test func theConfiguredUserinfoEndpointIsTheOneAsked() throws {

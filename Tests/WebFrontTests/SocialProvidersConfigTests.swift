@@ -139,6 +139,8 @@ import Testing
         ("- id: google\n\(base)\n  native_client_ids: { a: b }", "social.providers.google.native_client_ids: expected a string or a list"),
         ("- id: google\n\(base)\n  native_client_ids: [[a]]", "social.providers.google.native_client_ids: expected a list of client ids"),
         ("- id: google\n\(base)\n  native_client_ids: ['ios apps']", "social.providers.google.native_client_ids: \"ios apps\" is not a client id"),
+        ("- id: google\n\(base)\n  native_access_tokens: true", "social.providers.google.native_access_tokens: only for the twitter preset"),
+        ("- id: x\n\(base)\n  native_access_tokens: sometimes", "social.providers.x.native_access_tokens: must be true or false"),
     ])
     func badProvidersAreRefusedNamingTheProviderAndTheOption(entries: String, expected: String) throws {
         let error = #expect(throws: ConfigError.self) { try providers(entries) }
@@ -191,6 +193,17 @@ import Testing
         let read = try ConfigReader.parseFile(yaml: text).providers
         #expect(read[0].nativeClientIDs == google.nativeClientIDs && read[0].tokenInfoEndpoint == google.tokenInfoEndpoint)
         #expect(read[1].tokenInfoEndpoint == facebook.tokenInfoEndpoint && read[1].nativeClientIDs.isEmpty)
+    }
+
+    @Test func xsBareAccessTokensAreOffUnlessSwitchedOn() throws {
+        let entries = "- id: x\n\(Self.base)\n- id: twitter\n\(Self.base)\n  native_access_tokens: true"
+        let read = try providers(entries)
+        #expect(read.map(\.nativeAccessTokens) == [false, true])
+        var config = AppConfiguration()
+        config.social.providers = read
+        let text = ConfigReader.render(config)
+        #expect(text.components(separatedBy: "native_access_tokens: false").count == 2 && text.contains("native_access_tokens: true"))
+        #expect(try ConfigReader.parseFile(yaml: text).providers.map(\.nativeAccessTokens) == [false, true], "printed back, read the same")
     }
 
     @Test func withoutProvidersNothingIsPrinted() {

@@ -1,7 +1,11 @@
-"""The devise-ios API's provider rows: Google and Facebook tokens checked with native_provider.py standing in."""
+"""The devise-ios API's provider rows: Google and Facebook tokens checked with native_provider.py standing in; a token
+an app got from a provider's SDK signs in but is never kept for the backend in place of the web sign-in's tokens."""
 import pytest
+import requests
 
 from api_client import Api
+from http_client import REQUEST_TIMEOUT, Browser, page_text
+from social import social_sign_in, social_stack
 from users import unique_email
 from devise_api import account_ids_of, check_user, check_error, registered, unique_id, unique_number, works
 
@@ -119,3 +123,53 @@ def test_provider_sign_up_is_refused_when_sign_up_is_closed(closed_provider_stac
     token = native.google_token(sub, closed_provider_stack.social["google"]["client_id"], email=email)
     check_error(provider_sign_in(closed_provider_stack, "google", token, uid=sub), 403)
     assert account_ids_of(closed_provider_stack, email) == []
+
+
+# MARK: - The tokens kept for the backend
+
+
+@pytest.fixture(scope="module")
+def google_web_stack(tmp_path_factory, oauth_server, native_server):
+    """A "google" provider whose web flow runs on the test OAuth provider (as issuer) and whose native tokens are checked
+    with the stand-in's tokeninfo."""
+    entry = {"id": "google", "kind": "google", "issuer": oauth_server.issuer, "tokeninfo_endpoint": native_server.base + "/tokeninfo"}
+    yield from social_stack(tmp_path_factory, oauth_server, providers=(entry,))
+
+
+def provider_token(stack, provider, email):
+    return requests.get(stack.base + "/internal/provider_token", params={"email": email, "provider": provider},
+                        timeout=REQUEST_TIMEOUT)
+
+
+def test_a_native_google_token_keeps_the_tokens_the_web_sign_in_stored(google_web_stack, oauth_provider, native):
+    stack, client_id = google_web_stack, google_web_stack.social["google"]["client_id"]
+    email, sub = unique_email("gweb"), unique_id("gweb")
+    oauth_provider.next_user(sub=sub, email=email, name="Wendy Web")
+    browser = Browser(stack)
+    social_sign_in(browser, "google")
+    assert f"Signed in as {email}" in page_text(browser.get("/")) and len(account_ids_of(stack, email)) == 1
+    [web] = [t for t in oauth_provider.token_list() if t["sub"] == sub]
+    assert web["refresh_token"]
+    assert provider_token(stack, "google", email).json()["access_token"] == web["access_token"]
+    sealed = stack.query("SELECT sealedTokens, tokenExpiresAt FROM socialIdentity WHERE provider = 'google' AND subject = ?", sub)
+    for token in (native.google_token(sub, client_id, email=email, id_token=True), native.google_token(sub, client_id, email=email)):
+        check_user(provider_sign_in(stack, "google", token, uid=sub), 201, email)
+        assert provider_token(stack, "google", email).json()["access_token"] == web["access_token"], \
+            "neither an ID token nor a bare access token replaces the web sign-in's tokens"
+        assert stack.query("SELECT sealedTokens, tokenExpiresAt FROM socialIdentity WHERE provider = 'google' AND subject = ?",
+                           sub) == sealed
+
+
+@pytest.mark.parametrize("provider", ["google", "facebook"])
+def test_a_token_from_a_providers_sdk_is_not_kept_for_the_backend(provider_stack, native, provider):
+    entry = provider_stack.social[provider]
+    if provider == "google":
+        email, uid = unique_email("gsdk"), unique_id("gsdk")
+        token = native.google_token(uid, entry["client_id"], email=email, id_token=True)
+    else:
+        email, uid = unique_email("fbsdk"), unique_number()
+        token = native.facebook_token(uid, entry["client_id"], email=email, name="Sid Kay")
+    check_user(provider_sign_in(provider_stack, provider, token, uid=uid), 201, email)
+    answer = provider_token(provider_stack, provider, email)
+    assert answer.status_code == 404 and answer.json() == {"error": "not_found"}, answer.text
+    assert provider_stack.query("SELECT sealedTokens FROM socialIdentity WHERE provider = ? AND subject = ?", provider, uid) == [(None,)]

@@ -2,12 +2,13 @@
 S256 at /i/oauth2/authorize, HTTP Basic at /2/oauth2/token, /2/users/me with no email) through the "X didn't give us a
 verified address" page and a confirmation mail, back to the same account on the next sign-in; the provider's tokens
 kept sealed for the backend (internal/provider_token, refreshed with Basic); and the native API
-`POST v1/users/auth/x` (and `…/auth/twitter`) with an authorization code the app got with our client id, or with a
-user access token checked at users/me.
+`POST v1/users/auth/x` (and `…/auth/twitter`) with an authorization code the app got with our client id, or, only where
+the operator switched the form on (`native_access_tokens`), with a user access token checked at users/me, whose
+session never counts as a recent sign-in.
 
 Stack `x_stack`: confirmation on, mail through SMTP to the sink, one provider id "twitter" (preset twitter) whose three
 endpoints are on the test provider; its client at the provider takes HTTP Basic only, and also knows the native
-app's redirect URI NATIVE_REDIRECT.
+app's redirect URI NATIVE_REDIRECT. `x_tokens_stack`: the same with `native_access_tokens: true`.
 """
 import itertools
 import secrets
@@ -23,7 +24,7 @@ from http_client import REQUEST_TIMEOUT, Browser, page_text
 from social import account_ids, identities, social_sign_in, social_stack, social_start
 from users import unique_email
 from waits import wait_for
-from devise_api import check_error, check_user, works
+from devise_api import NEW_PASSWORD, check_error, check_unauthorized, check_user, works
 from oauth_provider import s256_challenge
 
 PROVIDER = "twitter"
@@ -31,17 +32,26 @@ NATIVE_REDIRECT = "com.example.frontdoor:/x-callback"
 SUBJECTS = itertools.count(2 * 10**9 + 1)  # X ids are numeric strings; each test user its own
 
 
-@pytest.fixture(scope="module")
-def x_stack(tmp_path_factory, oauth_server, smtp):
+def x_stack_with(tmp_path_factory, oauth_server, smtp, **options):
     issuer = oauth_server.issuer
     entry = {"id": PROVIDER, "kind": "twitter", "authorization_endpoint": issuer + "/i/oauth2/authorize",
-             "token_endpoint": issuer + "/2/oauth2/token", "userinfo_endpoint": issuer + "/2/users/me"}
+             "token_endpoint": issuer + "/2/oauth2/token", "userinfo_endpoint": issuer + "/2/users/me", **options}
     config = {"confirmation.required": "true", **smtp.settings()}
     for stack in social_stack(tmp_path_factory, oauth_server, config, providers=(entry,)):
         client = stack.social[PROVIDER]
         oauth_server.add_client(client["client_id"], client["client_secret"],
                                 [f"{stack.base}/auth/{PROVIDER}/callback", NATIVE_REDIRECT], auth_methods=("client_secret_basic",))
         yield stack
+
+
+@pytest.fixture(scope="module")
+def x_stack(tmp_path_factory, oauth_server, smtp):
+    yield from x_stack_with(tmp_path_factory, oauth_server, smtp)
+
+
+@pytest.fixture(scope="module")
+def x_tokens_stack(tmp_path_factory, oauth_server, smtp):
+    yield from x_stack_with(tmp_path_factory, oauth_server, smtp, native_access_tokens="true")
 
 
 def x_person(provider):
@@ -77,6 +87,21 @@ def native_code(stack, provider, client_id=None, redirect=NATIVE_REDIRECT, verif
     answer = requests.post(url, data={"decision": "approve"}, allow_redirects=False, timeout=REQUEST_TIMEOUT)
     assert answer.status_code == 302 and answer.headers["Location"].startswith(redirect), (answer.status_code, answer.text)
     return parse_qs(urlparse(answer.headers["Location"]).query)["code"][0], verifier
+
+
+def another_apps_token(stack, provider):
+    """A user access token for the provider's current user that another X app (its own client id and secret) got
+    through X's ordinary flow: what any app the person authorised holds."""
+    other, secret = "another-x-app-" + secrets.token_hex(4), secrets.token_urlsafe(24)
+    provider.add_client(other, secret, [NATIVE_REDIRECT], auth_methods=("client_secret_basic",))
+    code, verifier = native_code(stack, provider, client_id=other)
+    answer = requests.post(provider.issuer + "/2/oauth2/token", auth=(other, secret), timeout=REQUEST_TIMEOUT,
+                           data={"grant_type": "authorization_code", "code": code, "redirect_uri": NATIVE_REDIRECT,
+                                 "code_verifier": verifier})
+    assert answer.status_code == 200, answer.text
+    token = answer.json()["access_token"]
+    assert provider.token_for(token).client.client_id == other
+    return token
 
 
 def native_sign_in(stack, route="x", **user):
@@ -206,40 +231,82 @@ def test_a_native_code_signs_in_to_the_linked_account_and_its_tokens_are_kept(x_
     assert provider_token(x_stack, email).json()["access_token"] == latest["access_token"]
 
 
-@pytest.mark.parametrize("route", ["x", "twitter"])
-def test_a_native_access_token_is_checked_at_users_me(x_stack, oauth_provider, smtp, route):
+FORM_OFF = ("X sign-in from an app needs an authorization code (code, code_verifier and redirect_uri): this server does "
+            "not take X access tokens.")
+RECENT = "This needs a recent sign-in: sign in again, then retry."
+
+
+def test_an_access_token_is_refused_while_the_operator_has_not_switched_the_form_on(x_stack, oauth_provider, smtp):
     sub, email, account = x_account(x_stack, oauth_provider, smtp)
-    token = provider_token(x_stack, email).json()["access_token"]
-    sealed = [i["sealedTokens"] for i in identities(x_stack, PROVIDER) if i["subject"] == sub]
+    sessions = x_stack.count("session")
+    for token in (another_apps_token(x_stack, oauth_provider), provider_token(x_stack, email).json()["access_token"]):
+        oauth_provider.requests.clear()
+        check_error(native_sign_in(x_stack, oauth_token=token, uid=sub), 422, FORM_OFF)
+        assert ["GET", "/2/users/me"] not in [list(r) for r in oauth_provider.requests], "refused before asking X"
+    assert x_stack.count("session") == sessions
+    code, verifier = native_code(x_stack, oauth_provider)
+    check_user(native_sign_in(x_stack, code=code, code_verifier=verifier, redirect_uri=NATIVE_REDIRECT), 201, email)
+
+
+def test_a_switched_on_access_token_signs_in_but_never_counts_as_a_recent_sign_in(x_tokens_stack, oauth_provider, smtp):
+    stack = x_tokens_stack
+    sub, email, account = x_account(stack, oauth_provider, smtp)
+    # X cannot say which app a token is for, so another app's token for the same person passes here...
+    body = check_user(native_sign_in(stack, oauth_token=another_apps_token(stack, oauth_provider), uid=sub), 201, email)
+    api = Api(stack).signed_in_as(body)
+    assert body["user"]["id"] == account and works(api)
+    # ...but it is no proof that the person is here now: nothing sensitive follows from it without the password.
+    new_password = {"user": {"password": NEW_PASSWORD, "passwordConfirmation": NEW_PASSWORD}}
+    check_unauthorized(api.put("/users/password", new_password), RECENT)
+    check_unauthorized(api.put("/users", {"user": {"email": "moved-" + email}}), RECENT)
+    check_unauthorized(api.delete("/users"), RECENT)
+    check_unauthorized(Api(stack).post("/users/sign_in", {"user": {"email": email, "password": NEW_PASSWORD}}))
+    assert stack.query("SELECT COUNT(*) FROM account WHERE id = ?", account) == [(1,)]
+    assert works(api), "the token still works for everything else"
+    # The code form is bound to our client id: it counts as a sign-in, as the web flow does.
+    code, verifier = native_code(stack, oauth_provider)
+    bound = Api(stack).signed_in_as(check_user(native_sign_in(stack, code=code, code_verifier=verifier,
+                                                              redirect_uri=NATIVE_REDIRECT), 201, email))
+    check_user(bound.put("/users/password", new_password), 200, email)
+    check_user(Api(stack).post("/users/sign_in", {"user": {"email": email, "password": NEW_PASSWORD}}), 201, email)
+
+
+@pytest.mark.parametrize("route", ["x", "twitter"])
+def test_a_native_access_token_is_checked_at_users_me(x_tokens_stack, oauth_provider, smtp, route):
+    sub, email, account = x_account(x_tokens_stack, oauth_provider, smtp)
+    token = provider_token(x_tokens_stack, email).json()["access_token"]
+    sealed = [i["sealedTokens"] for i in identities(x_tokens_stack, PROVIDER) if i["subject"] == sub]
     oauth_provider.requests.clear()
-    body = check_user(native_sign_in(x_stack, route, oauth_token=token, uid=sub), 201, email)
+    body = check_user(native_sign_in(x_tokens_stack, route, oauth_token=token, uid=sub), 201, email)
     assert body["user"]["id"] == account
     assert [list(r) for r in oauth_provider.requests] == [["GET", "/2/users/me"]]
-    assert [i["sealedTokens"] for i in identities(x_stack, PROVIDER) if i["subject"] == sub] == sealed, \
+    assert [i["sealedTokens"] for i in identities(x_tokens_stack, PROVIDER) if i["subject"] == sub] == sealed, \
         "a bare access token does not replace the kept tokens (and their refresh token)"
 
 
 @pytest.mark.parametrize("case", ["another_app", "wrong_verifier", "replayed", "unknown_token", "uid_mismatch", "expired"])
-def test_native_credentials_that_do_not_check_out_are_refused(x_stack, oauth_provider, smtp, case):
-    sub, email, account = x_account(x_stack, oauth_provider, smtp)
+def test_native_credentials_that_do_not_check_out_are_refused(request, oauth_provider, smtp, case):
+    # The token cases need the form switched on (else every token is refused before X is asked).
+    stack = request.getfixturevalue("x_stack" if case in ("another_app", "wrong_verifier", "replayed") else "x_tokens_stack")
+    sub, email, account = x_account(stack, oauth_provider, smtp)
     if case in ("another_app", "wrong_verifier", "replayed"):
         other = "another-x-app-" + secrets.token_hex(4)
         oauth_provider.add_client(other, secrets.token_urlsafe(24), [NATIVE_REDIRECT], auth_methods=("client_secret_basic",))
-        code, verifier = native_code(x_stack, oauth_provider, client_id=other if case == "another_app" else None)
+        code, verifier = native_code(stack, oauth_provider, client_id=other if case == "another_app" else None)
         if case == "replayed":
-            check_user(native_sign_in(x_stack, code=code, code_verifier=verifier, redirect_uri=NATIVE_REDIRECT), 201, email)
+            check_user(native_sign_in(stack, code=code, code_verifier=verifier, redirect_uri=NATIVE_REDIRECT), 201, email)
         sent = {"code": code, "code_verifier": "not-" + verifier if case == "wrong_verifier" else verifier,
                 "redirect_uri": NATIVE_REDIRECT}
     else:
-        token = provider_token(x_stack, email).json()["access_token"]
+        token = provider_token(stack, email).json()["access_token"]
         if case == "expired":
             oauth_provider.expire(token)
         sent = {"oauth_token": "not-a-token" if case == "unknown_token" else token,
                 "uid": "1" if case == "uid_mismatch" else sub}
-    sessions = x_stack.count("session")
-    check_error(native_sign_in(x_stack, **sent), 422, "The X token could not be verified.")
-    assert x_stack.count("session") == sessions
-    assert [i["accountId"] for i in identities(x_stack, PROVIDER) if i["subject"] == sub] == [account]
+    sessions = stack.count("session")
+    check_error(native_sign_in(stack, **sent), 422, "The X token could not be verified.")
+    assert stack.count("session") == sessions
+    assert [i["accountId"] for i in identities(stack, PROVIDER) if i["subject"] == sub] == [account]
 
 
 def test_an_x_user_never_linked_is_told_to_sign_up_with_an_address(x_stack, oauth_provider):

@@ -11,6 +11,7 @@ extension MessageCatalog {
         "api_reauthentication_required": "Cette action demande une connexion récente : reconnectez-vous, puis réessayez.",
         "api_provider_not_configured": "La connexion avec {provider} n’est pas configurée sur ce serveur.",
         "api_provider_token_invalid": "Le jeton {provider} n’a pas pu être vérifié.",
+        "api_provider_token_form_off": "La connexion {provider} depuis une application demande un code d’autorisation (code, code_verifier et redirect_uri) : ce serveur n’accepte pas les jetons d’accès {provider}.",
         "api_provider_unreachable": "Impossible de joindre {provider}. Veuillez réessayer dans un instant.",
         "api_social_address_held": "Un compte existe déjà avec cette adresse. Connectez-vous à ce compte, puis associez-y {provider} dans ses paramètres.",
         "api_social_no_email": "{provider} n’a pas fourni d’adresse e-mail vérifiée. Connectez-vous une fois sur le site avec {provider} et indiquez-y votre adresse, ou créez un compte avec votre adresse e-mail.",

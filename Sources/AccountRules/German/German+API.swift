@@ -11,6 +11,7 @@ extension MessageCatalog {
         "api_reauthentication_required": "Dafür ist eine aktuelle Anmeldung nötig: Melden Sie sich erneut an und versuchen Sie es dann noch einmal.",
         "api_provider_not_configured": "Die Anmeldung mit {provider} ist auf diesem Server nicht eingerichtet.",
         "api_provider_token_invalid": "Das Token von {provider} konnte nicht überprüft werden.",
+        "api_provider_token_form_off": "Die Anmeldung mit {provider} aus einer App braucht einen Autorisierungscode (code, code_verifier und redirect_uri): Dieser Server nimmt keine Zugriffstoken von {provider} an.",
         "api_provider_unreachable": "{provider} ist nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
         "api_social_address_held": "Für diese Adresse gibt es bereits ein Konto. Melden Sie sich dort an und verknüpfen Sie dann {provider} in den Kontoeinstellungen.",
         "api_social_no_email": "{provider} hat keine bestätigte E-Mail-Adresse übermittelt. Melden Sie sich einmal auf der Website mit {provider} an und geben Sie dort Ihre Adresse an, oder registrieren Sie sich mit Ihrer E-Mail-Adresse.",

@@ -8,10 +8,14 @@
 // NativeToken.swift). The token is checked with the provider (never trusted as sent); `uid`, when sent, must be the
 // subject the provider names; the `email` sent is ignored (only the provider's verified address counts). X gives no
 // address, so X signs in only to an account that already has X linked (web sign-in, or the settings' connections).
-// X's access tokens cannot be bound to our client (no introspection: NativeToken+X.swift); its `code` form is bound,
-// and only that form's tokens replace the ones kept for the backend (a bare access token would lose the refresh token).
-// Then the behaviour table of SocialSignIn+Native.swift. Every refusal is a 422 error object naming the provider; the
-// provider unreachable is 502.
+// X's access tokens cannot be bound to our client (no introspection: NativeToken+X.swift), so X's `oauth_token` form
+// is refused (422 `api_provider_token_form_off`, X not asked) unless the entry sets `native_access_tokens: true`; its
+// `code` form is bound. Only that form's tokens replace the ones kept for the backend: a token an app got from a
+// provider's SDK (Google's ID or access token, Facebook's, X's bare one) is never stored, since it would replace the
+// web sign-in's refresh token (and an ID token is no access token at all). Likewise only the code form's API token
+// counts as a recent sign-in (SocialSignIn+Native.swift): a bare token is a bearer credential that may have come from
+// another app. Then the behaviour table of SocialSignIn+Native.swift. Every refusal is a 422 error object naming the
+// provider; the provider unreachable is 502.
 import AccountCore
 import Foundation
 import OAuthClient
@@ -36,6 +40,10 @@ struct ProviderTokenSignInAPI: Sendable {
         let code = kind == .twitter ? form["code"] ?? "" : ""
         let token = form["oauth_token"] ?? ""
         guard !token.isEmpty || !code.isEmpty else { throw invalid }
+        if kind == .twitter, code.isEmpty, !provider.configuration.nativeAccessTokens {
+            context.site.logger.info("provider token refused", metadata: ["provider": "\(id)", "reason": "access tokens are off"])
+            throw APIError(status: 422, message: catalog.text("api_provider_token_form_off", ["provider": name]))
+        }
         let identity: ProviderIdentity
         do {
             identity = code.isEmpty ? try provider.identity(fromNativeToken: token)
@@ -51,14 +59,14 @@ struct ProviderTokenSignInAPI: Sendable {
             context.site.logger.info("provider token refused", metadata: ["provider": "\(id)", "reason": "uid is not the token's subject"])
             throw invalid
         }
-        // A bare X access token (no refresh token, no known lifetime or app) does not replace the tokens kept for the backend.
-        let keeps = kind != .twitter || !code.isEmpty
+        // Only a code redeemed with our client secret is bound to us: its tokens are kept and its sign-in is recent.
+        let bound = !code.isEmpty
         let external = ExternalIdentity(provider: id, subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
                                         displayName: identity.name ?? identity.username ?? "",
-                                        tokens: keeps ? try JSONEncoder().encode(identity.tokens) : nil,
-                                        tokenExpiresAt: keeps ? identity.tokens.expiresAt : nil)
+                                        tokens: bound ? try JSONEncoder().encode(identity.tokens) : nil,
+                                        tokenExpiresAt: bound ? identity.tokens.expiresAt : nil)
         let (grant, _) = try context.api.call(provider: name) {
-            try social.signInWithProviderToken(external, client: context.client)
+            try social.signInWithProviderToken(external, client: context.client, recentSignIn: bound)
         }
         return try context.api.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
     }

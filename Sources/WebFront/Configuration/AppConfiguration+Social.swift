@@ -24,6 +24,9 @@
 //                                                  tokeninfo, Facebook debug_token); https or loopback http as above
 //         native_client_ids: "id-ios, id-and"   google/facebook only: the native apps' client (app) ids whose tokens
 //                                                  are accepted besides client_id; a list or a comma-separated string
+//         native_access_tokens: false            twitter only: apps may sign in with a bare X user access token (default
+//                                                  false: only the code form, which X binds to our client_id; a session
+//                                                  from a bare token never counts as a recent sign-in anyway)
 // Errors name the provider and the option: `social.providers.corp.issuer: …`.
 import AccountCore
 import Foundation
@@ -60,7 +63,7 @@ enum SocialProvidersConfig {
     static let key = "social.providers"
     static let options = ["id", "preset", "name", "client_id", "client_secret", "client_secret_file", "issuer", "scopes",
                           "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "emails_endpoint", "token_auth",
-                          "tokeninfo_endpoint", "native_client_ids"]
+                          "tokeninfo_endpoint", "native_client_ids", "native_access_tokens"]
     /// Ids that would clash with the routes auth/email and auth/link.
     static let reservedIDs: Set<String> = ["email", "link", "pick"]
     static let maximumCount = 20
@@ -138,6 +141,14 @@ enum SocialProvidersConfig {
             provider.nativeClientIDs = try parseNames(ids, option: "native_client_ids", separator: ",", noun: "client id",
                                                       rule: " (printable ASCII, no spaces or commas)", fail: fail)
         }
+        if let value = try scalar("native_access_tokens") {
+            guard kind == .twitter else { throw fail("native_access_tokens", "only for the twitter preset") }
+            switch value.lowercased() {
+            case "true", "yes", "on", "1": provider.nativeAccessTokens = true
+            case "false", "no", "off", "0": provider.nativeAccessTokens = false
+            default: throw fail("native_access_tokens", "must be true or false (got \"\(value)\")")
+            }
+        }
         return provider
     }
 
@@ -211,6 +222,7 @@ enum SocialProvidersConfig {
             if !provider.nativeClientIDs.isEmpty {
                 lines.append("    native_client_ids: \(quoted(provider.nativeClientIDs.joined(separator: ", ")))")
             }
+            if provider.kind == .twitter { lines.append("    native_access_tokens: \(provider.nativeAccessTokens)") }
         }
         return lines
     }

@@ -9,14 +9,15 @@ extension Transaction {
     // MARK: Sessions
 
     /// Stores a new session; only `digest` (the SHA-256 of its token) is kept. The digest is the primary key.
+    /// `authenticated`: the sign-in proved the person is there now, so `authenticatedAt` is `now`; else 0 (never).
     func insertSession(digest: Data, accountId: Int64, now: Date, expiresAt: Date, rememberMe: Bool, client: ClientInfo,
-                       kind: SessionKind) throws {
+                       kind: SessionKind, authenticated: Bool = true) throws {
         let at = now.timeIntervalSince1970
         try execute("""
             INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [digest, accountId, at, at, expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress, at,
-                  kind.rawValue])
+            """, [digest, accountId, at, at, expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress,
+                  authenticated ? at : 0, kind.rawValue])
     }
 
     /// The browser session `digest` with its account's primary address (the hot path's statement, in this
