@@ -26,8 +26,11 @@ public struct BrowserIDServices: Sendable {
             issuer: configuration.effectiveIssuer, keys: SigningKeys(database: database, purpose: "browserid", clock: clock),
             authenticationPath: paths.path("browserid/authenticate"), provisioningPath: paths.path("browserid/provision"),
             certificateLifetime: bid.certificateLifetime, ephemeralLifetime: bid.ephemeralCertificateLifetime)
+        // Never more than half the workers may wait on other providers, whatever fetch_concurrency says (a small
+        // --workers included): the rest stay free for the gate.
+        let fetchBound = min(bid.fetchConcurrency, max(1, configuration.fastcgi.workers / 2))
         let fetcher = HTTPSupportDocumentFetcher(
-            timeout: bid.fetchTimeout, cacheLifetime: bid.fetchCache, failureLifetime: bid.fetchFailureCache, maxConcurrent: bid.fetchConcurrency,
+            timeout: bid.fetchTimeout, cacheLifetime: bid.fetchCache, failureLifetime: bid.fetchFailureCache, maxConcurrent: fetchBound,
             allowedHosts: Set(bid.fetchAllowedHostList), onlyAllowed: bid.fetchOnlyAllowedHosts, httpHosts: bid.httpHostMap ?? [:],
             log: { logger.notice("\($0)") }, now: { clock.now() })
         let policy = VerifierPolicy(trustedSecondaries: Set([provider.issuer] + bid.trustedIssuerList), leeway: bid.verifyLeeway,

@@ -187,7 +187,7 @@ public struct AppConfiguration: Sendable, Equatable {
         /// domain, the issuer's keys, and one `authority` hop to spare.
         public var verifyFetches = 3
         /// Support-document fetches under way at once across the process (`fetch_concurrency`); past it /verify answers
-        /// busy at once. Kept well below `fastcgi.workers`, so slow identity providers never hold the gate's workers.
+        /// busy at once. At most half of `fastcgi.workers` is used, so slow identity providers never hold the gate's workers.
         public var fetchConcurrency = 8
         /// Issuers whose support document may be fetched from any address and port (`fetch_allowed_hosts`,
         /// comma-separated `host` or `host:port`): an operator's own private identity provider. Any other issuer is
