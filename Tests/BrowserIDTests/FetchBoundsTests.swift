@@ -20,6 +20,8 @@ final class StallingResolver: HostResolver {
     }
 
     func release() { released.change { $0 = true } }
+    /// Lookups started so far.
+    var lookups: Int { entered.withLock { $0 } }
     /// Waits until `count` lookups have started.
     func awaitLookups(_ count: Int) { _ = entered.withLock(waitingUntil: { $0 >= count }, timeout: 30) { _ in } }
 }
@@ -36,6 +38,19 @@ struct FetchBoundsTests {
             ($0 as? BrowserIDError)?.reason == failure
         }
         #expect(Date().timeIntervalSince(began) < 5, "cut at the deadline, not at the 10 s fetch limit or the resolver's own")
+    }
+
+    @Test func aFetchCutShortByTheDeadlineIsNotRememberedAsTheIssuersFailure() throws {
+        // Given a lookup that took all of a short deadline (someone's slow chain ran first), the issuer is asked again
+        // next time: only a failure that had the whole fetch_timeout counts against the issuer for a minute.
+        let resolver = StallingResolver()
+        let fetcher = HTTPSupportDocumentFetcher(timeout: 10, allowedHosts: ["slow.test:8443"], resolver: resolver)
+        #expect(throws: BrowserIDError.self) { try fetcher.supportDocument(for: "slow.test:8443", before: Date().addingTimeInterval(0.1)) }
+        resolver.release()
+        #expect(throws: BrowserIDError.self) { try fetcher.supportDocument(for: "slow.test:8443") }
+        #expect(resolver.lookups == 2, "asked again, not answered from the failure cache")
+        #expect(throws: BrowserIDError.self) { try fetcher.supportDocument(for: "slow.test:8443") }
+        #expect(resolver.lookups == 2, "a failure with the whole time is remembered")
     }
 
     @Test func aServerThatNeverAnswersIsCutAtTheDeadline() throws {
