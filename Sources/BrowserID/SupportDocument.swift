@@ -52,4 +52,14 @@ public enum SupportDocument: Sendable, Equatable {
 public protocol SupportDocumentSource: Sendable {
     /// The document `issuer` (a host, with `:port` when not the default) publishes; throws with the reason it can't be had.
     func supportDocument(for issuer: String) throws -> SupportDocument
+    /// The same, given up at `deadline` (the verification's): a source that waits on the network cuts its wait there,
+    /// and throws FetchesBusy when it is fetching too much at once to start another fetch.
+    func supportDocument(for issuer: String, before deadline: Date) throws -> SupportDocument
+}
+
+extension SupportDocumentSource {
+    /// A source that never waits (a table, the database) has no deadline to keep.
+    public func supportDocument(for issuer: String, before deadline: Date) throws -> SupportDocument {
+        try supportDocument(for: issuer)
+    }
 }

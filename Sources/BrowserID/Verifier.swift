@@ -1,8 +1,14 @@
 // Verifier.swift: checks a backed identity assertion the way Persona's verifier did, with its reason strings.
 // Options (VerifierPolicy): trustedSecondaries (issuers that may vouch for any domain: Frontdoor itself and any
 // configured), leeway (slack on expiry and issue times, default 0 as in Persona), maxDelegations (6),
-// legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none: issue 22).
-// Order: shape, expiry, audience, email, issuer policy, accepted algorithms, then keys and signatures (network last).
+// legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none: issue 22), maxFetches (support
+// documents one verification may ask for, default 3) and deadline (seconds one verification may take, default 5);
+// the clock the deadline is kept on is injected (`clock`).
+// Order: the cheap checks first (shape, times, audience, email, accepted algorithms, the assertion's signature by the
+// key its certificate names), then the support documents (the issuer policy, the issuer's keys) and the certificate's
+// signature. Anyone can call /verify and name any host, so what one call may cost is bounded: the documents come from
+// `source` through a FetchBudget (at most maxFetches, none once the deadline has passed, each told the deadline so a
+// fetch is cut there), and a source that is too busy to fetch at all (FetchesBusy) ends the verification at once.
 // Not done: Persona's "the email domain's own support document wins over a secondary" lookup.
 import Encodings
 import Foundation
@@ -14,12 +20,19 @@ public struct VerifierPolicy: Sendable {
     public var maxDelegations: Int
     /// The signature algorithms accepted: RS256 and the legacy ones asked for (RS64 can't be asked for).
     public let acceptedAlgorithms: Set<String>
+    /// Support documents one verification may ask its source for, cached ones included: the email domain's delegation
+    /// and the issuer's keys, with one hop of `authority` to spare.
+    public var maxFetches: Int
+    /// Seconds one verification may take, its fetches included.
+    public var deadline: TimeInterval
 
     public init(trustedSecondaries: Set<String> = [], leeway: TimeInterval = 0, maxDelegations: Int = 6,
-                legacyAlgorithms: Set<String> = []) {
+                legacyAlgorithms: Set<String> = [], maxFetches: Int = 3, deadline: TimeInterval = 5) {
         self.trustedSecondaries = Set(trustedSecondaries.map { $0.lowercased() })
         self.leeway = leeway
         self.maxDelegations = maxDelegations
+        self.maxFetches = maxFetches
+        self.deadline = deadline
         acceptedAlgorithms = legacyAlgorithms.intersection(Signatures.legacyAlgorithms).union(["RS256"])
     }
 
@@ -32,27 +45,42 @@ public enum VerificationResult: Sendable, Equatable {
     /// `audience` is echoed as the relying party gave it; `expires` is the assertion's expiry in milliseconds.
     case okay(email: String, audience: String, expires: Int64, issuer: String)
     case failure(reason: String)
+    /// Too many support documents were being fetched at once to take this one on (nothing was checked against the
+    /// network): the relying party may ask again shortly. The reason is `VerificationResult.busyReason`.
+    case busy
+
+    /// What a busy verifier answers, worded as a failure reason.
+    public static let busyReason = "busy: too many support documents are being fetched; try again shortly"
 }
 
 /// Verifies backed assertions against support documents from `source`.
 public struct Verifier: Sendable {
     public let source: any SupportDocumentSource
     public let policy: VerifierPolicy
+    /// The running clock the deadline is kept on (not `now`, the verification date the times are checked against).
+    public let clock: @Sendable () -> Date
 
-    public init(source: any SupportDocumentSource, policy: VerifierPolicy) {
+    public init(source: any SupportDocumentSource, policy: VerifierPolicy, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.source = source
         self.policy = policy
+        self.clock = clock
     }
 
+    /// The verdict on `assertion` for `audience` at `now`; ends within `policy.deadline` of the clock (give or take the
+    /// source's own slack past the deadline it is told).
     public func verify(assertion: String, audience: String, now: Date) -> VerificationResult {
-        do { return try check(assertion, audience: audience, now: now) } catch let error as BrowserIDError {
+        var fetches = FetchBudget(source: source, remaining: policy.maxFetches, deadline: clock().addingTimeInterval(policy.deadline),
+                                  clock: clock)
+        do { return try check(assertion, audience: audience, now: now, fetches: &fetches) } catch is FetchesBusy {
+            return .busy
+        } catch let error as BrowserIDError {
             return .failure(reason: error.reason)
         } catch {
             return .failure(reason: "\(error)")
         }
     }
 
-    private func check(_ bundle: String, audience: String, now: Date) throws -> VerificationResult {
+    private func check(_ bundle: String, audience: String, now: Date, fetches: inout FetchBudget) throws -> VerificationResult {
         guard bundle.utf8.count <= 65_536 else { throw BrowserIDError(reason: "malformed backed assertion") }
         let parts = Base64URL.parts(bundle[...], separator: UInt8(ascii: "~"))
         guard parts.count >= 2 else { throw BrowserIDError(reason: parts.first?.contains(".") == true ? "no certificates provided" : "malformed backed assertion") }
@@ -77,25 +105,29 @@ public struct Verifier: Sendable {
         guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty, !email.contains(where: { $0.isWhitespace }) else {
             throw BrowserIDError(reason: "invalid email")
         }
-        let domain = pieces[1].lowercased(), issuer = certificate.issuer.lowercased()
-        guard issuer == domain || policy.trustedSecondaries.contains(issuer) || delegates(domain, to: issuer) else {
-            throw BrowserIDError(reason: "issuer '\(certificate.issuer)' may not speak for emails from '\(domain)'")
-        }
-
         for (what, jws) in [("certificate", certificateJWS), ("assertion", assertionJWS)] where !policy.acceptedAlgorithms.contains(jws.algorithm) {
             throw BrowserIDError(reason: "\(what) signed with \(jws.algorithm), an algorithm this verifier does not accept")
         }
-        let keys = try resolveKeys(issuer)
-        guard keys.contains(where: { certificateJWS.isSigned(by: $0) }) else { throw BrowserIDError(reason: "bad signature in chain") }
+        // The certified key is in the certificate itself: a garbage assertion is refused before any fetch.
         guard assertionJWS.isSigned(by: certificate.publicKey) else { throw BrowserIDError(reason: "invalid signature") }
+
+        let domain = pieces[1].lowercased(), issuer = certificate.issuer.lowercased()
+        guard try issuer == domain || policy.trustedSecondaries.contains(issuer) || delegates(domain, to: issuer, &fetches) else {
+            throw BrowserIDError(reason: "issuer '\(certificate.issuer)' may not speak for emails from '\(domain)'")
+        }
+        let keys = try resolveKeys(issuer, &fetches)
+        guard keys.contains(where: { certificateJWS.isSigned(by: $0) }) else { throw BrowserIDError(reason: "bad signature in chain") }
         return .okay(email: email, audience: audience, expires: JWS.milliseconds(expires), issuer: certificate.issuer)
     }
 
-    /// Whether `domain`'s support document hands authority (directly or along a chain) to `issuer`.
-    private func delegates(_ domain: String, to issuer: String) -> Bool {
+    /// Whether `domain`'s support document hands authority (directly or along a chain) to `issuer`; a document that
+    /// can't be had (the budget spent included) means no. Throws only FetchesBusy.
+    private func delegates(_ domain: String, to issuer: String, _ fetches: inout FetchBudget) throws -> Bool {
         var host = domain, seen: Set<String> = [domain]
         for _ in 0..<policy.maxDelegations {
-            guard case let .authority(next) = try? source.supportDocument(for: host) else { return false }
+            let document: SupportDocument
+            do { document = try fetches.document(for: host, on: issuer) } catch is FetchesBusy { throw FetchesBusy() } catch { return false }
+            guard case let .authority(next) = document else { return false }
             if next == issuer { return true }
             guard seen.insert(next).inserted else { return false }
             host = next
@@ -104,10 +136,10 @@ public struct Verifier: Sendable {
     }
 
     /// The keys `issuer` publishes, following `authority` at most `maxDelegations` times, refusing cycles.
-    private func resolveKeys(_ issuer: String) throws -> [PublicKey] {
+    private func resolveKeys(_ issuer: String, _ fetches: inout FetchBudget) throws -> [PublicKey] {
         var host = issuer, seen: Set<String> = [issuer]
         for _ in 0...policy.maxDelegations {
-            switch try source.supportDocument(for: host) {
+            switch try fetches.document(for: host, on: issuer) {
             case .disabled:
                 throw BrowserIDError(reason: "can't get public key for \(issuer): \(host) has disabled browserid support")
             case let .authority(next):
@@ -120,6 +152,22 @@ public struct Verifier: Sendable {
             }
         }
         throw BrowserIDError(reason: "can't get public key for \(issuer): too many hops while delegating authority")
+    }
+}
+
+/// What one verification may still ask its source for: a number of documents, until a deadline.
+struct FetchBudget {
+    let source: any SupportDocumentSource
+    var remaining: Int
+    let deadline: Date
+    let clock: @Sendable () -> Date
+
+    /// `host`'s document, fetched for `issuer`'s sake (named in the reason when the budget or the time is spent).
+    mutating func document(for host: String, on issuer: String) throws -> SupportDocument {
+        guard remaining > 0 else { throw BrowserIDError(reason: "can't get public key for \(issuer): too many support documents to fetch") }
+        guard clock() < deadline else { throw BrowserIDError(reason: "can't get public key for \(issuer): out of time for this verification") }
+        remaining -= 1
+        return try source.supportDocument(for: host, before: deadline)
     }
 }
 

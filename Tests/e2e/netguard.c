@@ -3,7 +3,8 @@
  * is written to $NETGUARD_LOG ("blocked ADDRESS PORT"); connections within loopback are written too ("connect ...").
  * getaddrinfo() answers names from $NETGUARD_HOSTS only ("name answer1 answer2 ...": the n-th lookup of a name gets
  * the n-th answer, the last one repeating), writes "lookup NAME" for each, and refuses every other name except
- * localhost and address literals with EAI_NONAME: no lookup reaches a DNS server. Build:
+ * localhost and address literals with EAI_NONAME: no lookup reaches a DNS server. The answer "stall" stands for a DNS
+ * server that never answers in time: that lookup blocks for STALL_SECONDS, then fails with EAI_AGAIN. Build:
  *   gcc -shared -fPIC -O1 -o netguard.so netguard.c -ldl
  */
 #define _GNU_SOURCE
@@ -17,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
+
+#define STALL_SECONDS 60
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -100,6 +104,10 @@ int getaddrinfo(const char *node, const char *service, const struct addrinfo *hi
     note("lookup", node, -1);
     char answer[INET6_ADDRSTRLEN + 1];
     if (!scripted(node, count, answer, sizeof answer)) return EAI_NONAME;
+    if (strcmp(answer, "stall") == 0) {
+        sleep(STALL_SECONDS);
+        return EAI_AGAIN;
+    }
     struct addrinfo numeric = hints ? *hints : (struct addrinfo){0};
     numeric.ai_flags |= AI_NUMERICHOST;
     return real(answer, service, &numeric, result);

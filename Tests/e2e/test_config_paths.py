@@ -47,7 +47,7 @@ def test_the_production_example_is_accepted_with_its_absolute_paths(tmp_path):
     lines = checked.stdout.splitlines()
     for line in ('  path: "/var/lib/frontdoor/frontdoor.sqlite"', '  outbox: "/var/lib/frontdoor/outbox"',
                  '  token_key_file: "/var/lib/frontdoor/social-tokens.key"', '  socket: ""', '  transport: "smtp"',
-                 '  secure_cookie: "always"'):
+                 '  secure_cookie: "always"', '  fetch_only_allowed_hosts: "true"'):
         assert line in lines, line
     assert list(tmp_path.iterdir()) == [], "check writes nothing"
     example = (ROOT / "config/frontdoor.example.yml").read_text()

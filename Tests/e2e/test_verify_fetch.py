@@ -5,6 +5,7 @@ netguard.c: the names it can look up are scripted, and a connection outside loop
 sent and reported. Listeners on loopback count what reaches them: nothing may."""
 import socket
 import threading
+import time
 
 import pytest
 import requests
@@ -15,7 +16,10 @@ from stack import Stack, running
 
 AUD = "https://rp.example.com"
 TIMEOUT = 30  # seconds: only a bound for a request that never ends
-NAMES = "rebind.test 93.184.216.34 127.0.0.1\nloop.test 127.0.0.1\n"   # a public address first, loopback after
+NAMES = ("rebind.test 93.184.216.34 127.0.0.1\nloop.test 127.0.0.1\n"   # a public address first, loopback after
+         "stall.test stall\n")                                            # a lookup that never answers in time (netguard.c)
+DEADLINE = 5.0   # browserid.verify_deadline's default
+MARGIN = 3.0     # seconds on top of it for a loaded 2-core machine
 
 
 class CountingListener:
@@ -63,7 +67,7 @@ def listeners():
 
 def verify(stack, issuer):
     assertion = make_assertion(f"ann@{issuer}", AUD, issuer=issuer)
-    answer = requests.post(stack.base + "/verify", data={"assertion": assertion, "audience": AUD}, timeout=TIMEOUT)
+    answer = requests.post(stack.base + "/verify", data={"assertion": assertion, "audience": AUD}, timeout=TIMEOUT * 3)
     assert answer.status_code == 200
     return answer.json()
 
@@ -105,3 +109,15 @@ def test_an_unresolvable_name_has_the_same_reason(fetching_stack):
     assert body["reason"] == "can't get public key for nowhere.test: the support document could not be fetched"
     assert fetching_stack.network_events() == ["lookup nowhere.test"]
     assert "support document for nowhere.test not fetched: nowhere.test does not resolve" in fetching_stack.app_log_text()
+
+
+def test_a_lookup_that_never_answers_ends_at_the_verification_deadline(fetching_stack):
+    # getaddrinfo has no deadline of its own: the stalled lookup (60 s in netguard) is given up at /verify's deadline.
+    fetching_stack.network_events()
+    began = time.monotonic()
+    body = verify(fetching_stack, "stall.test")
+    took = time.monotonic() - began
+    assert body["reason"] == "can't get public key for stall.test: the support document could not be fetched"
+    assert took < DEADLINE + MARGIN, f"/verify took {took:.1f}s"
+    assert fetching_stack.network_events() == ["lookup stall.test"]
+    assert "support document for stall.test not fetched: no answer from the name lookup within" in fetching_stack.app_log_text()

@@ -1,7 +1,7 @@
 // BrowserIDServices.swift: the identity provider and the verifier, built once from the configuration.
 // Options (config section `browserid`): issuer, certificate lifetimes, trusted_issuers, http_hosts (tests),
-// verify_leeway, fetch_timeout, fetch_cache, fetch_failure_cache, fetch_allowed_hosts, fetch_only_allowed_hosts,
-// legacy_algorithms. Frontdoor
+// verify_leeway, verify_deadline, verify_fetches, fetch_timeout, fetch_cache, fetch_failure_cache, fetch_concurrency,
+// fetch_allowed_hosts, fetch_only_allowed_hosts, legacy_algorithms. The verifier keeps its deadline on `clock`. Frontdoor
 // always trusts itself as a secondary for the addresses it certifies (it only certifies verified ones).
 import AccountCore
 import BrowserID
@@ -26,13 +26,17 @@ public struct BrowserIDServices: Sendable {
             issuer: configuration.effectiveIssuer, keys: SigningKeys(database: database, purpose: "browserid", clock: clock),
             authenticationPath: paths.path("browserid/authenticate"), provisioningPath: paths.path("browserid/provision"),
             certificateLifetime: bid.certificateLifetime, ephemeralLifetime: bid.ephemeralCertificateLifetime)
+        // Never more than half the workers may wait on other providers, whatever fetch_concurrency says (a small
+        // --workers included): the rest stay free for the gate.
+        let fetchBound = min(bid.fetchConcurrency, max(1, configuration.fastcgi.workers / 2))
         let fetcher = HTTPSupportDocumentFetcher(
-            timeout: bid.fetchTimeout, cacheLifetime: bid.fetchCache, failureLifetime: bid.fetchFailureCache,
+            timeout: bid.fetchTimeout, cacheLifetime: bid.fetchCache, failureLifetime: bid.fetchFailureCache, maxConcurrent: fetchBound,
             allowedHosts: Set(bid.fetchAllowedHostList), onlyAllowed: bid.fetchOnlyAllowedHosts, httpHosts: bid.httpHostMap ?? [:],
             log: { logger.notice("\($0)") }, now: { clock.now() })
         let policy = VerifierPolicy(trustedSecondaries: Set([provider.issuer] + bid.trustedIssuerList), leeway: bid.verifyLeeway,
-                                    legacyAlgorithms: Set(bid.legacyAlgorithmList))
-        let verifier = Verifier(source: FrontdoorSupportDocuments(provider: provider, others: fetcher), policy: policy)
+                                    legacyAlgorithms: Set(bid.legacyAlgorithmList), maxFetches: bid.verifyFetches, deadline: bid.verifyDeadline)
+        let verifier = Verifier(source: FrontdoorSupportDocuments(provider: provider, others: fetcher), policy: policy,
+                                clock: { clock.now() })
         return BrowserIDServices(provider: provider, verifier: verifier)
     }
 }

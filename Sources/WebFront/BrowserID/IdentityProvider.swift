@@ -92,4 +92,9 @@ struct FrontdoorSupportDocuments: SupportDocumentSource {
         if issuer.lowercased() == provider.issuer.lowercased() { return try provider.supportDocument() }
         return try others.supportDocument(for: issuer)
     }
+
+    func supportDocument(for issuer: String, before deadline: Date) throws -> SupportDocument {
+        if issuer.lowercased() == provider.issuer.lowercased() { return try provider.supportDocument() }
+        return try others.supportDocument(for: issuer, before: deadline)
+    }
 }

@@ -1,7 +1,10 @@
 // VerifyAPI.swift: POST <base>/verify, Persona's remote verification API, for relying parties' back ends.
 // Fields (form-encoded or JSON, also read from the query string): assertion, audience.
 // Answers 200 {"status":"okay","email","audience" (echoed exactly),"expires" (ms),"issuer"} or 200
-// {"status":"failure","reason"}; 400 when a field is missing, 415 for another content type, 405 for other methods.
+// {"status":"failure","reason"}; 503 {"status":"failure","reason":"busy: …"} with Retry-After when too many support
+// documents are being fetched at once (browserid.fetch_concurrency: answered at once, not queued, so a crowd of slow
+// identity providers never holds the workers the gate needs); 400 when a field is missing, 415 for another content
+// type, 405 for other methods.
 import AccountCore
 import BrowserID
 import Foundation
@@ -37,6 +40,10 @@ struct VerifyAPI: Sendable {
         case let .failure(reason):
             context.site.logger.info("browserid assertion refused", metadata: ["reason": "\(reason)"])
             return .json(["status": "failure", "reason": reason])
+        case .busy:
+            var response = Response.json(["status": "failure", "reason": VerificationResult.busyReason], status: 503)
+            response.setHeader("Retry-After", "1")
+            return response
         }
     }
 

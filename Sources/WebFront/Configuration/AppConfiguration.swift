@@ -181,12 +181,23 @@ public struct AppConfiguration: Sendable, Equatable {
         public var fetchCache: TimeInterval = 600
         /// How long a failed fetch is not tried again (`fetch_failure_cache`).
         public var fetchFailureCache: TimeInterval = 60
+        /// Time one /verify may take, its fetches and name lookups included (`verify_deadline`).
+        public var verifyDeadline: TimeInterval = 5
+        /// Support documents one /verify may ask for, cached ones included (`verify_fetches`): a delegating email
+        /// domain, the issuer's keys, and one `authority` hop to spare.
+        public var verifyFetches = 3
+        /// Support-document fetches under way at once across the process (`fetch_concurrency`); past it /verify answers
+        /// busy at once. At most half of `fastcgi.workers` is used, so slow identity providers never hold the gate's workers.
+        public var fetchConcurrency = 8
         /// Issuers whose support document may be fetched from any address and port (`fetch_allowed_hosts`,
         /// comma-separated `host` or `host:port`): an operator's own private identity provider. Any other issuer is
         /// fetched only from public addresses, on port 443.
         public var fetchAllowedHosts = ""
         /// Whether only those issuers are fetched from (`fetch_only_allowed_hosts`): /verify then
         /// accepts assertions from Frontdoor itself, trusted_issuers' certificates and the listed providers only.
+        /// Off by default (BrowserID lets any domain be an identity provider); the production example turns it on:
+        /// Frontdoor's relying parties verify the certificates Frontdoor itself issues (no fetch at all), and with it on
+        /// no outsider can make /verify fetch from a host of their choosing.
         public var fetchOnlyAllowedHosts = false
         /// Old signature algorithms still accepted from other providers and in certified keys (`legacy_algorithms`,
         /// comma-separated, any of RS128, DS128, DS256; empty: RS256 only). RS64 is never accepted.

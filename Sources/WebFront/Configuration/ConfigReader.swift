@@ -163,6 +163,9 @@ public enum ConfigReader {
         try require(bid.httpHostMap.map { $0.values.allSatisfy(ProviderURL.isLoopback) } ?? false,
                     "browserid.http_hosts must list name=address pairs with loopback addresses (127.0.0.1:PORT, localhost:PORT, [::1]:PORT)")
         try require(bid.fetchFailureCache >= 0 && bid.fetchFailureCache <= 3600, "browserid.fetch_failure_cache must be at most 1h")
+        try require(bid.verifyDeadline >= 1 && bid.verifyDeadline <= 60, "browserid.verify_deadline must be between 1s and 60s")
+        try require((1...10).contains(bid.verifyFetches), "browserid.verify_fetches must be between 1 and 10")
+        try require((1...1024).contains(bid.fetchConcurrency), "browserid.fetch_concurrency must be between 1 and 1024")
         try require(bid.fetchAllowedHostList.allSatisfy(HTTPSupportDocumentFetcher.isIssuer),
                     "browserid.fetch_allowed_hosts must list host names or addresses, with :port if not 443 (idp.example.com, [2001:db8::1]:8443)")
         try require(bid.httpHostMap.map { Set($0.keys.map { $0.lowercased() }).isSubset(of: bid.fetchAllowedHostList) } ?? true,
