@@ -72,7 +72,7 @@ extension ConfigKeys {
         text("browserid.fetch_allowed_hosts", \.browserID.fetchAllowedHosts, "issuers (`host` or `host:port`, comma-separated) fetched from whatever their address and port: your own private identity provider. Any other issuer is fetched only if every address it has is public, on port 443"),
         flag("browserid.fetch_only_allowed_hosts", \.browserID.fetchOnlyAllowedHosts, "fetch from the allowed hosts only: `/verify` then accepts Frontdoor's own certificates, `trusted_issuers`' and the listed providers'"),
         text("browserid.legacy_algorithms", \.browserID.legacyAlgorithms, "old signature algorithms still accepted, comma-separated: `RS128`, `DS128`, `DS256` (only for an old identity provider that needs them; RS256 is always accepted, RS64 never)"),
-        text("browserid.allowed_origins", \.browserID.allowedOrigins, "sites (`https://app.example`, comma-separated) allowed to use the dialog, popup, redirect and native bridge (empty: any, as BrowserID intends) and to frame the provisioning page (empty: none but Frontdoor)"),
+        text("browserid.allowed_origins", \.browserID.allowedOrigins, "sites (`https://app.example`, comma-separated) allowed to use the dialog, popup and redirect (empty: any, as BrowserID intends), the native bridge (empty: none, the bridge is off) and to frame the provisioning page (empty: none but Frontdoor)"),
         text("log.level", \.log.level, "logs go to stderr, never with passwords or tokens", type: orList(logLevels.map { "`\($0)`" })),
         choice("signup", \.signUp, "`open`, `invite` (only through a `frontdoor invite create` link) or `closed`"),
         duration("invite.lifetime", \.inviteLifetime, "life of an invitation link"),
