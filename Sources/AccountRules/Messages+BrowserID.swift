@@ -22,5 +22,6 @@ extension MessageCatalog {
         "browserid_native_choose_address": "Choose one of your confirmed addresses.",
         "browserid_native_bad_origin": "This sign-in link does not name a website (an http or https origin such as https://example.com).",
         "browserid_native_origin_refused": "This site may not ask for a sign-in here.",
+        "browserid_native_rate_limited": "Too many sign-ins for apps in a short time. Wait a few minutes, then try again.",
     ]
 }

@@ -1,4 +1,5 @@
-// BrowserIDBridgeIntegrationTests.swift: the native bridge against a real frontdoor behind nginx (see TestServer):
+// BrowserIDBridgeIntegrationTests.swift: the native bridge against a real frontdoor behind nginx (see TestServer; its
+// `bridge` stack lists the app's origin in browserid.allowed_origins, without which the bridge is off):
 // the Browser plays the app's web view on the page the bridge names, and the assertion from the callback is checked
 // by the server's /verify through the bridge, as the app's own server does when it runs FrontdoorClient.
 import Foundation
@@ -14,7 +15,7 @@ struct BrowserIDBridgeIntegrationTests {
     }
 
     @Test func signInConfirmAndTheVerifierVouchesForTheAddressAtThatOrigin() async throws {
-        let stack = try await TestServer.shared.stack()
+        let stack = try await TestServer.bridge.stack()
         let email = Integration.email("bridge")
         _ = try await Integration.client(stack).register(email: email, password: Integration.password)
         try await Integration.confirmAddress(stack, email: email)
@@ -54,7 +55,7 @@ struct BrowserIDBridgeIntegrationTests {
     }
 
     @Test func anOriginThatIsNotAWebsiteIsRefusedByThePage() async throws {
-        let stack = try await TestServer.shared.stack()
+        let stack = try await TestServer.bridge.stack()
         var components = try #require(URLComponents(url: stack.base.appendingPathComponent("browserid/native"), resolvingAgainstBaseURL: false))
         components.queryItems = [URLQueryItem(name: "origin", value: "file:///etc/passwd")]
         let page = try await Browser().get(try #require(components.url))

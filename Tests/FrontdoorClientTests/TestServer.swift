@@ -39,6 +39,8 @@ actor TestServer {
     /// A "google" provider whose tokens FakeTokenInfo checks, an "x" provider whose codes it redeems, and a declared
     /// profile field "nickname" (2-20 characters, unique).
     static let social = TestServer([:], social: true)
+    /// The native bridge on: the app origin BrowserIDBridge's tests use is listed (with none listed the bridge is off).
+    static let bridge = TestServer(["browserid.allowed_origins": "http://my.app:3000"])
 
     static let nginx = "/usr/sbin/nginx"
     static var nginxInstalled: Bool { FileManager.default.isExecutableFile(atPath: nginx) }

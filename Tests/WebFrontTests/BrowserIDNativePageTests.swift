@@ -1,5 +1,6 @@
 // BrowserIDNativePageTests.swift: the native bridge's page (browserid/native), in-process: origins accepted and
-// refused, signing in first, choosing an address, and the callback's assertion checked by the verifier.
+// refused (none while browserid.allowed_origins is empty), signing in first, choosing an address, the callback's
+// assertion checked by the verifier, and the per-session limit on assertions.
 import AccountCore
 import BrowserID
 import Foundation
@@ -8,9 +9,15 @@ import Testing
 
 struct BrowserIDNativePageTests {
     static let page = "/account/browserid/native?origin="
+    /// The apps' origins these tests list in `browserid.allowed_origins`.
+    static let listed = "http://my.app, http://my.app:3000, https://my.app, http://127.0.0.1:8000"
 
     func signedIn(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> (TestApp, TestBrowser) {
-        try signedInBrowserIDApp(configure: configure)
+        try signedInBrowserIDApp { $0.browserID.allowedOrigins = Self.listed; configure(&$0) }
+    }
+
+    func listedApp(configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
+        try makeApp(browserID: true) { $0.browserID.allowedOrigins = Self.listed; configure(&$0) }
     }
 
     /// The callback URL the done page navigates to (its data-callback attribute; mustache escapes only <>&"').
@@ -19,8 +26,23 @@ struct BrowserIDNativePageTests {
         return String(match.1).replacingOccurrences(of: "&amp;", with: "&")
     }
 
+    @Test func withNoOriginListedTheBridgeIsNotThere() throws {
+        for listed in ["", " , ", "my.app"] {   // empty, or nothing in it that is an origin
+            let (_, browser) = try signedInBrowserIDApp { $0.browserID.allowedOrigins = listed }
+            for origin in ["http://my.app", "https%3A%2F%2Fother.example", "ftp://my.app", ""] {
+                let shown = browser.get(Self.page + origin, headers: ["Sec-Fetch-Site": "none"])
+                #expect(shown.status == 404, "\(listed): \(origin)")
+                #expect(!shown.text.contains("browserid-continue"))
+            }
+            #expect(browser.get("/account/browserid/native?data=http://my.app/").status == 404)
+            let posted = browser.post("/account/browserid/native", ["email": "bea@example.com", "origin": "http://my.app"])
+            #expect(posted.status == 404, "\(listed)")
+            #expect(!posted.text.contains("browserid-origin://didSucceed"))
+        }
+    }
+
     @Test func signedOutThePageAsksToSignInAndComesBackHere() throws {
-        let test = try makeApp(browserID: true)
+        let test = try listedApp()
         let response = TestBrowser(test.app).get(Self.page + "http%3A%2F%2Fmy.app%2F")
         #expect(response.status == 200)
         #expect(response.text.contains("<strong id=\"rp-origin\">http://my.app</strong>"))
@@ -34,7 +56,7 @@ struct BrowserIDNativePageTests {
     }
 
     @Test func onlyHTTPOriginsAreAccepted() throws {
-        let browser = TestBrowser(try makeApp(browserID: true).app)
+        let browser = TestBrowser(try listedApp().app)
         for good in ["http://my.app", "https%3A%2F%2FMy.App%3A443%2F", "http%253A%252F%252Fmy.app", "http://127.0.0.1:8000/"] {
             #expect(browser.get(Self.page + good).status == 200, "\(good)")
         }
@@ -54,9 +76,9 @@ struct BrowserIDNativePageTests {
         #expect(browser.get(Self.page + "https://my.app/").status == 200)
         #expect(browser.get(Self.page + "http://other.app:8000").status == 200)
         let refused = browser.get(Self.page + "https://evil.app")
-        #expect(refused.status == 403)
+        #expect(refused.status == 404)
         #expect(refused.text.contains("may not ask for a sign-in here"))
-        #expect(browser.get(Self.page + "http://my.app").status == 403, "another scheme is another origin")
+        #expect(browser.get(Self.page + "http://my.app").status == 404, "another scheme is another origin")
         #expect(browser.get(Self.page + "https://my.app", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
         #expect(browser.get(Self.page + "https://my.app", headers: ["Sec-Fetch-Site": "none"]).status == 200)
     }
@@ -99,8 +121,24 @@ struct BrowserIDNativePageTests {
         #expect(browser.post("/account/browserid/native", ["email": "bea@example.com", "origin": "ftp://my.app"]).status == 400)
     }
 
+    @Test func aSessionGetsAFewAssertionsThenA429() throws {
+        let (test, browser) = try signedIn()
+        let fields = ["email": "bea@example.com", "origin": "http://my.app"]
+        for _ in 0..<5 {
+            #expect(browser.post("/account/browserid/native", fields).text.contains("browserid-origin://didSucceedWithAssertion"))
+        }
+        test.clock.advance(by: 60)
+        let refused = browser.post("/account/browserid/native", fields)
+        #expect(refused.status == 429)
+        #expect(refused.text.contains("Too many sign-ins for apps"))
+        #expect(!refused.text.contains("browserid-origin://didSucceed"))
+        #expect(refused.header("Retry-After") == "540")
+        test.clock.advance(by: 540)
+        #expect(browser.post("/account/browserid/native", fields).status == 200, "the window moved on")
+    }
+
     @Test func withoutAConfirmedAddressThereIsNothingToChoose() throws {
-        let test = try makeApp(browserID: true) { $0.confirmation.required = false }
+        let test = try listedApp { $0.confirmation.required = false }
         let browser = TestBrowser(test.app)
         browser.post("/account/sign_up", ["email": "cy@example.com", "password": "correct horse", "password_confirmation": "correct horse"])
         let page = browser.get(Self.page + "http://my.app")

@@ -1,6 +1,7 @@
 """A small relying party for the browser tests: its own origin (http://localhost:PORT, another site than Frontdoor
 at 127.0.0.1; or http://127.0.0.1:PORT, the same site on another port), pages that embed Frontdoor's include.js
-(watch/request, and the older get/getVerifiedEmail), one that frames Frontdoor's provisioning page, and a back end
+(watch/request, and the older get/getVerifiedEmail), one that plays another site taking over the relying party's window
+(it asks the open dialog too and keeps what it hears), one that frames Frontdoor's provisioning page, and a back end
 that verifies assertions with Frontdoor's POST /verify. Inline script is fine here: this is the relying party's page,
 not Frontdoor's."""
 import json
@@ -97,6 +98,25 @@ NATIVE = """<!doctype html>
 """
 
 
+OPENER = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Another site</title></head>
+<body><p>another site</p>
+<script>
+  // The page a relying party's window was sent to while Frontdoor's dialog is open: it finds the dialog by its window
+  // name, asks it for an assertion as the relying party did, and keeps every message it receives.
+  window.messages = [];
+  window.addEventListener("message", function (event) {
+    if (event.source === window && event.data === "round trip") { window.roundTrip = true; return; }
+    window.messages.push({origin: event.origin, data: event.data});
+  });
+  window.askDialog = function () {
+    var dialog = window.open("", "frontdoor_dialog");
+    dialog.postMessage({frontdoor: "request", options: {siteName: "Another site"}}, "*");
+  };
+</script></body></html>
+"""
+
+
 class RelyingParty(FakeServer):
     """`frontdoor_base` may be set after start(), before the first page is asked for."""
 
@@ -108,7 +128,8 @@ class RelyingParty(FakeServer):
         pages = {"/": (PAGE, "include", "/static/browserid/include.js"),
                  "/legacy": (LEGACY, "include", "/static/browserid/include.js"),
                  "/provision": (FRAMING, "src", "/browserid/provision"),
-                 "/native": (NATIVE, "native", "/static/browserid/native.js")}
+                 "/native": (NATIVE, "native", "/static/browserid/native.js"),
+                 "/opener": (OPENER, "include", "/static/browserid/include.js")}
 
         @self.app.get("/", defaults={"path": ""})
         @self.app.get("/<path:path>")

@@ -2,9 +2,11 @@
 view on <base>/browserid/native?origin=<the app's origin>, signs in, confirms an address, and the browserid-origin://
 callback the page navigates to is caught by a hook the page offers harnesses (window.frontdoorNativeNavigate, set
 before the page loads through the DevTools protocol). The assertion is then checked as the app's server would:
-Frontdoor's POST /verify and PyBrowserID's LocalVerifier, audience = the origin."""
+Frontdoor's POST /verify and PyBrowserID's LocalVerifier, audience = the origin. The bridge serves only the origins
+listed in browserid.allowed_origins: with the list empty (the default) it is not there at all."""
+import re
 import time
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 import pytest
 import requests
@@ -12,6 +14,7 @@ from browserid import LocalVerifier
 from selenium.webdriver.common.by import By
 
 from chromium_driver import make_chromium, page_wait
+from http_client import Browser
 from stack import new_stack
 from users import confirmed_user
 from test_browserid_verify import FromRunningServer
@@ -28,6 +31,12 @@ def native_stack(tmp_path_factory, request):
     """Confirmation on, mail to an outbox folder, and two apps' origins listed in browserid.allowed_origins."""
     yield from new_stack(tmp_path_factory, request, {"mail.transport": "outbox",
                                                      "browserid.allowed_origins": f"{ORIGIN}, https://app.example"})
+
+
+@pytest.fixture(scope="module")
+def unlisted_stack(tmp_path_factory, request):
+    """browserid.allowed_origins left empty, as a fresh configuration has it."""
+    yield from new_stack(tmp_path_factory, request, {"mail.transport": "outbox"})
 
 
 @pytest.fixture
@@ -48,6 +57,13 @@ def page(stack, origin):
 
 def callbacks(driver):
     return driver.execute_script("return window.nativeCallbacks || []")
+
+
+def leaked(stack, response, audience):
+    """The /verify receipt for `audience` of the assertion a bridge answer carries, or None when it carries none."""
+    found = re.search(r'browserid-origin://didSucceedWithAssertion\?data=([^"&]+)', response.text)
+    return found and requests.post(stack.base + "/verify", data={"assertion": unquote(found.group(1)), "audience": audience},
+                                   timeout=TIMEOUT).json()
 
 
 def sign_in_and_confirm(driver, stack, email):
@@ -104,11 +120,45 @@ def test_the_page_refuses_other_origins_framing_and_forged_posts(native_stack):
     assert allowed.status_code == 200
     assert allowed.headers["X-Frame-Options"] == "DENY"
     assert "frame-ancestors 'none'" in allowed.headers["Content-Security-Policy"]
-    assert requests.get(page(native_stack, "https://evil.example"), timeout=TIMEOUT).status_code == 403, "not listed"
+    unlisted = requests.get(page(native_stack, "https://evil.example"), timeout=TIMEOUT)
+    assert unlisted.status_code == 404 and "may not ask for a sign-in here" in unlisted.text, "not listed"
     assert requests.get(page(native_stack, "javascript:alert(1)"), timeout=TIMEOUT).status_code == 400
     assert requests.get(page(native_stack, ORIGIN), headers={"Sec-Fetch-Site": "cross-site"}, timeout=TIMEOUT).status_code == 403
     browser, email = confirmed_user(native_stack, PASSWORD)
+    posted = browser.post("/browserid/native", {"origin": "https://evil.example", "email": email})
+    assert posted.status_code == 404 and not leaked(native_stack, posted, "https://evil.example"), "not listed"
     forged = browser.post("/browserid/native", {"origin": ORIGIN, "email": email, "csrf_token": "forged"})
     assert forged.status_code == 403 and "browserid-origin://didSucceed" not in forged.text
     done = browser.post("/browserid/native", {"origin": ORIGIN, "email": email})
     assert done.status_code == 200 and "browserid-origin://didSucceedWithAssertion?data=" in done.text
+
+
+def test_with_no_origins_listed_the_bridge_is_not_there(unlisted_stack):
+    # Given a person signed in to Frontdoor in their ordinary browser, and an app that registered browserid-origin://
+    # opening the bridge there for a site of its choosing (a typed or app-opened navigation: Sec-Fetch-Site none or absent).
+    browser, email = confirmed_user(unlisted_stack, PASSWORD)
+    other = "https://other.example"
+    for headers in ({}, {"Sec-Fetch-Site": "none"}):
+        shown = browser.get("/browserid/native?origin=" + quote(other, safe=""), headers=headers)
+        assert shown.status_code == 404 and "browserid-continue" not in shown.text, (headers, shown.status_code)
+    assert browser.get("/browserid/native?data=" + quote(other + "/", safe="")).status_code == 404, "the shim's name too"
+    done = browser.post("/browserid/native", {"origin": other, "email": email})
+    assert done.status_code == 404 and not leaked(unlisted_stack, done, other), \
+        f"the bridge answered {done.status_code}; /verify says of its assertion for {other}: {leaked(unlisted_stack, done, other)}"
+    assert browser.post("/browserid/native", {"origin": "javascript:alert(1)", "email": email}).status_code == 404, \
+        "nothing is there to say the origin is malformed"
+
+
+def test_one_session_gets_a_few_assertions_then_a_clear_refusal(native_stack):
+    # Each assertion costs the server an RSA-2048 key generation: a session posting the form in a loop is stopped.
+    browser, email = confirmed_user(native_stack, PASSWORD)
+    token = browser.token("/")
+    answers = [browser.post("/browserid/native", {"origin": ORIGIN, "email": email, "csrf_token": token}) for _ in range(8)]
+    assert [answer.status_code for answer in answers] == [200] * 5 + [429] * 3
+    assert all("browserid-origin://didSucceedWithAssertion" in answer.text for answer in answers[:5])
+    refused = answers[-1]
+    assert "browserid-origin://didSucceed" not in refused.text
+    assert "Too many sign-ins for apps" in refused.text and 0 < int(refused.headers["Retry-After"]) <= 600
+    fresh = Browser(native_stack)   # another session (the same person signing in again) has its own count
+    assert fresh.post("/sign_in", {"email": email, "password": PASSWORD}).status_code == 303
+    assert fresh.post("/browserid/native", {"origin": ORIGIN, "email": email}).status_code == 200

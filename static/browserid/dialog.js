@@ -4,6 +4,9 @@
 // this page), Frontdoor certifies the public key, this page signs an assertion for the site valid 2 minutes by the
 // server's clock, and hands `certificate~assertion` to the site. With browserid.allowed_origins set, a popup opened
 // by another site says so and gives it nothing (the server refuses such a site's redirect flow).
+// One site per dialog: the first `request` from the opener names the site (later ones are ignored, so a re-navigated
+// opener cannot re-target the dialog), and Continue takes that origin once, for both the assertion's `aud` and the
+// postMessage target: what the person approved is what is signed and where it goes.
 (function () {
   "use strict";
   var root = document.getElementById("browserid-dialog");
@@ -40,19 +43,21 @@
     document.getElementById("rp-name").textContent = name || "";
   }
 
-  function deliver(message) {
+  // `target`: the site's origin as it was when the person chose (postMessage drops the message if the opener is no
+  // longer showing that site).
+  function deliver(message, target) {
     if (redirect) {
       var marker = message.assertion ? "browserid_assertion=" + encodeURIComponent(message.assertion) : "browserid_cancel=1";
       window.location.replace(data.returnTo + "#" + marker);
-    } else if (opener && rpOrigin) {
-      opener.postMessage(message, rpOrigin);
+    } else if (opener && target) {
+      opener.postMessage(message, target);
       window.close();
     } else {
       window.close();
     }
   }
 
-  async function signIn(email, ephemeral) {
+  async function signIn(email, ephemeral, audience) {
     var keys = await crypto.subtle.generateKey(
       { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
       false, ["sign", "verify"]);
@@ -65,24 +70,25 @@
     var answer = await response.json();
     clockOffset = Number(answer.server_time) - Date.now();
     var signed = textToBase64url(JSON.stringify({ alg: "RS256" })) + "." +
-      textToBase64url(JSON.stringify({ aud: rpOrigin, exp: Date.now() + clockOffset + 120000 }));
+      textToBase64url(JSON.stringify({ aud: audience, exp: Date.now() + clockOffset + 120000 }));
     var signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", keys.privateKey, new TextEncoder().encode(signed));
     return answer.certificate + "~" + signed + "." + bytesToBase64url(new Uint8Array(signature));
   }
 
   document.querySelectorAll("#browserid-cancel").forEach(function (button) {
-    button.addEventListener("click", function () { deliver({ frontdoor: "cancel" }); });
+    button.addEventListener("click", function () { deliver({ frontdoor: "cancel" }, rpOrigin); });
   });
 
   if (choose) {
     choose.addEventListener("submit", function (event) {
       event.preventDefault();
       var picked = choose.querySelector("input[name=email]:checked");
-      if (!picked || !rpOrigin) return;
+      var audience = rpOrigin;
+      if (!picked || !audience) return;
       continueButton.disabled = true;
       say(data.textWorking);
-      signIn(picked.value, document.getElementById("ephemeral").checked).then(function (assertion) {
-        deliver({ frontdoor: "login", assertion: assertion, email: picked.value });
+      signIn(picked.value, document.getElementById("ephemeral").checked, audience).then(function (assertion) {
+        deliver({ frontdoor: "login", assertion: assertion, email: picked.value }, audience);
       }, function () {
         say(data.textFailed, true);
         continueButton.disabled = false;
@@ -96,8 +102,10 @@
   }
   if (!opener) { say(data.textNoOpener, true); return; }
   say(data.textWaiting);
+  var requested = false;
   window.addEventListener("message", function (event) {
-    if (event.source !== opener || !event.data || event.data.frontdoor !== "request") return;
+    if (requested || event.source !== opener || !event.data || event.data.frontdoor !== "request") return;
+    requested = true;
     var allowed = (data.allowedOrigins || "").split(" ").filter(Boolean);
     if (allowed.length && allowed.indexOf(event.origin) < 0) { say(data.textNotAllowed, true); return; }
     rpOrigin = event.origin;

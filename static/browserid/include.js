@@ -19,6 +19,10 @@
 // first); other open tabs of the site whose loggedInUser names someone are told at once. A stale page gets no second
 // onlogout, and nobody is ever signed in silently. There is no hidden Frontdoor frame: Frontdoor learns nothing about
 // the site's pages, and the site nothing about Frontdoor's session.
+// One dialog at a time: a request() or get() made while the popup is open brings that popup to the front and is
+// answered at once as a cancel (request: its oncancel; get: callback(null)); the call that opened the dialog keeps
+// it and gets its answer. So every call is answered exactly once, and a double click cannot swap one caller's
+// answer for another's.
 (function () {
   "use strict";
   if (navigator.id && navigator.id.frontdoor) return;
@@ -109,7 +113,11 @@
   }
 
   function openDialog(options, done) {
-    if (dialog && !dialog.closed) { dialog.focus(); return true; }
+    if (dialog && !dialog.closed) {
+      dialog.focus();
+      later(function () { done(null); });
+      return true;
+    }
     var popup = window.open(base + "/browserid/sign_in", "frontdoor_dialog",
                             "width=520,height=640,menubar=0,location=1,resizable=1,scrollbars=1,status=0");
     if (!popup || popup.closed) return false;
@@ -118,6 +126,7 @@
     function end(result) {
       if (finished) return;
       finished = true;
+      if (dialog === popup) dialog = null;
       window.removeEventListener("message", listen);
       clearInterval(poll);
       done(result);

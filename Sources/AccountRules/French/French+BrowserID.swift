@@ -23,5 +23,6 @@ extension MessageCatalog {
         "browserid_native_choose_address": "Choisissez l’une de vos adresses confirmées.",
         "browserid_native_bad_origin": "Ce lien de connexion ne désigne pas un site web (une origine http ou https comme https://example.com).",
         "browserid_native_origin_refused": "Ce site ne peut pas demander de connexion ici.",
+        "browserid_native_rate_limited": "Trop de connexions à des applications en peu de temps. Attendez quelques minutes, puis réessayez.",
     ]
 }

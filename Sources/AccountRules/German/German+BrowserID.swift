@@ -22,5 +22,6 @@ extension MessageCatalog {
         "browserid_native_choose_address": "Wählen Sie eine Ihrer bestätigten Adressen.",
         "browserid_native_bad_origin": "Dieser Anmeldelink nennt keine Website (einen http- oder https-Ursprung wie https://example.com).",
         "browserid_native_origin_refused": "Diese Website darf hier keine Anmeldung anfordern.",
+        "browserid_native_rate_limited": "Zu viele Anmeldungen bei Apps in kurzer Zeit. Warten Sie ein paar Minuten und versuchen Sie es dann erneut.",
     ]
 }

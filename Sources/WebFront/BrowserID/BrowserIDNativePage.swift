@@ -2,15 +2,17 @@
 // to get an assertion for its own origin, handed back through a `browserid-origin://` navigation the app intercepts.
 // Options: query/form `origin` (or `data`, as the seed's shim names it): an http(s) origin, URL-encoded, with or
 // without the trailing slash (`http://my.app/`); form `email` (one of the person's confirmed addresses), `csrf_token`.
-// Config `browserid.allowed_origins`: when set, only those origins get assertions here (as in the redirect flow);
-// empty: any http(s) origin, as BrowserID intends. Why that is enough: the page can't be framed (frame-ancestors
-// 'none', X-Frame-Options DENY: the default headers), a navigation started by another site is refused
-// (`Sec-Fetch-Site: cross-site`), the person sees the origin before confirming with a POST that needs the CSRF token,
-// and the assertion only leaves through the callback URL, which an ordinary browser does not open; an app that
-// registers `browserid-origin` could still collect assertions for origins the person confirms, so operators whose
-// apps are known should list them in `allowed_origins`.
+// Config `browserid.allowed_origins`: only the origins listed there get assertions here; with the list empty (the
+// default) the bridge is not there at all (404 for GET and POST), and an origin not listed gets 404 too. Why a list
+// and not any origin: the page hands the assertion to whoever handles `browserid-origin://`, and any app can register
+// that scheme and open this page in the person's own browser (signed in, Sec-Fetch-Site `none`) for a site of its
+// choosing; unlike the popup dialog, where the audience is the opener's real origin, here the requester names it.
+// Besides: the page can't be framed (frame-ancestors 'none', X-Frame-Options DENY: the default headers), a
+// navigation started by another site is refused (`Sec-Fetch-Site: cross-site`: 403), and the person sees the origin
+// before confirming with a POST that needs the CSRF token.
 // The assertion: a fresh RSA-2048 key, certified for the chosen address with the ephemeral lifetime, signs
-// {"aud": origin, "exp": now + 2 minutes}; the private key is dropped with the request. Callbacks:
+// {"aud": origin, "exp": now + 2 minutes}; the private key is dropped with the request. Each session gets at most
+// NativeAssertionLimit's few assertions in its window (429 past it), since each costs a key generation. Callbacks:
 // `browserid-origin://didSucceedWithAssertion?data=<cert~assertion>`, `browserid-origin://didCancel`.
 import AccountCore
 import AccountRules
@@ -22,7 +24,12 @@ struct BrowserIDNativePage: Sendable {
     // Core operations this page uses, given in Routes.table (written by scripts/dev/context-rename.sh).
     let addresses: EmailAddresses
     let clock: any Clock
-    init(_ core: AccountServices) { (addresses, clock) = (core.addresses, core.clock) }
+    /// Assertions per session (in this process: the table is built once).
+    let limit: NativeAssertionLimit
+    init(_ core: AccountServices) {
+        (addresses, clock) = (core.addresses, core.clock)
+        limit = NativeAssertionLimit(clock: core.clock)
+    }
 
     /// How long an assertion made here may be presented to the app's verifier.
     static let assertionLifetime: TimeInterval = 120
@@ -43,6 +50,13 @@ struct BrowserIDNativePage: Sendable {
         guard let session = try context.session() else { return try render(context, origin: origin) }
         guard let address = try addresses.verified(context.form["email"] ?? "", of: session.accountId) else {
             return try render(context, origin: origin, problem: context.catalog.text("browserid_native_choose_address"), status: 422)
+        }
+        guard limit.take(for: session.digest) else {
+            context.site.logger.notice("browserid native assertion refused: too many for this session",
+                                       metadata: ["account": "\(session.accountId)", "origin": "\(origin)"])
+            var refused = try render(context, origin: origin, problem: context.catalog.text("browserid_native_rate_limited"), status: 429)
+            refused.headers.append((name: "Retry-After", value: String(Int(limit.retryAfter(for: session.digest).rounded(.up)))))
+            return refused
         }
         let key = try RSASigningKey.generate()
         let certificate = try services.provider.certify(email: address.address, publicKey: key.publicKey, ephemeral: true)
@@ -77,13 +91,19 @@ struct BrowserIDNativePage: Sendable {
         return try context.layout.page("browserid/native_dialog", values, status: status)
     }
 
-    /// The origin the app asks for, normalized (`scheme://host[:port]`); 400 unless it is an http(s) origin, 403 when
-    /// the configuration does not list it or another site started this navigation.
+    /// The origin the app asks for, normalized (`scheme://host[:port]`): 404 while `allowed_origins` lists none (the
+    /// bridge is off), 400 unless it is an http(s) origin, 404 when the list does not name it, 403 when another site
+    /// started this navigation.
     static func origin(_ context: RequestContext, _ raw: String?) throws -> String {
+        let configuration = context.site.configuration.browserID
+        guard !BrowserIDDialogPage.listedOrigins(configuration).isEmpty else { throw HTTPError.notFound }
         guard let origin = parse(raw) else { throw HTTPError(status: 400, messageKey: "browserid_native_bad_origin") }
-        guard context.site.configuration.browserID.allowsOrigin(origin),
-              context.request.header("Sec-Fetch-Site")?.lowercased() != "cross-site" else {
-            context.site.logger.notice("browserid native origin refused", metadata: ["origin": "\(origin)"])
+        guard configuration.allowsOrigin(origin) else {
+            context.site.logger.notice("browserid native origin not listed", metadata: ["origin": "\(origin)"])
+            throw HTTPError(status: 404, messageKey: "browserid_native_origin_refused")
+        }
+        guard context.request.header("Sec-Fetch-Site")?.lowercased() != "cross-site" else {
+            context.site.logger.notice("browserid native navigation from another site refused", metadata: ["origin": "\(origin)"])
             throw HTTPError(status: 403, messageKey: "browserid_native_origin_refused")
         }
         return origin

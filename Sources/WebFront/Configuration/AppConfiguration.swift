@@ -203,10 +203,11 @@ public struct AppConfiguration: Sendable, Equatable {
         /// comma-separated, any of RS128, DS128, DS256; empty: RS256 only). RS64 is never accepted.
         public var legacyAlgorithms = ""
         /// Origins allowed to use the dialog (popup and redirect) and the native bridge, and to frame the provisioning page
-        /// (`allowed_origins`, comma-separated); empty: any site may use the dialog and the bridge, none may frame.
+        /// (`allowed_origins`, comma-separated); empty: any site may use the dialog, none the bridge, none may frame.
         public var allowedOrigins = ""
 
-        /// Whether a relying party at `origin` (as RelyingPartyOrigin writes it) may use the dialog or the native bridge.
+        /// Whether a relying party at `origin` (as RelyingPartyOrigin writes it) may use the dialog, or the native bridge
+        /// once the list names any origin (BrowserIDNativePage: an empty list turns the bridge off).
         /// Entries are compared as origins (`https://app.example:443` is `https://app.example`); an entry that is not
         /// one matches nothing, and never turns the list into "any site".
         public func allowsOrigin(_ origin: String) -> Bool {
