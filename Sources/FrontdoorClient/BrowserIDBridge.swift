@@ -4,6 +4,7 @@
 // is the relying party, and a receipt checked on the device proves nothing to it (a modified app can claim any
 // receipt), so the device never needs a verifier.
 //
+// Frontdoor serves the page only for origins listed in its `browserid.allowed_origins` (404 otherwise): list the app's.
 // Options: `serverURL` (Frontdoor's base, e.g. https://id.example.com/account: the page is <serverURL>/browserid/native),
 // `verifierURL` (nil by default: for `verify`, the check a server written in Swift runs with FrontdoorClient, e.g.
 // Frontdoor's <serverURL>/verify or another Persona-style verifier, POST {"assertion","audience"} → {"status":"okay",
