@@ -20,7 +20,8 @@ extension RequestContext {
 
     /// This browser's binding bytes; with `create`, made and queued as a cookie when missing.
     func socialBinding(create: Bool) -> [UInt8]? {
-        if let value = cookies.hostBoundValue(Self.socialBindingCookie), let bytes = Base64URL.decode(value, allowingPadding: true), bytes.count == 32 { return bytes }
+        if let value = cookies.hostBoundValue(Self.socialBindingCookie),
+           let bytes = Base64URL.decode(value, allowingPadding: true), bytes.count == 32 { return bytes }
         guard create else { return nil }
         let bytes = core.random.bytes(32)
         cookies.setHostBound(Self.socialBindingCookie, Base64URL.encode(bytes))
