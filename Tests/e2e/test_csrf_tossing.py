@@ -7,7 +7,8 @@ import re
 import pytest
 import requests
 
-from http_client import CSRF, REQUEST_TIMEOUT, Browser
+from http_client import CSRF, REQUEST_TIMEOUT, Browser, page_text
+from social import finish, social_start, through_provider
 from users import unique_email
 
 PASSWORD = "correct horse battery"
@@ -76,3 +77,30 @@ def test_two_cookies_of_the_bindings_name_are_refused_over_plain_http(stack):
     login = raw_post(stack.base, "/sign_in", sent, {"email": attacker_email, "password": PASSWORD, "csrf_token": token})
     assert login.status_code == 403
     assert not any(h.startswith("frontdoor_session=") for h in login.raw.headers.getlist("Set-Cookie"))
+
+
+def on_https(stack, url):
+    """`url` (on the stack's http base, as the provider redirects to public_url) on its https server instead."""
+    return stack.https_base + url.split("/account", 1)[1]
+
+
+@pytest.mark.filterwarnings("ignore::urllib3.exceptions.InsecureRequestWarning")
+def test_a_tossed_social_binding_does_not_finish_the_attackers_flow_in_the_victims_browser(social, oauth_provider):
+    base = social.https_base
+    victim, victim_email = signed_up(social, base=base, verify=False)
+    oauth_provider.next_user(sub="attacker-sub", email=unique_email("attacker"), email_verified=True, name="Attacker")
+    attacker = Browser(social, base=base, verify=False)
+    callback = on_https(social, through_provider(attacker, social_start(attacker, "corp")))
+    binding = next(c.value for c in attacker.session.cookies if c.name.endswith("frontdoor_oauth"))
+    accounts, identities_before = social.count("account"), social.count("socialIdentity")
+    # The sibling tosses the attacker's binding under the only name it can set, then sends the victim to the callback.
+    sent = f"frontdoor_oauth={binding}; frontdoor_session={victim.cookie('frontdoor_session')}"
+    answer = requests.get(callback, headers={"Cookie": sent}, timeout=REQUEST_TIMEOUT, allow_redirects=False, verify=False)
+    assert answer.status_code in (302, 303) and answer.headers["Location"].endswith("/sign_in")
+    assert not any(h.startswith("frontdoor_session=") for h in answer.raw.headers.getlist("Set-Cookie")), "no sign-in"
+    assert not any(code["redeemed"] for code in oauth_provider.code_list()), "the attacker's code was not even redeemed"
+    assert (social.count("account"), social.count("socialIdentity")) == (accounts, identities_before)
+    assert victim_email in victim.get("/").text, "the victim is still signed in as themself"
+    assert attacker.cookie("__Host-frontdoor_oauth") == binding, "over https the binding is a __Host- cookie"
+    # In the attacker's own browser the same callback works: the __Host- binding makes the round trip over https.
+    assert "Signed in as" in page_text(finish(attacker, callback))
