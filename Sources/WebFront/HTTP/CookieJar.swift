@@ -1,14 +1,15 @@
 // CookieJar.swift: one request's cookies: those the browser sent, by name, and those the response sets.
 //
 // Options: `session.secure_cookie` (Secure always, or only on https requests; the context passes the outcome in).
-// Every cookie set here is under the base path unless queued with its own (the session cookie), and HttpOnly and
+// Every cookie set here is under the base path unless queued with its own (the session cookie) or host-bound, and HttpOnly and
 // SameSite=Lax (see SetCookie). A cookie queued twice is sent once, with the last value.
 //
 // Host-bound cookies (the CSRF and social bindings, see `hostBound`): a sibling subdomain can set a cookie for this
-// host's name (`Domain=` the parent) with a longer Path, which the browser then sends first. Over https they are
-// named `__Host-<name>` with Path=/, no Domain and Secure, which browsers accept only from this very host; over plain
-// http (development) they keep their name and the base path. Either way a name the browser sent twice is read as
-// absent: one of the two was set by someone else, and which one cannot be told.
+// host's name (`Domain=` the parent) with a longer Path, which the browser then sends first. When cookies are Secure
+// (over https, or session.secure_cookie: always) they are named `__Host-<name>` with Path=/, no Domain and Secure,
+// which browsers accept only from this very host, and the plain name is not read; over plain http (development) they
+// keep their name and the base path. Either way a name the browser sent twice is read as absent: one of the two was
+// set by someone else, and which one cannot be told.
 
 /// The cookies of one request: read what came in, queue what goes out.
 public final class CookieJar {

@@ -7,21 +7,26 @@
 public enum CookieHeader {
     public static func parse(_ header: String?) -> [String: String] {
         var cookies: [String: String] = [:]
-        for (name, value) in pairs(header) where cookies[name] == nil { cookies[name] = value }
+        forEachPair(header) { name, value in
+            let key = String(decoding: name, as: UTF8.self)
+            if cookies[key] == nil { cookies[key] = String(decoding: value, as: UTF8.self) }
+        }
         return cookies
     }
 
     /// The names that occur more than once in the header (a browser sends one per Path and Domain it holds).
     public static func repeatedNames(_ header: String?) -> Set<String> {
         var seen: Set<String> = [], repeated: Set<String> = []
-        for (name, _) in pairs(header) where !seen.insert(name).inserted { repeated.insert(name) }
+        forEachPair(header) { name, _ in
+            let key = String(decoding: name, as: UTF8.self)
+            if !seen.insert(key).inserted { repeated.insert(key) }
+        }
         return repeated
     }
 
-    /// The header's (name, value) pairs in order, values unquoted; parts without `=` or a name are skipped.
-    private static func pairs(_ header: String?) -> [(String, String)] {
-        guard let header else { return [] }
-        var pairs: [(String, String)] = []
+    /// Calls `body` with each (name, value) of the header in order, value unquoted; parts without `=` or a name are skipped.
+    private static func forEachPair(_ header: String?, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
+        guard let header else { return }
         let bytes = Array(header.utf8)
         var start = 0
         while start <= bytes.count {
@@ -30,11 +35,10 @@ public enum CookieHeader {
                 let name = trimmed(bytes[start..<equals])
                 var value = trimmed(bytes[(equals + 1)..<end])
                 if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
-                if !name.isEmpty { pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))) }
+                if !name.isEmpty { body(name, value) }
             }
             start = end + 1
         }
-        return pairs
     }
 
     /// `part` without leading and trailing spaces and tabs.
