@@ -1,9 +1,23 @@
-// CSRF.swift: form tokens tied to the session (or, before sign-in, to a pre-session cookie).
+// CSRF.swift: form tokens tied to the session (or, before sign-in, to a pre-session cookie), and their check.
 //
-// A token is HMAC-SHA256(server key, binding): the binding is the session's digest when signed in,
-// otherwise the random value of the `frontdoor_csrf` cookie. Nothing per form is stored; checking is
-// constant-time. A POST whose token matches neither binding is refused with 403 before any change.
+// A token is HMAC-SHA256(server key, binding): the binding is the session's digest when signed in, otherwise the
+// random value of the pre-session cookie `frontdoor_csrf`. Nothing per form is stored; checking is constant-time.
 // `CSRF` is the token arithmetic (one per site, holding the key); `CSRFGuard` applies it to one request.
+//
+// Where: in one place, the responder (Frontdoor.swift), before the handler of every request other than GET and HEAD
+// on a route whose kind (`RouteKind`, Routes.swift) is a browser form. Pages only put `token()` in their forms; the
+// JSON API reads no cookie and needs no token.
+//
+// What counts:
+// - With a live session, only the session-bound token. A pre-session pair is only a double-submit cookie, and a
+//   sibling subdomain (session.cookie_domain's layout; same-site, so SameSite=Lax does not stop its POSTs) can plant
+//   the cookie half of a pair it fetched itself with a longer Path, which the browser sends first.
+// - Without one, the token of the pre-session cookie, which is host-bound (see CookieJar): over https it is
+//   `__Host-frontdoor_csrf` (Path=/, no Domain, Secure), which browsers take only from this host, and the plain name
+//   is never read; over plain http (development) it keeps its name under the base path. Either way a request that
+//   carries the name twice is refused. Over plain http a sibling can still plant it in a browser that has none yet
+//   (a sign-in into the attacker's account): production runs over https.
+// A token that matches nothing is refused with 403 before any change, and logged (the path only).
 import Crypto
 import AccountCore
 import Encodings
@@ -13,7 +27,7 @@ import Foundation
 public struct CSRF: Sendable {
     /// Name of the hidden form field.
     public static let fieldName = "csrf_token"
-    /// Name of the pre-session cookie.
+    /// Name of the pre-session cookie (over https with the `__Host-` prefix, see CookieJar.hostBound).
     public static let cookieName = "frontdoor_csrf"
 
     private let key: SymmetricKey
@@ -44,24 +58,32 @@ struct CSRFGuard {
         let site = context.site
         if let session = try context.session() { return site.csrf.token(binding: session.digest) }
         // A binding made earlier in this request (queued), else the browser's.
-        for cookie in [context.cookies.queued(CSRF.cookieName), context.cookies[CSRF.cookieName]] {
-            if let binding = cookie.flatMap({ Base64URL.decode($0, allowingPadding: true) }), binding.count == 32 {
-                return site.csrf.token(binding: binding)
-            }
+        let cookies = context.cookies
+        if let binding = Self.binding(cookies.queuedHostBound(CSRF.cookieName) ?? cookies.hostBoundValue(CSRF.cookieName)) {
+            return site.csrf.token(binding: binding)
         }
         let binding = context.core.random.bytes(32)
-        context.cookies.set(CSRF.cookieName, Base64URL.encode(binding))
+        cookies.setHostBound(CSRF.cookieName, Base64URL.encode(binding))
         return site.csrf.token(binding: binding)
     }
 
-    /// Throws `HTTPError.forbiddenCSRF` unless the form's token matches this browser's session or pre-session cookie.
+    /// Throws `HTTPError.forbiddenCSRF` unless the form's token matches this browser's live session or, only when it
+    /// has none, its pre-session cookie.
     func verify() throws {
         let site = context.site
         guard let token = context.form[CSRF.fieldName], !token.isEmpty else { throw HTTPError.forbiddenCSRF }
-        if let session = try context.session(), site.csrf.isValid(token, binding: session.digest) { return }
-        if let binding = context.cookies[CSRF.cookieName].flatMap({ Base64URL.decode($0, allowingPadding: true) }), binding.count == 32,
-           site.csrf.isValid(token, binding: binding) { return }
+        if let session = try context.session() {
+            if site.csrf.isValid(token, binding: session.digest) { return }
+        } else if let binding = Self.binding(context.cookies.hostBoundValue(CSRF.cookieName)), site.csrf.isValid(token, binding: binding) {
+            return
+        }
         site.logger.notice("csrf token refused", metadata: ["path": "\(context.request.path)"])
         throw HTTPError.forbiddenCSRF
+    }
+
+    /// A cookie value that is a binding: 32 bytes in base64url.
+    private static func binding(_ value: String?) -> [UInt8]? {
+        guard let bytes = value.flatMap({ Base64URL.decode($0, allowingPadding: true) }), bytes.count == 32 else { return nil }
+        return bytes
     }
 }

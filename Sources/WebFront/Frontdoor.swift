@@ -1,4 +1,5 @@
-// Frontdoor.swift: the application's responder: routes a request, and turns every error into a response here, once.
+// Frontdoor.swift: the application's responder: routes a request, makes the CSRF check its route's kind needs (see
+// RouteKind), and turns every error into a response here, once.
 import AccountCore
 import Foundation
 import Logging
@@ -8,8 +9,8 @@ public struct Frontdoor: Sendable {
     public let site: Site
     /// The account operations, gathered once: each page gets the ones it uses in `Routes.table`, each request its own.
     public let services: AccountServices
-    private let routes: [String: [String: Handler]]
-    private let rootRoutes: [String: [String: Handler]]
+    private let routes: [String: Route]
+    private let rootRoutes: [String: Route]
     /// The security headers, form-action widened to the sign-in providers (see SecurityHeaders).
     private let securityHeaders: [(String, String)]
 
@@ -24,12 +25,12 @@ public struct Frontdoor: Sendable {
 
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
-        let (label, methods) = match(request.path)
+        let (label, matched) = match(request.path)
         let context = RequestContext(request: request, site: site, core: services,
                                      isAPI: label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path)))
         var response: Response
         do {
-            response = try route(context, methods)
+            response = try route(context, matched)
         } catch {
             response = context.isAPI ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
         }
@@ -42,12 +43,12 @@ public struct Frontdoor: Sendable {
         return response
     }
 
-    /// The route a path names: its label for metrics (the table's key, or "unmatched") and its handlers.
-    private func match(_ path: String) -> (String, [String: Handler]?) {
-        if let methods = rootRoutes[path] { return (path, methods) }
+    /// The route a path names: its label for metrics (the table's key, or "unmatched") and the route.
+    private func match(_ path: String) -> (String, Route?) {
+        if let found = rootRoutes[path] { return (path, found) }
         if let route = site.paths.route(forRequestPath: path) {
-            if let methods = routes[route] { return (route.isEmpty ? "home" : route, methods) }
-            if ResidencesAPI.isVerifyRoute(route), let methods = routes[Routes.residenceVerify] { return (Routes.residenceVerify, methods) }
+            if let found = routes[route] { return (route.isEmpty ? "home" : route, found) }
+            if ResidencesAPI.isVerifyRoute(route), let found = routes[Routes.residenceVerify] { return (Routes.residenceVerify, found) }
         }
         return ("unmatched", nil)
     }
@@ -73,12 +74,23 @@ public struct Frontdoor: Sendable {
         return api.response
     }
 
-    private func route(_ context: RequestContext, _ methods: [String: Handler]?) throws -> Response {
+    private func route(_ context: RequestContext, _ route: Route?) throws -> Response {
         if context.request.bodyTooLarge { throw HTTPError.payloadTooLarge }
-        guard let methods else { throw HTTPError.notFound }
+        guard let route else { throw HTTPError.notFound }
         let method = context.request.method == "HEAD" ? "GET" : context.request.method
-        guard let handler = methods[method] else { throw HTTPError.methodNotAllowed(methods.keys.sorted()) }
+        guard let handler = route.methods[method] else { throw HTTPError.methodNotAllowed(route.methods.keys.sorted()) }
+        if method != "GET" { try checkCSRF(context, kind: route.kind) }
         return try handler(context)
+    }
+
+    /// The one CSRF check (CSRF.swift), for a request other than GET: on every kind of route but the JSON API, so a
+    /// page or gate that were given a POST would be checked too; a session form only while a session lives.
+    private func checkCSRF(_ context: RequestContext, kind: RouteKind) throws {
+        switch kind {
+        case .api: return
+        case .sessionForm: if try context.session() != nil { try context.csrf.verify() }
+        case .form, .page, .gate, .internal: try context.csrf.verify()
+        }
     }
 
     /// The database could not take the request's changes (full, I/O error, read-only, lock timeout): nothing was

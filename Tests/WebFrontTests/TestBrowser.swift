@@ -71,6 +71,9 @@ final class TestBrowser {
     let app: Frontdoor
     var cookies: [String: String] = [:]
     var https = false
+    /// Cookies someone else set for this host (`a=1; b=2`), sent before the browser's own, as a browser sends a
+    /// cookie with a longer Path first.
+    var planted: String?
     /// REMOTE_ADDR of this browser's requests.
     var remoteAddress = "127.0.0.1"
 
@@ -115,7 +118,8 @@ final class TestBrowser {
     private func params(_ method: String, _ uri: String, _ headers: [String: String]) -> [String: String] {
         var params = ["REQUEST_METHOD": method, "REQUEST_URI": uri, "REMOTE_ADDR": remoteAddress, "HTTP_USER_AGENT": "TestBrowser/1.0"]
         if let q = uri.firstIndex(of: "?") { params["QUERY_STRING"] = String(uri[uri.index(after: q)...]) }
-        if !cookies.isEmpty { params["HTTP_COOKIE"] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        let sent = [planted].compactMap { $0 } + cookies.map { "\($0.key)=\($0.value)" }
+        if !sent.isEmpty { params["HTTP_COOKIE"] = sent.joined(separator: "; ") }
         if https { params["HTTPS"] = "on" }
         for (name, value) in headers { params["HTTP_" + name.uppercased().replacingOccurrences(of: "-", with: "_")] = value }
         return params

@@ -45,7 +45,6 @@ struct BrowserIDNativePage: Sendable {
     /// Confirmation: a certificate and an assertion for the origin, then the page that navigates to the callback.
     func submit(_ context: RequestContext) throws -> Response {
         guard let services = context.site.browserID else { throw HTTPError.notFound }
-        try context.csrf.verify()
         let origin = try Self.origin(context, context.form["origin"])
         guard let session = try context.session() else { return try render(context, origin: origin) }
         guard let address = try addresses.verified(context.form["email"] ?? "", of: session.accountId) else {

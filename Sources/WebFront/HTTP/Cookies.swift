@@ -1,11 +1,32 @@
 // Cookies.swift: reading the Cookie header and writing Set-Cookie headers with Frontdoor's attributes.
 
-/// Parses `Cookie: a=1; b=2`. The first cookie of a name wins (the most specific path, per RFC 6265 §5.4).
-/// Works on the header's bytes: every request with cookies goes through it.
+/// Parses `Cookie: a=1; b=2`. The first cookie of a name wins (the most specific path, per RFC 6265 §5.4), which is
+/// the one a sibling subdomain plants with a longer Path: cookies that must not be planted are read through
+/// `CookieJar.hostBoundValue`, which refuses a repeated name. Works on the header's bytes: every request with cookies
+/// goes through it.
 public enum CookieHeader {
     public static func parse(_ header: String?) -> [String: String] {
-        guard let header else { return [:] }
         var cookies: [String: String] = [:]
+        forEachPair(header) { name, value in
+            let key = String(decoding: name, as: UTF8.self)
+            if cookies[key] == nil { cookies[key] = String(decoding: value, as: UTF8.self) }
+        }
+        return cookies
+    }
+
+    /// The names that occur more than once in the header (a browser sends one per Path and Domain it holds).
+    public static func repeatedNames(_ header: String?) -> Set<String> {
+        var seen: Set<String> = [], repeated: Set<String> = []
+        forEachPair(header) { name, _ in
+            let key = String(decoding: name, as: UTF8.self)
+            if !seen.insert(key).inserted { repeated.insert(key) }
+        }
+        return repeated
+    }
+
+    /// Calls `body` with each (name, value) of the header in order, value unquoted; parts without `=` or a name are skipped.
+    private static func forEachPair(_ header: String?, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
+        guard let header else { return }
         let bytes = Array(header.utf8)
         var start = 0
         while start <= bytes.count {
@@ -14,14 +35,10 @@ public enum CookieHeader {
                 let name = trimmed(bytes[start..<equals])
                 var value = trimmed(bytes[(equals + 1)..<end])
                 if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
-                if !name.isEmpty {
-                    let key = String(decoding: name, as: UTF8.self)
-                    if cookies[key] == nil { cookies[key] = String(decoding: value, as: UTF8.self) }
-                }
+                if !name.isEmpty { body(name, value) }
             }
             start = end + 1
         }
-        return cookies
     }
 
     /// `part` without leading and trailing spaces and tabs.

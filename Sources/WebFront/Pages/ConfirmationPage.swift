@@ -30,7 +30,6 @@ struct ConfirmationPage: Sendable {
 
     /// Always the same neutral answer, whether or not a mail was sent.
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         try confirmation.resend(email: context.form["email"] ?? "", client: context.client)
         return try context.layout.page("message", ["title": "resend_confirmation_title", "text": "resend_confirmation_sent"].localized(context))
     }

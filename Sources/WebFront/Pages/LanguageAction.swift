@@ -17,7 +17,6 @@ struct LanguageAction: Sendable {
     static let cookieMaxAge = 365 * 86400
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let back = context.returnTarget(context.form["back"])
         let language = context.form["lang"]?.lowercased() ?? ""
         guard context.site.renderer.localization.languages.contains(language) else { return context.redirect(to: back) }

@@ -12,7 +12,6 @@ struct PasswordReminderPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         try reminder.sendReminder(email: context.form["email"] ?? "", client: context.client)
         return try context.layout.page("message", ["title": "reminder_title", "text": "reminder_sent"].localized(context))
     }

@@ -20,7 +20,6 @@ struct SignInPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let form = context.form
         let adding = try form["add"] == "1" && context.session() != nil
         if adding, try !context.hasRoomForAnotherAccount() { return tooMany(context) }

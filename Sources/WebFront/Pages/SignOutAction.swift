@@ -12,7 +12,6 @@ struct SignOutAction: Sendable {
             context.flash.set(Flash("signed_out"))
             return context.redirect(to: context.site.paths.signIn())
         }
-        try context.csrf.verify()
         if context.form["scope"] == "all" {
             try context.signOutEverywhereHere()
             context.flash.set(Flash("signed_out_all"))

@@ -24,7 +24,6 @@ struct SignUpPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let invite = (context.form["invite"] ?? "").trimmingWhitespace()
         do {
             switch try registration.signUp(context.form, client: context.client, here: context.browserTokens) {

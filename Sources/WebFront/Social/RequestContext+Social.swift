@@ -1,7 +1,9 @@
 // RequestContext+Social.swift: what the social sign-in pages share: the browser's binding cookie, the pending
 // identity's cookie, the redirect URI registered at each provider, and the provider buttons on a page.
 //
-// Cookies (HttpOnly, SameSite=Lax, path = base path, until the browser closes):
+// Cookies (HttpOnly, SameSite=Lax, until the browser closes), host-bound (CookieJar): over https named `__Host-<name>`
+// with Path=/, no Domain and Secure, so a sibling subdomain cannot plant its own binding or pending identity in this
+// browser (a login CSRF into the picker or auth/link); over plain http under the base path. Sent twice: read as absent.
 //   frontdoor_oauth            32 random bytes binding a flow's `state` (and a pending identity) to this browser;
 //                              Lax, so the provider's top-level redirect back to the callback carries it
 //   frontdoor_social_pending   the pending identity's token between the callback and auth/email or auth/link
@@ -18,15 +20,16 @@ extension RequestContext {
 
     /// This browser's binding bytes; with `create`, made and queued as a cookie when missing.
     func socialBinding(create: Bool) -> [UInt8]? {
-        if let value = cookies[Self.socialBindingCookie], let bytes = Base64URL.decode(value, allowingPadding: true), bytes.count == 32 { return bytes }
+        if let value = cookies.hostBoundValue(Self.socialBindingCookie),
+           let bytes = Base64URL.decode(value, allowingPadding: true), bytes.count == 32 { return bytes }
         guard create else { return nil }
         let bytes = core.random.bytes(32)
-        cookies.set(Self.socialBindingCookie, Base64URL.encode(bytes))
+        cookies.setHostBound(Self.socialBindingCookie, Base64URL.encode(bytes))
         return bytes
     }
 
     /// The pending identity's token, if this browser has one.
-    var socialPendingToken: String? { cookies[Self.socialPendingCookie].flatMap { $0.isEmpty ? nil : $0 } }
+    var socialPendingToken: String? { cookies.hostBoundValue(Self.socialPendingCookie).flatMap { $0.isEmpty ? nil : $0 } }
 
     /// This browser's pending identity (auth/email, auth/link), or nil when it has none or it expired or was used.
     func socialPending() throws -> PendingIdentity? {
@@ -42,14 +45,14 @@ extension RequestContext {
     }
 
     func setSocialPending(_ token: String?) {
-        cookies.set(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
+        cookies.setHostBound(Self.socialPendingCookie, token ?? "", maxAge: token == nil ? 0 : 600)
     }
 
     /// The picker's tokens, if this browser has any (at most 10).
-    var socialPickTokens: [String] { (cookies[Self.socialPickCookie] ?? "").split(separator: ".").prefix(10).map(String.init) }
+    var socialPickTokens: [String] { (cookies.hostBoundValue(Self.socialPickCookie) ?? "").split(separator: ".").prefix(10).map(String.init) }
 
     func setSocialPick(_ tokens: [String]) {
-        cookies.set(Self.socialPickCookie, tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 600)
+        cookies.setHostBound(Self.socialPickCookie, tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 600)
     }
 
     /// The accounts signed in in this browser: the active one first, then the waiting ones.

@@ -18,7 +18,6 @@ struct SocialEmailPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         guard let token = context.socialPendingToken, let pending = try context.socialPending() else { return context.socialPendingExpired() }
         do {
             let outcome = try social.submitEmail(

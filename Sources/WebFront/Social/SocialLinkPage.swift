@@ -19,7 +19,6 @@ struct SocialLinkPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         guard let token = context.socialPendingToken, let pending = try context.socialPending() else { return context.socialPendingExpired() }
         do {
             let grant = try social.linkWithPassword(

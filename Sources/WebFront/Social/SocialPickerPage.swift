@@ -30,7 +30,6 @@ struct SocialPickerPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let choices = try choices(context)
         guard let index = Int(context.form["choice"] ?? ""), choices.indices.contains(index) else { return expired(context) }
         do {

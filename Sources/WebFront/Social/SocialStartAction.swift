@@ -16,7 +16,6 @@ struct SocialStartAction: Sendable {
 
     func submit(_ context: RequestContext, provider id: String) throws -> Response {
         guard let provider = context.site.social.provider(id) else { throw HTTPError.notFound }
-        try context.csrf.verify()
         let form = context.form
         let purpose = SocialPurpose(rawValue: form["purpose"] ?? "") ?? .signIn
         var accountId: Int64?

@@ -19,7 +19,6 @@ struct AccountDeletionPage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireRecentSignIn(returnTo: path(context))
         do {
             try deletion.delete(session: session.digest, password: context.form["password"] ?? "",

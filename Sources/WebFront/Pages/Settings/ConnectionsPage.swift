@@ -40,7 +40,6 @@ struct ConnectionsPage: Sendable {
 
     func unlink(_ context: RequestContext) throws -> Response {
         let session = try context.requireRecentSignIn(returnTo: context.site.paths.path("settings/connections"))
-        try context.csrf.verify()
         let provider = context.form["provider"] ?? ""
         do {
             try socialLinks.unlink(accountId: session.accountId, provider: provider, client: context.client)

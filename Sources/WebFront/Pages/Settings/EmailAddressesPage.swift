@@ -19,7 +19,6 @@ struct EmailAddressesPage: Sendable {
     }
 
     func add(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireRecentSignIn(returnTo: listPath(context))
         do {
             try self.addresses.add(context.form["email"] ?? "", to: session.accountId, client: context.client)
@@ -49,10 +48,9 @@ struct EmailAddressesPage: Sendable {
 
     // MARK: Helpers
 
-    /// A POST on one address (`id`): CSRF, recent sign-in, the core call; then back to the list with a flash.
+    /// A POST on one address (`id`), its CSRF token checked by the responder: recent sign-in, the core call; then back to the list with a flash.
     private func change(_ context: RequestContext, success: String,
                         _ action: (EmailAddresses, Int64, Int64, ClientInfo) throws -> Void) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireRecentSignIn(returnTo: listPath(context))
         guard let id = Int64(context.form["id"] ?? "") else { return done(context, Flash("address_not_found", kind: .alert)) }
         do {

@@ -19,7 +19,6 @@ struct PasswordChangePage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireRecentSignIn(returnTo: path(context))
         do {
             try passwordChange.change(session: session.digest, form: context.form, client: context.client)

@@ -20,7 +20,6 @@ struct ProfilePage: Sendable {
     }
 
     func submit(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireSession()
         do {
             try profile.update(accountId: session.accountId, form: context.form, client: context.client)

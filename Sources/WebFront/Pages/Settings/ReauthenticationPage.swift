@@ -19,7 +19,6 @@ struct ReauthenticationPage: Sendable {
 
     func submit(_ context: RequestContext) throws -> Response {
         let session = try context.requireSession()
-        try context.csrf.verify()
         do {
             try reauthentication.confirm(session: session.digest, password: context.form["password"] ?? "",
                                           client: context.client)

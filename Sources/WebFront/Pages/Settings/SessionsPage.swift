@@ -38,7 +38,6 @@ struct SessionsPage: Sendable {
     }
 
     func revoke(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireSession()
         let handle = context.form["handle"] ?? ""
         let own = handle.lowercased() == SessionManagement.handle(for: session.digest)
@@ -60,7 +59,6 @@ struct SessionsPage: Sendable {
     }
 
     func revokeOthers(_ context: RequestContext) throws -> Response {
-        try context.csrf.verify()
         let session = try context.requireRecentSignIn(returnTo: path(context))
         try sessionManagement.revokeOthers(accountId: session.accountId, except: session.digest, client: context.client)
         context.flash.set(Flash("sessions_revoked_others"))
