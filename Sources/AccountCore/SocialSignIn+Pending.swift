@@ -69,7 +69,7 @@ extension SocialSignIn {
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 var created = record
                 created.email = address
-                let accountId = try createAccount(created, address: address, verified: invited, client: client,
+                let accountId = try createAccount(created, address: address, verified: invited, binding: binding, client: client,
                                                   detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
                 if confirmation.required && !invited {
                     let emailId = try tx.primaryAddressId(accountId: accountId)
@@ -120,7 +120,7 @@ extension SocialSignIn {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: tx)
                     return .failed(.unconfirmed)
                 }
-                _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
+                _ = try linkIdentity(pending.identity, to: target, client: client, binding: binding, in: tx)
                 // One winner per pending identity: markUsed's conditional UPDATE.
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 try lockout.recordSuccess(accountId: target, in: tx)

@@ -215,7 +215,7 @@ def test_without_a_verified_address_the_person_enters_one_and_confirms_it(social
     assert not signed_in_as(early)
 
     confirm = smtp.link(email, "/confirm?token=").replace("&amp;", "&")
-    assert Browser(social_mail).get(confirm).status_code in (302, 303)
+    assert browser.get(confirm).status_code in (302, 303), "followed in the browser that signed in with the provider"
     assert social_mail.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE accountId = ?", account) == [(1,)]
     later = Browser(social_mail)
     social_sign_in(later, "corp")

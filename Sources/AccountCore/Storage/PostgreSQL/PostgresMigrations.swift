@@ -219,5 +219,12 @@ enum PostgresMigrations {
                 FOR EACH ROW WHEN (OLD.isPrimary OR NEW.isPrimary) EXECUTE FUNCTION session_notify()
             """,
         ]),
+        Migration(name: "v13-address-proof", statements: [
+            "ALTER TABLE socialIdentity ADD COLUMN unprovenBinding bytea",
+            """
+            UPDATE socialIdentity SET unprovenBinding = ''::bytea WHERE NOT EXISTS (
+                SELECT 1 FROM emailAddress e WHERE e.accountId = socialIdentity.accountId AND e.verifiedAt IS NOT NULL)
+            """,
+        ]),
     ]
 }
