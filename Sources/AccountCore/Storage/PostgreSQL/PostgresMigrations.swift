@@ -225,6 +225,13 @@ enum PostgresMigrations {
             UPDATE socialIdentity SET unprovenBinding = ''::bytea WHERE NOT EXISTS (
                 SELECT 1 FROM emailAddress e WHERE e.accountId = socialIdentity.accountId AND e.verifiedAt IS NOT NULL)
             """,
+            // The session lookup also says whether the primary address is verified (the gate trusts only a verified
+            // one): its confirmation must reach every host's cache like an address change.
+            "DROP TRIGGER emailAddress_notify ON emailAddress",
+            """
+            CREATE TRIGGER emailAddress_notify AFTER UPDATE OF address, isPrimary, verifiedAt ON emailAddress
+                FOR EACH ROW WHEN (OLD.isPrimary OR NEW.isPrimary) EXECUTE FUNCTION session_notify()
+            """,
         ]),
     ]
 }

@@ -270,6 +270,7 @@ extension SQLiteBackend {
             // typed on auth/email) keeps the digest of the browser binding it was linked in, until an address of the
             // account is proven (IdentityProof.swift). Identities linked before this step on accounts still without a
             // verified address get an empty digest, which no browser matches: the first proof unlinks them.
+            // (PostgreSQL's step also has its session-notify trigger fire on `verifiedAt`; SQLite has no cache to tell.)
             try db.alter(table: "socialIdentity") { t in t.add(column: "unprovenBinding", .blob) }
             try db.execute(sql: """
                 UPDATE socialIdentity SET unprovenBinding = X'' WHERE NOT EXISTS (
