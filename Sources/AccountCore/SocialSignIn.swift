@@ -175,6 +175,7 @@ public struct SocialSignIn: Sendable {
                 logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
                 return .done(.needsEmail(pendingToken: token))
             }
+            try releaseUnconfirmedClaim(on: address, provider: record.provider, client: client, in: tx)
             let candidates = try linkCandidates(identity, address: address, browserAccounts: browserAccounts, in: tx)
             if !candidates.isEmpty {
                 return .done(try askToLink(record, candidates: candidates, flow: flow, binding: binding, in: tx))

@@ -101,6 +101,7 @@ extension ConfigKeys {
         duration("retention.audit", \.retention.audit, "audit rows older than this are deleted (`0`: kept forever); at least `signup_limit.window`, which the sign-up limit counts back over (see \"Locks and the audit trail\")"),
         duration("retention.sent_mail", \.retention.sentMail, "delivered mail sent longer ago than this is deleted, unsent mail never (`0`: kept forever); at least `mail.throttle`"),
         duration("retention.prune_interval", \.retention.pruneInterval, "how often `frontdoor serve` prunes, after once at start"),
+        duration("retention.unconfirmed", \.retention.unconfirmed, "accounts whose address was never confirmed (and not signed in to since), and added addresses never confirmed, are deleted this long after they were made, once no link mailed for them still works (`0`: kept forever); at least `confirmation.lifetime`. Until then such an address blocks its owner's sign-up"),
     ]
 
     /// The keys that hold lists or mappings: read from the file only, each by its own reader, listed for the reference.

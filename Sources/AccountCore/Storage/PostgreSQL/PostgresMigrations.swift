@@ -227,6 +227,8 @@ enum PostgresMigrations {
             """,
             // The session lookup also says whether the primary address is verified (the gate trusts only a verified
             // one): its confirmation must reach every host's cache like an address change.
+            // What was never confirmed expires (Retention+Unconfirmed): its batches start from this index.
+            "CREATE INDEX emailAddress_unverified ON emailAddress (createdAt) WHERE verifiedAt IS NULL",
             "DROP TRIGGER emailAddress_notify ON emailAddress",
             """
             CREATE TRIGGER emailAddress_notify AFTER UPDATE OF address, isPrimary, verifiedAt ON emailAddress

@@ -271,6 +271,8 @@ extension SQLiteBackend {
             // account is proven (IdentityProof.swift). Identities linked before this step on accounts still without a
             // verified address get an empty digest, which no browser matches: the first proof unlinks them.
             // (PostgreSQL's step also has its session-notify trigger fire on `verifiedAt`; SQLite has no cache to tell.)
+            // What was never confirmed expires (Retention+Unconfirmed): its batches start from this index.
+            try db.create(index: "emailAddress_unverified", on: "emailAddress", columns: ["createdAt"], condition: Column("verifiedAt") == nil)
             try db.alter(table: "socialIdentity") { t in t.add(column: "unprovenBinding", .blob) }
             try db.execute(sql: """
                 UPDATE socialIdentity SET unprovenBinding = X'' WHERE NOT EXISTS (
