@@ -33,7 +33,8 @@ def make_old_database(folder):
     with closing(sqlite3.connect(folder / "frontdoor.sqlite")) as db:
         db.executemany("DELETE FROM grdb_migrations WHERE identifier = ?", [(step,) for step in PENDING])
         db.executescript("DROP TRIGGER audit_count; DROP TRIGGER audit_lastSignIn; DROP TABLE auditCount; "
-                         "ALTER TABLE account DROP COLUMN lastSignInAt; ALTER TABLE socialIdentity DROP COLUMN unprovenBinding;")
+                         "ALTER TABLE account DROP COLUMN lastSignInAt; ALTER TABLE socialIdentity DROP COLUMN unprovenBinding; "
+                         "DROP INDEX emailAddress_unverified;")
         db.commit()
 
 
