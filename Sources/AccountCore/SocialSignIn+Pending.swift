@@ -5,8 +5,9 @@
 // Options: `pendingLifetime` (10 min; a pending identity works once, in the browser it was made for),
 // `confirmation.required`, the sign-up mode and `mail.throttle` (the note to an address's owner).
 // Giving an address behaves like sign-up: a free address gets a password-less account with the address unverified
-// and the identity linked, then a confirmation mail (or, without required confirmation, a session); an address that
-// has an account gets the same `.confirmationSent`, nothing is created, and its owner is told (as at sign-up). With an
+// and the identity linked (unproven: it stays only if the address is confirmed in this browser, IdentityProof), then a
+// confirmation mail (or, without required confirmation, a session); an address that has an account gets the same
+// `.confirmationSent`, nothing is created, and its owner is told (as at sign-up). With an
 // invitation carried from the sign-up page for that very address, the address counts as verified and the person is
 // signed in; in invite mode any other address is `not_invited`.
 // Linking with a password checks it exactly as Authentication does: a blocked client address, a locked account, a
