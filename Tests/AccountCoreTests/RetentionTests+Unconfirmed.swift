@@ -3,6 +3,7 @@
 // address, a link that still works, an account in use), 0 keeping them forever; on the run's backend.
 import Foundation
 import Logging
+import StorageTestKit
 import Testing
 @testable import AccountCore
 
@@ -96,6 +97,19 @@ struct UnconfirmedRetentionTests {
         let pruner = Pruner(retention: retention(fixture), logger: Logger(label: "test"))
         #expect(pruner.pruneOnce() != nil)
         #expect(try fixture.count("account") == 0)
+    }
+
+    /// Each batch starts from the index of unverified addresses and reads the rest by key: no table is scanned
+    /// (EXPLAIN QUERY PLAN, SQLite's).
+    @Test func theStatementsUseIndexesNotScans() throws {
+        let database = try TestDatabase.make(.sqlite)
+        let statements: [(String, SQLArguments)] = [(Transaction.unconfirmedAccountsSQL, [1.0, 1.0, 1.0, 2.0, 1000]),
+                                                    (Transaction.unconfirmedAddressesSQL, [1.0, 2.0, 1000])]
+        for (sql, arguments) in statements {
+            let plan = try database.read { tx in try tx.rows("EXPLAIN QUERY PLAN " + sql, arguments).map { $0["detail"] as String } }
+            #expect(!plan.isEmpty && plan.allSatisfy { !$0.hasPrefix("SCAN") }, "\(sql): \(plan)")
+            #expect(plan.contains { $0.contains("emailAddress_unverified") }, "\(plan)")
+        }
     }
 
     @Test func batchesEndWhenABatchComesBackShort() throws {

@@ -11,7 +11,11 @@ extension Transaction {
     /// `cutoff`, neither signed in to nor with a session seen since `cutoff`, and without a confirmation link that
     /// still works at `now`.
     func unconfirmedAccounts(before cutoff: Double, now: Double, limit: Int) throws -> [Int64] {
-        try values(Int64.self, """
+        try values(Int64.self, Self.unconfirmedAccountsSQL, [cutoff, cutoff, cutoff, now, limit])
+    }
+
+    /// `unconfirmedAccounts`' statement (parameters: cutoff, cutoff, cutoff, now, limit).
+    static let unconfirmedAccountsSQL = """
             SELECT e.accountId FROM emailAddress e JOIN account a ON a.id = e.accountId
             WHERE e.verifiedAt IS NULL AND e.createdAt < ? AND e.isPrimary
               AND (a.lastSignInAt IS NULL OR a.lastSignInAt < ?)
@@ -20,17 +24,19 @@ extension Transaction {
               AND NOT EXISTS (SELECT 1 FROM accountToken t WHERE t.accountId = e.accountId AND t.purpose = 'confirmation'
                                                          AND t.usedAt IS NULL AND t.expiresAt > ?)
             ORDER BY e.createdAt LIMIT ?
-            """, [cutoff, cutoff, cutoff, now, limit])
-    }
+            """
 
     /// Up to `limit` added (not primary) addresses, oldest first, never verified, made before `cutoff`, without a link
     /// that still works at `now`.
     func unconfirmedAddedAddresses(before cutoff: Double, now: Double, limit: Int) throws -> [EmailAddress] {
-        try rows("""
+        try rows(Self.unconfirmedAddressesSQL, [cutoff, now, limit]).map(EmailAddress.init(row:))
+    }
+
+    /// `unconfirmedAddedAddresses`' statement (parameters: cutoff, now, limit).
+    static let unconfirmedAddressesSQL = """
             SELECT e.id, e.accountId, e.address, e.normalizedAddress, e.isPrimary, e.verifiedAt, e.createdAt FROM emailAddress e
             WHERE e.verifiedAt IS NULL AND e.createdAt < ? AND NOT e.isPrimary
               AND NOT EXISTS (SELECT 1 FROM accountToken t WHERE t.emailAddressId = e.id AND t.usedAt IS NULL AND t.expiresAt > ?)
             ORDER BY e.createdAt LIMIT ?
-            """, [cutoff, now, limit]).map(EmailAddress.init(row:))
-    }
+            """
 }
