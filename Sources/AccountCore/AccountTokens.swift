@@ -33,6 +33,12 @@ struct AccountTokens: Sendable {
         return try tx.isTokenRedeemable(digest: token.digest, purpose: purpose, now: clock.now())
     }
 
+    /// The account of the token while it can be redeemed (nothing is changed); nil otherwise.
+    func account(of encoded: String, purpose: Purpose, in tx: Transaction) throws -> Int64? {
+        guard let token = SecretToken(encoded: encoded) else { return nil }
+        return try tx.redeemableTokenAccount(digest: token.digest, purpose: purpose, now: clock.now())
+    }
+
     /// Voids every outstanding token of `purpose` for the account.
     func voidAll(_ purpose: Purpose, accountId: Int64, in tx: Transaction) throws {
         try tx.voidAccountTokens(purpose, accountId: accountId, now: clock.now())

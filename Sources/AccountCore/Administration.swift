@@ -119,7 +119,7 @@ public struct Administration: Sendable {
                              recentAudit: try audit.list(AuditFilter(accountId: accountId, limit: 10)))
     }
 
-    /// Marks the account's unverified addresses verified; returns them.
+    /// Marks the account's unverified addresses verified (unlinking identities not proven yet: IdentityProof); returns them.
     @discardableResult
     public func confirm(accountId: Int64, client: ClientInfo) throws -> [String] {
         try database.write { tx in
@@ -127,6 +127,9 @@ public struct Administration: Sendable {
             for address in pending {
                 try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: tx)
             }
+            // The operator vouches for the address, not for a provider identity someone linked before it was proven.
+            try IdentityProof.settle(accountId: accountId, browser: nil, reason: "address confirmed by the operator", client: client,
+                                     audit: audit, in: tx)
             return pending
         }
     }

@@ -5,10 +5,20 @@
 //   lifetime   how long a confirmation link works
 // Resending is throttled per address (mail.throttle) and always answers the same way. An address marked to become
 // primary when confirmed (the JSON API's email change, EmailAddresses+PrimaryChange) becomes primary as it is confirmed,
-// in the same transaction, and the old primary address is told.
+// in the same transaction, and the old primary address is told. Identities linked while the account had no verified
+// address are settled as the address is confirmed: kept when the link is followed in the browser that linked them,
+// unlinked otherwise (IdentityProof).
 import AccountRules
 import Foundation
 import Logging
+
+/// What following a confirmation link did.
+public struct ConfirmedAddress: Sendable, Equatable {
+    /// The address, as entered.
+    public var address: String
+    /// Providers unlinked because they were linked, before any address of the account was proven, in another browser.
+    public var unlinkedProviders: [String]
+}
 
 /// Confirmation of email addresses.
 public struct Confirmation: Sendable {
@@ -39,11 +49,20 @@ public struct Confirmation: Sendable {
         try mail.enqueue(.confirmation(token: token.encoded), to: address, in: tx)
     }
 
-    /// Marks the token's address verified and returns it.
+    /// Marks the token's address verified and returns it; identities still to be proven are unlinked (no browser).
     ///
     /// - Throws: `AccountError.invalidToken` when the link is unknown, used or expired.
     public func confirm(token: String, client: ClientInfo = ClientInfo()) throws -> String {
-        let confirmed = try database.write { tx -> (email: EmailAddress, madePrimary: Bool)? in
+        try confirmAddress(token: token, client: client, binding: nil).address
+    }
+
+    /// Marks the token's address verified, in the browser whose social binding cookie is `binding` (nil: none). The
+    /// account's identities linked while it had no verified address stay only when linked in that browser; the others
+    /// are unlinked and named in the answer (IdentityProof).
+    ///
+    /// - Throws: `AccountError.invalidToken` when the link is unknown, used or expired.
+    public func confirmAddress(token: String, client: ClientInfo = ClientInfo(), binding: [UInt8]?) throws -> ConfirmedAddress {
+        let confirmed = try database.write { tx -> (email: EmailAddress, madePrimary: Bool, unlinked: [String])? in
             // One winner: the token's redemption is a conditional UPDATE (AccountTokens.redeem); a second confirmation
             // with the same link gets nil.
             guard let redeemed = try tokens.redeem(token, purpose: .confirmation, in: tx), let id = redeemed.emailAddressId else { return nil }
@@ -53,19 +72,25 @@ public struct Confirmation: Sendable {
             guard let verified = try tx.markAddressVerified(id: id, at: mail.clock.now()) else { return nil }
             let email = verified.email
             try audit.record(.emailConfirmed, accountId: redeemed.accountId, email: email.address, client: client, in: tx)
+            let unlinked = try IdentityProof.settle(accountId: redeemed.accountId, browser: binding,
+                                                    reason: "address confirmed in another browser", client: client, audit: audit, in: tx)
             if verified.makePrimaryOnVerify, !email.isPrimary {
                 try EmailAddresses.switchPrimary(to: email, client: client, mail: mail, audit: audit, detail: "primary, confirmed", in: tx)
-                return (email, true)
+                return (email, true, unlinked)
             } else if !email.isPrimary, let primary = try EmailAddress.primaryAddress(of: email.accountId, in: tx) {
                 // The new address can sign in and receive reset links now: the primary address hears of it (ASVS 2.5.5).
                 try mail.enqueue(.addressAdded(address: email.address), to: primary, in: tx)
             }
-            return (email, false)
+            return (email, false, unlinked)
         }
         guard let confirmed else { throw AccountError.invalidToken }
         if confirmed.madePrimary { logger.info("confirmed address made primary", metadata: ["account": "\(confirmed.email.accountId)"]) }
+        if !confirmed.unlinked.isEmpty {
+            logger.notice("address confirmed in another browser than the provider sign-in that gave it; identity unlinked",
+                          metadata: ["account": "\(confirmed.email.accountId)", "providers": "\(confirmed.unlinked)"])
+        }
         logger.info("address confirmed")
-        return confirmed.email.address
+        return ConfirmedAddress(address: confirmed.email.address, unlinkedProviders: confirmed.unlinked)
     }
 
     /// Sends a new link when `email` belongs to an unconfirmed address and none was sent within the throttle window.

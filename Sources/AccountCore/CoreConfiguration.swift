@@ -144,11 +144,16 @@ public struct RetentionPolicy: Sendable, Equatable {
     public var sentMail: TimeInterval
     /// How often `serve` prunes, after pruning once at start (`retention.prune_interval`).
     public var pruneInterval: TimeInterval
+    /// Accounts never confirmed (and not in use), and added addresses never confirmed, older than this are deleted once
+    /// no link of theirs works any more (`retention.unconfirmed`; see Retention+Unconfirmed).
+    public var unconfirmed: TimeInterval
 
-    public init(audit: TimeInterval = 365 * 86400, sentMail: TimeInterval = 30 * 86400, pruneInterval: TimeInterval = 3600) {
+    public init(audit: TimeInterval = 365 * 86400, sentMail: TimeInterval = 30 * 86400, pruneInterval: TimeInterval = 3600,
+                unconfirmed: TimeInterval = 7 * 86400) {
         self.audit = audit
         self.sentMail = sentMail
         self.pruneInterval = pruneInterval
+        self.unconfirmed = unconfirmed
     }
 
     public static let `default` = RetentionPolicy()

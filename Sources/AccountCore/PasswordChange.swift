@@ -98,7 +98,7 @@ public struct PasswordChange: Sendable {
             let ended = try tx.deleteSessions(of: accountId, keeping: digest)
             try tokens.voidAll(.reset, accountId: accountId, in: tx)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
-            if !primary.isEmpty { try mail.enqueue(.passwordChanged, to: primary, in: tx) }
+            if !primary.isEmpty { try mail.enqueue(.passwordChanged(providers: try tx.socialProviders(accountId: accountId)), to: primary, in: tx) }
             try audit.record(.passwordChanged, accountId: accountId, email: primary, client: client,
                              detail: "\(setting ? "set " : "")by its owner; \(ended) other session(s) ended", in: tx)
             return ended

@@ -4,7 +4,10 @@
 //   lifetime   how long a reset link works
 // Reminders go only to known, confirmed addresses, throttled per address (mail.throttle), and the
 // caller always shows the same neutral page. A reset replaces the password, ends every session of
-// the account, voids other reset links, lifts a lock, mails "your password was changed" and signs in this browser.
+// the account, voids other reset links, lifts a lock, mails "your password was changed" (naming the providers still
+// linked, which sign in without the password) and signs in this browser. The reset page names them too
+// (`linkedProviders`). Identities linked while the account had no verified address and not proven since are unlinked
+// unless the reset happens in the browser that linked them (IdentityProof).
 import AccountRules
 import Foundation
 import Logging
@@ -50,6 +53,15 @@ public struct PasswordReminder: Sendable {
         }
     }
 
+    /// The providers linked to the account of reset link `token` while it can be used (empty otherwise): the reset page
+    /// says they sign in to the account too, whatever the new password.
+    public func linkedProviders(token: String) throws -> [String] {
+        try database.read { tx in
+            guard let accountId = try tokens.account(of: token, purpose: .reset, in: tx) else { return [] }
+            return try tx.socialProviders(accountId: accountId)
+        }
+    }
+
     /// True while the reset link can still be used (GET shows the form, or the "expired" page).
     public func isRedeemable(token: String) throws -> Bool {
         try database.read { tx in try tokens.isRedeemable(token, purpose: .reset, in: tx) }
@@ -61,8 +73,9 @@ public struct PasswordReminder: Sendable {
     ///   `AccountError.invalid` when the new password breaks the rules.
     /// `kind: .api` signs in with an API token (the JSON API's `PUT password` with a reset token). With `here` (the
     /// browser's tokens) the account is added to the browser under the several-accounts rules (BrowserSessions).
+    /// `binding`: the browser's social binding cookie, which keeps the identities it linked before any address was proven.
     public func reset(token: String, form: [String: String], client: ClientInfo, kind: SessionKind = .browser,
-                      here: BrowserTokens? = nil) throws -> SessionGrant {
+                      here: BrowserTokens? = nil, binding: [UInt8]? = nil) throws -> SessionGrant {
         guard try isRedeemable(token: token) else { throw AccountError.invalidToken }
         let errors = passwordValidator.validate(form)
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
@@ -73,11 +86,13 @@ public struct PasswordReminder: Sendable {
             guard let redeemed = try tokens.redeem(token, purpose: .reset, in: tx) else { return nil }
             let accountId = redeemed.accountId
             _ = try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now())
+            try IdentityProof.settle(accountId: accountId, browser: binding, reason: "password reset in another browser", client: client,
+                                     audit: audit, in: tx)
             try tx.deleteSessions(of: accountId)
             try tokens.voidAll(.reset, accountId: accountId, in: tx)
             try lockout.unlock(accountId: accountId, in: tx)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
-            try mail.enqueue(.passwordChanged, to: primary, in: tx)
+            try mail.enqueue(.passwordChanged(providers: try tx.socialProviders(accountId: accountId)), to: primary, in: tx)
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx)
             return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind,
                                        here: here, keepPrevious: true)

@@ -1,5 +1,5 @@
-// Pruner.swift: the background thread of `serve` that prunes old rows (see Retention) at start and then every
-// `retention.prune_interval`.
+// Pruner.swift: the background thread of `serve` that prunes old rows (see Retention) and expires what was never
+// confirmed (Retention+Unconfirmed) at start and then every `retention.prune_interval`.
 //
 // One per process, whatever the number of worker threads; several processes on one database each run their own,
 // harmlessly: a batch deletes what is still there, and the work is shared.
@@ -27,9 +27,12 @@ public final class Pruner: Sendable {
     public func pruneOnce(maxBatches: Int = .max) -> [Retention.Outcome]? {
         do {
             let outcomes = try retention.prune(maxBatches: maxBatches)
-            if outcomes.contains(where: { $0.deleted > 0 }) {
+            let expired = try retention.expireUnconfirmed(maxBatches: maxBatches)
+            if outcomes.contains(where: { $0.deleted > 0 }) || expired.accounts > 0 || expired.addresses > 0 {
                 var metadata: Logger.Metadata = [:]
                 for outcome in outcomes { metadata[outcome.kind.rawValue] = "\(outcome.deleted)" }
+                metadata["unconfirmed_accounts"] = "\(expired.accounts)"
+                metadata["unconfirmed_addresses"] = "\(expired.addresses)"
                 logger.info("pruned old rows", metadata: metadata)
             }
             return outcomes

@@ -190,6 +190,8 @@ public struct Residences: Sendable {
             guard held.isPrimary, let heldId = held.id else { return nil }
             try tx.markEmailAddressVerified(id: heldId, at: now)
             try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: tx)
+            try IdentityProof.settle(accountId: held.accountId, browser: nil, reason: "address confirmed through a device's link",
+                                     client: client, audit: audit, in: tx)
             return held.accountId
         }
         guard invitations.policy.mode == .open else { return nil }

@@ -49,6 +49,9 @@ public struct SessionInfo: Sendable, Equatable {
     public var expiresAt: Date
     public var rememberMe: Bool
     public var kind: SessionKind = .browser
+    /// Whether the primary address was verified (the gate passes on and matches only a verified address); false
+    /// where the row did not say (a session just made, an API token).
+    public var emailVerified: Bool = false
 }
 
 /// A new session: the token for the cookie (never stored) and what was stored.

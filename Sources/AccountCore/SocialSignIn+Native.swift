@@ -40,6 +40,7 @@ extension SocialSignIn {
                                             recentSignIn: recentSignIn, in: tx)
                 }
                 let address = Self.verifiedAddress(identity)
+                if let address { try releaseUnconfirmedClaim(on: address, provider: record.provider, client: client, in: tx) }
                 if let address, try EmailAddress.holding(address, in: tx) != nil {
                     logger.info("provider token refused: the address has an account", metadata: ["provider": "\(record.provider)"])
                     throw AccountError.refused("api_social_address_held")

@@ -5,8 +5,9 @@
 // Options: `pendingLifetime` (10 min; a pending identity works once, in the browser it was made for),
 // `confirmation.required`, the sign-up mode and `mail.throttle` (the note to an address's owner).
 // Giving an address behaves like sign-up: a free address gets a password-less account with the address unverified
-// and the identity linked, then a confirmation mail (or, without required confirmation, a session); an address that
-// has an account gets the same `.confirmationSent`, nothing is created, and its owner is told (as at sign-up). With an
+// and the identity linked (unproven: it stays only if the address is confirmed in this browser, IdentityProof), then a
+// confirmation mail (or, without required confirmation, a session); an address that has an account gets the same
+// `.confirmationSent`, nothing is created, and its owner is told (as at sign-up). With an
 // invitation carried from the sign-up page for that very address, the address counts as verified and the person is
 // signed in; in invite mode any other address is `not_invited`.
 // Linking with a password checks it exactly as Authentication does: a blocked client address, a locked account, a
@@ -69,7 +70,7 @@ extension SocialSignIn {
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 var created = record
                 created.email = address
-                let accountId = try createAccount(created, address: address, verified: invited, client: client,
+                let accountId = try createAccount(created, address: address, verified: invited, binding: binding, client: client,
                                                   detail: invited ? "via \(record.provider), invitation" : "via \(record.provider)", in: tx)
                 if confirmation.required && !invited {
                     let emailId = try tx.primaryAddressId(accountId: accountId)
@@ -120,7 +121,7 @@ extension SocialSignIn {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: tx)
                     return .failed(.unconfirmed)
                 }
-                _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
+                _ = try linkIdentity(pending.identity, to: target, client: client, binding: binding, in: tx)
                 // One winner per pending identity: markUsed's conditional UPDATE.
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 try lockout.recordSuccess(accountId: target, in: tx)

@@ -11,6 +11,9 @@
 // `social_identity_taken`. A pending identity carries the address it names its account by: the vouched address the
 // account holds (which the provider proved to the person), else nothing, and the account's primary address is read
 // when shown (it is an account signed in in this browser; WebFront masks any address the person has not proven).
+// An address another account only added, never confirmed, is nobody's yet: it makes no candidate, and when it is the
+// provider's main address the claim is dropped (`releaseUnconfirmedClaim`), so its owner gets an account of their own
+// instead of a link page for an account they cannot open (address squatting).
 import AccountRules
 import Foundation
 
@@ -30,8 +33,9 @@ extension SocialSignIn {
                         in tx: Transaction) throws -> [LinkCandidate] {
         var found: [LinkCandidate] = []
         for vouched in Self.vouchedAddresses(identity, main: address) {
-            guard let holder = try EmailAddress.holding(vouched, in: tx)?.accountId,
-                  !found.contains(where: { $0.accountId == holder }) else { continue }
+            guard let held = try EmailAddress.holding(vouched, in: tx), held.isPrimary || held.verifiedAt != nil else { continue }
+            let holder = held.accountId
+            guard !found.contains(where: { $0.accountId == holder }) else { continue }
             found.append(LinkCandidate(accountId: holder, address: vouched))
         }
         guard !found.isEmpty else { return [] }
@@ -40,6 +44,21 @@ extension SocialSignIn {
             found.append(LinkCandidate(accountId: account, address: nil))
         }
         return Array(found.prefix(Self.maxCandidates))
+    }
+
+    /// Drops another account's claim on `address` when that account only added it and never confirmed it: the provider
+    /// has just proven it to the person signing in (audited `email_removed` on that account). Returns whether it did.
+    @discardableResult
+    func releaseUnconfirmedClaim(on address: String, provider: String, client: ClientInfo, in tx: Transaction) throws -> Bool {
+        guard let held = try EmailAddress.holding(address, in: tx), !held.isPrimary, held.verifiedAt == nil, let id = held.id else {
+            return false
+        }
+        try tx.serialize(on: EmailAddresses.addressLock(held.accountId))
+        guard try tx.deleteEmailAddress(id: id) == 1 else { return false }
+        try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
+                         detail: "unconfirmed claim: verified by \(provider) for someone signing in", in: tx)
+        logger.info("unconfirmed address claim dropped for a provider-verified owner", metadata: ["account": "\(held.accountId)"])
+        return true
     }
 
     /// One pending identity per candidate: `.needsLink` for one, `.needsPick` for several.

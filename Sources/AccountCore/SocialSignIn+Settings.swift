@@ -11,10 +11,10 @@ import Foundation
 
 extension SocialSignIn {
     /// Purpose `link`: the identity joins the signed-in account.
-    func link(_ record: IdentityRecord, flow: SocialFlow, session: SessionInfo?, client: ClientInfo) throws -> SocialOutcome {
+    func link(_ record: IdentityRecord, flow: SocialFlow, session: SessionInfo?, binding: [UInt8], client: ClientInfo) throws -> SocialOutcome {
         guard let session, flow.accountId == session.accountId else { throw AccountError.refused("social_wrong_account") }
         try retryingOnce {
-            try database.write { tx in _ = try linkIdentity(record, to: session.accountId, client: client, in: tx) }
+            try database.write { tx in _ = try linkIdentity(record, to: session.accountId, client: client, binding: binding, in: tx) }
         }
         return .linked
     }
@@ -57,7 +57,7 @@ extension SocialSignIn {
                                      detail: "via \(record.provider): address not confirmed", in: tx)
                     return .failed(.unconfirmed)
                 }
-                _ = try linkIdentity(pending.identity, to: target, client: client, in: tx)
+                _ = try linkIdentity(pending.identity, to: target, client: client, binding: binding, in: tx)
                 // One winner per pending identity: markUsed's conditional UPDATE.
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
                 try tx.refreshSocialIdentity(record, now: clock.now())
@@ -74,7 +74,9 @@ extension SocialSignIn {
     /// changes). Refusals throw (the transaction is rolled back).
     /// One owner per identity and one identity per provider per account hold by socialIdentity's unique keys: a
     /// concurrent link makes the insert throw `.uniqueViolation`, and the caller's retryingOnce runs the step again.
-    func linkIdentity(_ record: IdentityRecord, to accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> Bool {
+    /// An account without a verified address keeps the identity unproven, bound to `binding`'s browser (IdentityProof).
+    func linkIdentity(_ record: IdentityRecord, to accountId: Int64, client: ClientInfo, binding: [UInt8]?,
+                      in tx: Transaction) throws -> Bool {
         if let owner = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
             guard owner == accountId else {
                 logger.info("link refused: identity linked to another account", metadata: ["account": "\(accountId)"])
@@ -86,7 +88,8 @@ extension SocialSignIn {
         guard try !tx.hasSocialIdentity(provider: record.provider, accountId: accountId) else {
             throw AccountError.refused("social_already_linked")
         }
-        try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now())
+        try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now(),
+                                    unprovenBinding: try IdentityProof.unprovenBinding(for: accountId, browser: binding, in: tx))
         let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
         try audit.record(.identityLinked, accountId: accountId, email: primary, client: client, detail: record.provider, in: tx)
         if let primary { try mail.enqueue(.identityLinked(provider: record.provider), to: primary, in: tx) }

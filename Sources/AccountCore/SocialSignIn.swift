@@ -150,7 +150,7 @@ public struct SocialSignIn: Sendable {
             return try retryingOnce { try signIn(record, identity: identity, flow: flow, binding: binding, client: client,
                                                  here: here, browserAccounts: browserAccounts) }
         case .link:
-            return try link(record, flow: flow, session: session, client: client)
+            return try link(record, flow: flow, session: session, binding: binding, client: client)
         case .reauthenticate:
             return try reauthenticate(record, flow: flow, session: session, client: client)
         case .linkPending:
@@ -175,6 +175,7 @@ public struct SocialSignIn: Sendable {
                 logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
                 return .done(.needsEmail(pendingToken: token))
             }
+            try releaseUnconfirmedClaim(on: address, provider: record.provider, client: client, in: tx)
             let candidates = try linkCandidates(identity, address: address, browserAccounts: browserAccounts, in: tx)
             if !candidates.isEmpty {
                 return .done(try askToLink(record, candidates: candidates, flow: flow, binding: binding, in: tx))
@@ -259,9 +260,10 @@ public struct SocialSignIn: Sendable {
         return try tx.openInviteAddress(digest: token.digest, now: clock.now())
     }
 
-    /// Creates a password-less account for `address` with the identity linked; audited as sign-up and link.
-    func createAccount(_ record: IdentityRecord, address: String, verified: Bool, client: ClientInfo, detail: String,
-                       in tx: Transaction) throws -> Int64 {
+    /// Creates a password-less account for `address` with the identity linked; audited as sign-up and link. With the
+    /// address not `verified`, the identity stays unproven (bound to `binding`'s browser) until it is (IdentityProof).
+    func createAccount(_ record: IdentityRecord, address: String, verified: Bool, binding: [UInt8]? = nil, client: ClientInfo,
+                       detail: String, in tx: Transaction) throws -> Int64 {
         // One account per address: emailAddress.normalizedAddress is unique (a concurrent sign-up makes this throw
         // `.uniqueViolation`, and retryingOnce runs the step again); one owner per identity: socialIdentity's unique keys.
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: verified, language: client.language,
@@ -269,7 +271,8 @@ public struct SocialSignIn: Sendable {
         if !record.displayName.isEmpty {
             try tx.setAccountDisplayName(record.displayName, accountId: accountId)
         }
-        try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now())
+        try tx.insertSocialIdentity(record, accountId: accountId, now: clock.now(),
+                                    unprovenBinding: try IdentityProof.unprovenBinding(for: accountId, browser: binding, in: tx))
         try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: tx)
         try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: tx)
         logger.info("account created through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])

@@ -71,5 +71,12 @@ extension MessageCatalog {
         "mail_identity_linked_not_you": "If you did not do this, unlink it in your settings and change your password:",
         "mail_identity_unlinked_intro": "An account on another site was unlinked from your account. It can no longer be used to sign in:",
         "mail_identity_unlinked_not_you": "If you did not do this, check the connected accounts in your settings:",
+
+        // Addresses proven elsewhere: an identity linked while no address of the account was verified stays only if
+        // the address is confirmed in the browser that signed in with the provider; reset page and mail name the links.
+        "confirmed_provider_unlinked": "Your email address has been confirmed. {provider} was not linked to this account: the link was opened in another browser than the one that signed in with {provider}. If that {provider} account is yours, set a password through \"Forgot your password?\", sign in and link it in your settings.",
+        "reset_linked_providers": "Sign-in with {providers} is also linked to this account. If one of them is not yours, unlink it in your settings once your password is set.",
+        "mail_password_changed_providers": "Sign-in with these providers also opens your account:",
+        "mail_password_changed_providers_not_you": "If one of them is not yours, unlink it in your settings:",
     ]
 }

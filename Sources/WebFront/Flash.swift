@@ -17,7 +17,7 @@ public struct Flash: Sendable, Equatable {
     static let known: [String: Kind] = [
         "language_changed": .notice,
         "signed_in": .notice, "signed_up": .notice, "signed_out": .notice, "sign_in_required": .alert,
-        "confirmed": .notice, "password_changed": .notice,
+        "confirmed": .notice, "password_changed": .notice, "confirmed_provider_unlinked": .alert,
         // Settings (self-service).
         "profile_updated": .notice, "password_updated": .notice,
         "address_added": .notice, "address_confirmed": .notice, "address_removed": .notice, "address_resent": .notice,

@@ -7,14 +7,18 @@
 // Answers 200 with Remote-User (account id), Remote-Email and Remote-Name; 401 with `Location: <sign-in URL>?rd=…`
 // (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed
 // SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most once a minute per session.
+// Only a verified primary address counts: with `confirmation.required` off a person is signed in with an address
+// nobody proved, so it meets no rule (403, even one naming it) and is not passed on (200 with Remote-User only).
 import AccountCore
 
 struct Gate: Sendable {
     func check(_ context: RequestContext) throws -> Response {
         guard let session = try context.session() else { return unauthorized(context) }
-        if let rule = context.request.gateRule, !GateRule(rule).allows(session.email) {
+        if let rule = context.request.gateRule.map(GateRule.init), !rule.entries.isEmpty,
+           !(session.emailVerified && rule.allows(session.email)) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
+        guard session.emailVerified else { return Response(status: 200, headers: [(name: "Remote-User", value: String(session.accountId))]) }
         return Response(status: 200, headers: [
             (name: "Remote-User", value: String(session.accountId)),
             (name: "Remote-Email", value: session.email),

@@ -81,6 +81,20 @@ import StorageTestKit
         try waitUntil("B forgets the deleted account's session") { try hosts.b.findBrowserSession(digest: digest) == nil }
     }
 
+    @Test func aConfirmationOfThePrimaryAddressReachesTheOtherHost() throws {
+        let hosts = try twoHosts()
+        let digest = Data(repeating: 4, count: 32)
+        let id = try account("dee@example.com", session: digest, on: hosts.a)
+        try hosts.a.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = NULL WHERE accountId = ?", [id]) }
+        try waitUntil("B reads the address as unverified") { try hosts.b.findBrowserSession(digest: digest)?.emailVerified == false }
+        #expect(try hosts.b.findBrowserSession(digest: digest)?.emailVerified == false, "kept in B's cache")
+        let addressId = try #require(try hosts.a.read { tx in try tx.primaryAddressId(accountId: id) })
+        _ = try hosts.a.write { tx in try tx.markAddressVerified(id: addressId, at: Date()) }
+        #expect(try hosts.a.findBrowserSession(digest: digest)?.emailVerified == true, "the host that confirmed forgets at once")
+        let delay = try waitUntil("B reads the address as verified") { try hosts.b.findBrowserSession(digest: digest)?.emailVerified == true }
+        #expect(delay < 1)
+    }
+
     @Test func aChangeMadeOutsideFrontdoorReachesBothHostsToo() throws {
         let hosts = try twoHosts()
         let digest = Data(repeating: 3, count: 32)

@@ -102,11 +102,16 @@ struct SocialNativeSignInTests {
         #expect(try fixture.linkedIdentities().isEmpty)
     }
 
-    @Test func anAddressHeldEvenUnverifiedOrAddedIsHeld() throws {
+    @Test func anUnverifiedPrimaryAddressIsHeldButAnUnconfirmedAddedOneGoesToTheProvidersOwner() throws {
         let fixture = try TestFixture()
         let bob = try fixture.signUp("bob@example.com").session.accountId
+        #expect(refusal { _ = try fixture.services.social.signInWithProviderToken(google(email: "bob@example.com"), client: app) }
+                == "api_social_address_held", "an account's own address, even unconfirmed")
+        // An address bob merely added (and never confirmed) is not his: the provider proved it to its owner
         try fixture.services.addresses.add("ann@example.com", to: bob, client: ClientInfo())
-        #expect(refusal { _ = try fixture.services.social.signInWithProviderToken(google(), client: app) } == "api_social_address_held")
+        let (grant, created) = try fixture.services.social.signInWithProviderToken(google(), client: app)
+        #expect(created && grant.session.accountId != bob)
+        #expect(try fixture.services.addresses.all(of: bob).map(\.address) == ["bob@example.com"])
     }
 
     @Test func noAddressOrAnUnverifiedOneIsRefused() throws {

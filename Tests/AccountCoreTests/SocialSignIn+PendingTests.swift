@@ -64,10 +64,10 @@ struct SocialSignInPendingTests {
         // Used up
         #expect(refusal { _ = try submit(fixture, token, "other@example.com") } == "social_pending_invalid")
 
-        // Once confirmed, the provider signs the person in
+        // Once confirmed in the browser that signed in with the provider, the provider signs the person in
         let confirmation = try #require(try fixture.database.read { tx in try tx.value(String.self, "SELECT message FROM mailQueue") })
         let link = String(try #require(confirmation.firstMatch(of: /confirmation\(token: "([A-Za-z0-9_-]+)"\)/)).1)
-        _ = try fixture.services.confirmation.confirm(token: link)
+        _ = try fixture.services.confirmation.confirmAddress(token: link, binding: browser)
         #expect(try fixture.socialSignIn(identity(email: nil)).grant.session.accountId == accountId)
     }
 

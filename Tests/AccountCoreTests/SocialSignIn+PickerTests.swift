@@ -68,6 +68,37 @@ struct SocialSignInPickerTests {
         #expect(try fixture.linkedIdentities() == ["github/gh-1→\(work)"])
     }
 
+    @Test func anAddressAnotherAccountAddedWithoutConfirmingItIsReleasedToTheProvidersVerifiedOwner() throws {
+        // Given account A added victim@x.example and never confirmed it (anyone may type any address)
+        let fixture = try TestFixture()
+        let squatter = try fixture.signUp("squatter@example.com").session.accountId
+        _ = try fixture.services.addresses.add("Victim@X.example", to: squatter, client: client)
+        // When the address's owner signs in with a provider that verified it
+        let outcome = try fixture.social(identity("victim-1", email: "victim@x.example"))
+        // Then a new account is made for them, holding the address verified; A no longer holds it
+        guard case .signedIn(let grant, created: true) = outcome else { Issue.record("expected a new account, got \(outcome)"); return }
+        #expect(grant.session.accountId != squatter && grant.session.email == "victim@x.example")
+        #expect(try fixture.services.addresses.all(of: squatter).map(\.address) == ["squatter@example.com"])
+        #expect(try fixture.linkedIdentities() == ["corp/victim-1→\(grant.session.accountId)"])
+        #expect(try fixture.audits(.emailRemoved).map { $0["accountId"] as Int64 } == [squatter])
+        // A verified added address is still the account's own: the link step, as before
+        let owner = try fixture.signUp("owner@example.com").session.accountId
+        _ = try fixture.services.addresses.add("owned@x.example", to: owner, client: client)
+        _ = try fixture.services.confirmation.confirm(token: try verificationToken(fixture, to: "owned@x.example"))
+        guard case .needsLink = try fixture.social(identity("owner-1", email: "owned@x.example")) else {
+            Issue.record("a verified address is a candidate"); return
+        }
+    }
+
+    @Test func anUnverifiedAddedAddressIsNoCandidateAmongTheProvidersOtherAddresses() throws {
+        let fixture = try TestFixture()
+        let squatter = try fixture.signUp("squatter@example.com").session.accountId
+        _ = try fixture.services.addresses.add("ann@home.example", to: squatter, client: client)
+        let outcome = try fixture.social(github(main: "new@work.example", others: ["ann@home.example"]))
+        guard case .signedIn(_, created: true) = outcome else { Issue.record("expected sign-up, got \(outcome)"); return }
+        #expect(try fixture.services.addresses.all(of: squatter).count == 2, "an address the provider did not main-vouch stays put")
+    }
+
     @Test func oneCandidateIsTheLinkStep() throws {
         let fixture = try TestFixture()
         let home = try fixture.signUp("ann@home.example").session.accountId

@@ -26,10 +26,19 @@ struct GateTests {
         #expect(check(browser).header("Location") == "https://login.example.com/account/sign_in")
     }
 
+    /// Marks every address confirmed (the gate passes on and matches confirmed addresses only).
+    func confirmAll(_ test: TestApp) throws {
+        try test.services.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
+    }
+
     @Test func aSignedInVisitorGets200WithWhoTheyAre() throws {
-        let app = try makeApp { $0.confirmation.required = false }.app
-        let browser = TestBrowser(app)
+        let test = try makeApp { $0.confirmation.required = false }
+        let browser = TestBrowser(test.app)
         #expect(browser.post("/account/sign_up", signUpForm).status == 303)
+        let unconfirmed = check(browser)
+        #expect(unconfirmed.status == 200 && unconfirmed.header("Remote-User") == "1")
+        #expect(unconfirmed.header("Remote-Email") == nil && unconfirmed.header("Remote-Name") == nil, "an address nobody proved")
+        try confirmAll(test)
         let response = check(browser, original: "http://127.0.0.1:8080/app/")
         #expect(response.status == 200)
         #expect(response.header("Remote-User") == "1" && response.header("Remote-Email") == "Ann@Example.com")
@@ -38,9 +47,13 @@ struct GateTests {
     }
 
     @Test func aRuleRefusesSignedInPeopleItDoesNotList() throws {
-        let app = try makeApp { $0.confirmation.required = false }.app
+        let test = try makeApp { $0.confirmation.required = false }
+        let app = test.app
         let browser = TestBrowser(app)
         browser.post("/account/sign_up", signUpForm)
+        #expect(check(browser, allow: "ann@example.com").status == 403, "an address nobody proved meets no rule")
+        #expect(check(browser, allow: "").status == 200, "an empty rule still lets everyone signed in through")
+        try confirmAll(test)
         #expect(check(browser, allow: "bob@example.com, @example.org").status == 403)
         #expect(check(browser, allow: "bob@example.com ann@example.com").status == 200)
         #expect(check(browser, allow: "@EXAMPLE.com").status == 200)

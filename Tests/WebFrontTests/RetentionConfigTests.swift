@@ -58,6 +58,14 @@ struct RetentionConfigTests {
                 == "retention.sent_mail must be 0 (keep forever) or at least mail.throttle (1m): the mail throttle looks that far back (got 30s)")
     }
 
+    @Test func unconfirmedAccountsLiveAWeekAndAtLeastAsLongAsTheirLink() throws {
+        #expect(try read([:]).core.retention.unconfirmed == 7 * 86400)
+        #expect(try read(["FRONTDOOR_RETENTION_UNCONFIRMED": "0"]).retention.unconfirmed == 0)
+        #expect(try read(["FRONTDOOR_RETENTION_UNCONFIRMED": "3d"]).retention.unconfirmed == 3 * 86400)
+        #expect(failure(["FRONTDOOR_RETENTION_UNCONFIRMED": "2d"])
+                == "retention.unconfirmed must be 0 (keep forever) or at least confirmation.lifetime (3d) (got 2d)")
+    }
+
     @Test(arguments: [
         ("FRONTDOOR_RETENTION_AUDIT", "a year", "retention.audit: must be a duration such as 90s, 15m, 12h or 30d (got \"a year\")"),
         ("FRONTDOOR_RETENTION_SENT_MAIL", "-1d", "retention.sent_mail: must be a duration such as 90s, 15m, 12h or 30d (got \"-1d\")"),

@@ -73,11 +73,20 @@ def gate_stack(tmp_path_factory, request, upstream):
                          server_files(upstream))
 
 
-def signed_up(stack, email=None):
+def signed_up(stack, email=None, confirm=True):
+    """A browser signed up (and so signed in: confirmation is off here) as `email`; with `confirm`, the address is then
+    confirmed through a link asked for on confirmation/new, as the gate passes on confirmed addresses only."""
     email = email or unique_email("gate")
     browser = Browser(stack)
     assert browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD}).status_code == 303
+    if confirm:
+        confirmed(stack, browser, email)
     return browser, email
+
+
+def confirmed(stack, browser, email):
+    assert browser.post("/confirmation/new", {"email": email}).status_code == 200
+    assert browser.get(outbox_link(stack, email, "/confirm?token=")).status_code in (302, 303)
 
 
 def origin(stack):
@@ -202,6 +211,24 @@ def test_a_location_rule_lets_in_only_the_listed_people(gate_stack):
     boss, _ = signed_up(stack, f"Boss-{unique_email()}".replace("@example.com", "@admins.test"))
     assert boss.get(page).status_code == 200
     assert outsider.get(origin(stack) + "/app/panel").status_code == 200, "the rule is for that location only"
+
+
+def test_an_unconfirmed_address_meets_no_address_rule_and_is_not_passed_on(gate_stack):
+    # Confirmation is off: sign-up signs in at once with an address nobody proved.
+    stack = gate_stack
+    browser, email = signed_up(stack, f"Squatter-{unique_email()}".replace("@example.com", "@admins.test"), confirm=False)
+    [(account,)] = stack.query("SELECT accountId FROM emailAddress WHERE address = ?", email)
+    assert browser.get(origin(stack) + "/admins/panel").status_code == 403, "the rule names the address's domain"
+    plain = browser.get(origin(stack) + "/app/panel")
+    assert plain.status_code == 200 and f"Remote-User={account}\n" in plain.text
+    assert "Remote-Email=None\n" in plain.text and "Remote-Name=None\n" in plain.text
+    check = browser.get("/auth/check")
+    assert check.status_code == 200 and "Remote-Email" not in check.headers and "Remote-Name" not in check.headers
+
+    confirmed(stack, browser, email)
+    shown = browser.get(origin(stack) + "/admins/panel")
+    assert shown.status_code == 200 and f"Remote-Email={email}\n" in shown.text
+    assert browser.get("/auth/check").headers["Remote-Email"] == email
 
 
 def test_the_check_answers_nginx_with_401_200_and_the_sign_in_location(gate_stack):

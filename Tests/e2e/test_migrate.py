@@ -14,8 +14,8 @@ from stack import BIN, ROOT
 # Every test here makes its own SQLite file (test_postgres.py runs `migrate --status` on PostgreSQL).
 pytestmark = pytest.mark.sqlite_only("an old SQLite file migrated, its copy before, and backup of it")
 
-LATEST = "v12-session-notifications"
-PENDING = ["v11-retention", LATEST]   # what make_old_database takes away
+LATEST = "v13-address-proof"
+PENDING = ["v11-retention", "v12-session-notifications", LATEST]   # what make_old_database takes away
 
 
 def frontdoor(folder, *args):
@@ -33,7 +33,8 @@ def make_old_database(folder):
     with closing(sqlite3.connect(folder / "frontdoor.sqlite")) as db:
         db.executemany("DELETE FROM grdb_migrations WHERE identifier = ?", [(step,) for step in PENDING])
         db.executescript("DROP TRIGGER audit_count; DROP TRIGGER audit_lastSignIn; DROP TABLE auditCount; "
-                         "ALTER TABLE account DROP COLUMN lastSignInAt;")
+                         "ALTER TABLE account DROP COLUMN lastSignInAt; ALTER TABLE socialIdentity DROP COLUMN unprovenBinding; "
+                         "DROP INDEX emailAddress_unverified;")
         db.commit()
 
 
@@ -62,13 +63,13 @@ def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_c
     lines = migrated.stdout.splitlines()
     assert migrated.returncode == 0 and len(lines) == 3, migrated
     assert lines[0].startswith(f"backed up {database} to {database}.before-{PENDING[0]}-") and lines[0].endswith(" bytes)")
-    assert lines[1:] == [f"applied {', '.join(PENDING)}", f"database {database} is at {LATEST} (12 applied)"]
+    assert lines[1:] == [f"applied {', '.join(PENDING)}", f"database {database} is at {LATEST} (13 applied)"]
     before = next(tmp_path.glob(f"frontdoor.sqlite.before-{PENDING[0]}-*.sqlite"))
     assert stat.S_IMODE(os.stat(before).st_mode) == 0o600 and "lastSignInAt" not in account_columns(before)
     assert "lastSignInAt" in account_columns(database)
     assert frontdoor(tmp_path, "user", "list").returncode == 0
     again = frontdoor(tmp_path, "migrate")
-    assert again.stdout == f"database {database} is at {LATEST} (12 applied)\n", "nothing pending: no copy, no step"
+    assert again.stdout == f"database {database} is at {LATEST} (13 applied)\n", "nothing pending: no copy, no step"
     assert len(list(tmp_path.glob("frontdoor.sqlite.before-*"))) == 1
 
 

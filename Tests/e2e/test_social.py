@@ -159,6 +159,26 @@ def test_an_existing_address_is_linked_only_with_the_accounts_password(social, o
     assert f"Signed in as {email}" in signed_in_as(again), "the provider now signs in to that account"
 
 
+def test_an_address_another_account_added_without_confirming_it_goes_to_the_providers_verified_owner(social, oauth_provider):
+    # Account A types someone else's address into its settings and never confirms it (it cannot).
+    squatter, squatter_email = signed_up_with_password(social)
+    victim = unique_email("victim")
+    assert squatter.post("/settings/emails", {"email": victim}).status_code == 303
+    [squatter_account] = account_ids(social, squatter_email)
+    assert account_ids(social, victim) == [squatter_account]
+    # The address's owner signs in with a provider that verified it: a new account of their own, not A's link page.
+    sub, _ = person(oauth_provider)
+    oauth_provider.next_user(sub=sub, email=victim, email_verified=True, name="Real Owner")
+    browser = Browser(social)
+    answer = social_sign_in(browser, "corp")
+    assert path_of(answer) != "/account/auth/link", "not routed to the account that merely typed the address"
+    assert f"Signed in as {victim}" in signed_in_as(browser)
+    [owner_account] = account_ids(social, victim)
+    assert owner_account != squatter_account
+    assert [i["accountId"] for i in identities(social, "corp") if i["subject"] == sub] == [owner_account]
+    assert social.query("SELECT COUNT(*) FROM emailAddress WHERE accountId = ?", squatter_account) == [(1,)]
+
+
 def test_linking_and_unlinking_in_the_settings(social, oauth_provider):
     browser, email = signed_up_with_password(social)
     [account] = account_ids(social, email)
@@ -215,7 +235,7 @@ def test_without_a_verified_address_the_person_enters_one_and_confirms_it(social
     assert not signed_in_as(early)
 
     confirm = smtp.link(email, "/confirm?token=").replace("&amp;", "&")
-    assert Browser(social_mail).get(confirm).status_code in (302, 303)
+    assert browser.get(confirm).status_code in (302, 303), "followed in the browser that signed in with the provider"
     assert social_mail.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE accountId = ?", account) == [(1,)]
     later = Browser(social_mail)
     social_sign_in(later, "corp")

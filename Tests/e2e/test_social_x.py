@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from api_client import Api
 from chromium_driver import page_wait
 from http_client import REQUEST_TIMEOUT, Browser, page_text
+from mails import mail_text
 from social import account_ids, identities, social_sign_in, social_stack, social_start
 from users import unique_email
 from waits import wait_for
@@ -67,11 +68,11 @@ def signed_in_as(browser):
 
 
 def x_account(stack, provider, smtp):
-    """A new X user who gave and confirmed an address on the web: (sub, email, account id)."""
+    """A new X user who gave an address on the web and confirmed it in the same browser: (sub, email, account id)."""
     sub, email, browser = x_person(provider), unique_email("x"), Browser(stack)
     assert urlparse(social_sign_in(browser, PROVIDER).url).path == "/account/auth/email"
     assert "Check your email" in page_text(browser.post("/auth/email", {"email": email}, allow_redirects=True))
-    assert Browser(stack).get(smtp.link(email, "/confirm?token=").replace("&amp;", "&")).status_code in (302, 303)
+    assert browser.get(smtp.link(email, "/confirm?token=").replace("&amp;", "&")).status_code in (302, 303)
     [account] = account_ids(stack, email)
     return sub, email, account
 
@@ -165,7 +166,8 @@ def test_an_x_user_gives_an_address_confirms_it_and_lands_in_the_same_account_ag
     assert "You have to confirm your email address" in page_text(social_sign_in(early, PROVIDER))
     assert not signed_in_as(early)
 
-    assert Browser(x_stack).get(smtp.link(email, "/confirm?token=").replace("&amp;", "&")).status_code in (302, 303)
+    # Followed in the browser that signed in with X: the address proves the X sign-in too, and the link stays.
+    assert browser.get(smtp.link(email, "/confirm?token=").replace("&amp;", "&")).status_code in (302, 303)
     later = Browser(x_stack)
     social_sign_in(later, PROVIDER)
     assert f"Signed in as {email}" in signed_in_as(later)
@@ -181,6 +183,54 @@ def test_a_token_endpoint_refusal_creates_nothing(x_stack, oauth_provider):
     assert answer.status_code < 500 and urlparse(answer.url).path != "/account/auth/email"
     assert (x_stack.count("socialIdentity"), x_stack.count("account")) == before
     assert [t for t in oauth_provider.token_list() if t["sub"] == sub] == []
+
+
+# MARK: - An address typed for someone else (account pre-hijacking)
+
+
+def reset_password(stack, browser, smtp, email, password="a brand new passphrase"):
+    """The owner of `email` asks for a reset link and sets `password` through it in `browser`; returns the reset page
+    as shown before submitting, and the answer to the submission."""
+    assert browser.post("/password/new", {"email": email}).status_code == 200
+    link = smtp.link(email, "/password/edit?token=").replace("&amp;", "&")
+    token = link.split("token=", 1)[1]
+    shown = browser.get(link)
+    assert shown.status_code == 200, page_text(shown)[:300]
+    done = browser.post("/password/edit", {"token": token, "password": password, "password_confirmation": password})
+    return shown, done
+
+
+def test_an_x_user_who_types_someone_elses_address_is_not_linked_once_its_owner_confirms_it(x_stack, oauth_provider, smtp):
+    sub, victim, attacker = x_person(oauth_provider), unique_email("victim"), Browser(x_stack)
+    assert urlparse(social_sign_in(attacker, PROVIDER).url).path == "/account/auth/email"
+    assert "Check your email" in page_text(attacker.post("/auth/email", {"email": victim}, allow_redirects=True))
+    [account] = account_ids(x_stack, victim)
+
+    # The owner of the address follows the link mailed to it, in their own browser, and sets a password.
+    owner = Browser(x_stack)
+    confirmed = owner.get(smtp.link(victim, "/confirm?token=").replace("&amp;", "&"), allow_redirects=True)
+    assert confirmed.status_code == 200
+    assert "X was not linked to this account" in page_text(confirmed)
+    _, done = reset_password(x_stack, owner, smtp, victim)
+    assert done.status_code == 303 and f"Signed in as {victim}" in signed_in_as(owner)
+
+    # The X user comes back through X: not into the owner's account, and the gate does not let them in.
+    oauth_provider.next_user(sub=sub, name="Xavier Post", login=f"xavier{sub[-4:]}")
+    again = social_sign_in(attacker, PROVIDER)
+    assert victim not in signed_in_as(attacker) and victim not in page_text(again)
+    assert attacker.get("/auth/check").status_code == 401
+    assert [i for i in identities(x_stack, PROVIDER) if i["accountId"] == account] == []
+    assert x_stack.query("SELECT COUNT(*) FROM session WHERE accountId = ?", account) == [(1,)], "the owner's session only"
+
+
+def test_the_reset_page_and_the_password_changed_mail_name_the_linked_providers(x_stack, oauth_provider, smtp):
+    _, email, _ = x_account(x_stack, oauth_provider, smtp)
+    shown, done = reset_password(x_stack, Browser(x_stack), smtp, email)
+    assert "Sign-in with X is also linked to this account." in page_text(shown)
+    assert done.status_code == 303
+    mail = smtp.wait_for_mail(email, "Sign-in with these providers also opens your account:")
+    listed = mail_text(mail["message"]).split("also opens your account:", 1)[1].split("If one of them", 1)[0]
+    assert listed.split() == ["X"], mail["text"]
 
 
 # MARK: - The provider's tokens, kept for the backend

@@ -17,8 +17,8 @@ public enum MailKind: Sendable, Equatable {
     case signUpAttempt
     /// "Reset your password": carries the raw reset token for the link.
     case passwordReset(token: String)
-    /// "Your password was changed".
-    case passwordChanged
+    /// "Your password was changed", naming the providers linked to the account (their ids), which sign in without it.
+    case passwordChanged(providers: [String])
     /// "Your account was locked after failed sign-ins": carries a raw reset token for the link.
     case accountLocked(token: String)
     /// "You are invited to sign up": carries the raw invitation token for the link.
@@ -40,6 +40,9 @@ public enum MailKind: Sendable, Equatable {
     /// "A device asks to use this address": the raw approval token for the link, and the asking device (user agent and
     /// address as it sent them) so the person can recognise it.
     case residence(token: String, userAgent: String, remoteAddress: String)
+
+    /// "Your password was changed" for an account without linked providers.
+    public static var passwordChanged: MailKind { .passwordChanged(providers: []) }
 
     /// The name stored in the queue and used for throttling.
     public var name: String {

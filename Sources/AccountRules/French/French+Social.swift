@@ -72,5 +72,10 @@ extension MessageCatalog {
         "mail_identity_linked_not_you": "Si vous n’êtes pas à l’origine de cette action, dissociez-le dans vos paramètres et modifiez votre mot de passe :",
         "mail_identity_unlinked_intro": "Un compte d’un autre site a été dissocié de votre compte. Il ne peut plus servir à vous connecter :",
         "mail_identity_unlinked_not_you": "Si vous n’êtes pas à l’origine de cette action, vérifiez les comptes associés dans vos paramètres :",
+
+        "confirmed_provider_unlinked": "Votre adresse e-mail est confirmée. {provider} n’a pas été associé à ce compte : le lien a été ouvert dans un autre navigateur que celui qui s’est connecté avec {provider}. Si ce compte {provider} est le vôtre, choisissez un mot de passe (« Mot de passe oublié ? »), connectez-vous et associez-le dans vos paramètres.",
+        "reset_linked_providers": "La connexion avec {providers} est aussi associée à ce compte. Si l’un d’eux n’est pas à vous, dissociez-le dans vos paramètres une fois le mot de passe choisi.",
+        "mail_password_changed_providers": "La connexion avec ces services ouvre aussi votre compte :",
+        "mail_password_changed_providers_not_you": "Si l’un d’eux n’est pas à vous, dissociez-le dans vos paramètres :",
     ]
 }

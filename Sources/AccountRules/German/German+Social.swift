@@ -71,5 +71,10 @@ extension MessageCatalog {
         "mail_identity_linked_not_you": "Wenn Sie das nicht waren, heben Sie die Verknüpfung in Ihren Einstellungen auf und ändern Sie Ihr Passwort:",
         "mail_identity_unlinked_intro": "Die Verknüpfung eines Kontos bei einem anderen Dienst mit Ihrem Konto wurde aufgehoben. Es kann nicht mehr zur Anmeldung verwendet werden:",
         "mail_identity_unlinked_not_you": "Wenn Sie das nicht waren, prüfen Sie die verknüpften Konten in Ihren Einstellungen:",
+
+        "confirmed_provider_unlinked": "Ihre E-Mail-Adresse wurde bestätigt. {provider} wurde nicht mit diesem Konto verknüpft: Der Link wurde in einem anderen Browser geöffnet als dem, der sich mit {provider} angemeldet hat. Wenn dieses {provider}-Konto Ihnen gehört, legen Sie ein Passwort fest („Passwort vergessen?“), melden Sie sich an und verknüpfen Sie es in Ihren Einstellungen.",
+        "reset_linked_providers": "Die Anmeldung mit {providers} ist ebenfalls mit diesem Konto verknüpft. Wenn eines davon nicht Ihnen gehört, heben Sie die Verknüpfung in Ihren Einstellungen auf, sobald Ihr Passwort festgelegt ist.",
+        "mail_password_changed_providers": "Die Anmeldung mit diesen Diensten öffnet ebenfalls Ihr Konto:",
+        "mail_password_changed_providers_not_you": "Wenn eines davon nicht Ihnen gehört, heben Sie die Verknüpfung in Ihren Einstellungen auf:",
     ]
 }

@@ -44,7 +44,7 @@ extension ConfigKeys {
         unsigned("password.argon2_memory_kib", \.password.argon2MemoryKiB, "argon2id memory in KiB; hashes made with other values are upgraded at sign-in"),
         unsigned("password.argon2_iterations", \.password.argon2Iterations, "argon2id passes over the memory; hashes made with other values are upgraded at sign-in"),
         unsigned("password.argon2_parallelism", \.password.argon2Parallelism, "argon2id lanes; hashes made with other values are upgraded at sign-in"),
-        flag("confirmation.required", \.confirmation.required, "sign-in waits until the address is confirmed; sign-up answers a new and a held address alike. Off, a new address is signed in at once, so sign-up must say \"has already been taken\" for a held one (its owner is mailed, once per `mail.throttle`): keep it on if sign-up must not tell which addresses have accounts"),
+        flag("confirmation.required", \.confirmation.required, "sign-in waits until the address is confirmed; sign-up answers a new and a held address alike. Off, a new address is signed in at once, so sign-up must say \"has already been taken\" for a held one (its owner is mailed, once per `mail.throttle`): keep it on if sign-up must not tell which addresses have accounts. Off, the gate still passes on and matches only confirmed addresses (see \"Protect an app\")"),
         duration("confirmation.lifetime", \.confirmation.lifetime, "life of a confirmation link"),
         duration("reminder.lifetime", \.reminder.lifetime, "life of a password reset link"),
         choice("mail.transport", \.mail.transport, "`outbox` (files in `mail.outbox`) or `smtp`"),
@@ -104,6 +104,7 @@ extension ConfigKeys {
         duration("retention.audit", \.retention.audit, "audit rows older than this are deleted (`0`: kept forever); at least `signup_limit.window`, which the sign-up limit counts back over (see \"Locks and the audit trail\")"),
         duration("retention.sent_mail", \.retention.sentMail, "delivered mail sent longer ago than this is deleted, unsent mail never (`0`: kept forever); at least `mail.throttle`"),
         duration("retention.prune_interval", \.retention.pruneInterval, "how often `frontdoor serve` prunes, after once at start"),
+        duration("retention.unconfirmed", \.retention.unconfirmed, "accounts whose address was never confirmed (and not signed in to since), and added addresses never confirmed, are deleted this long after they were made, once no link mailed for them still works (`0`: kept forever); at least `confirmation.lifetime`. Until then such an address blocks its owner's sign-up"),
     ]
 
     /// The keys that hold lists or mappings: read from the file only, each by its own reader, listed for the reference.

@@ -1,6 +1,7 @@
 // ConfigReader+Retention.swift: checks config section `retention` against the rules that read the rows it prunes.
 //
-// Keys: retention.audit, retention.sent_mail (both 0 to keep forever), retention.prune_interval (see the key table).
+// Keys: retention.audit, retention.sent_mail (both 0 to keep forever), retention.prune_interval, retention.unconfirmed
+// (at least confirmation.lifetime; see the key table).
 // A retention shorter than a rule's look-back would let pruning delete rows the rule still counts: refused, naming both keys.
 import AccountCore
 import Foundation
@@ -15,6 +16,12 @@ extension ConfigReader {
             }
         }
         if c.retention.pruneInterval <= 0 { throw ConfigError("retention.prune_interval must be positive") }
+        // Shorter, an unconfirmed account would go before the person had the link's whole life to follow it.
+        let unconfirmed = c.retention.unconfirmed
+        if unconfirmed != 0, unconfirmed < c.confirmation.lifetime {
+            throw ConfigError("retention.unconfirmed must be 0 (keep forever) or at least confirmation.lifetime "
+                              + "(\(ConfigKeys.formatDuration(c.confirmation.lifetime))) (got \(ConfigKeys.formatDuration(unconfirmed)))")
+        }
     }
 
     /// Why keeping `kind`'s rows only `age` long is too short ("at least signup_limit.window (1h): …"), naming the rule

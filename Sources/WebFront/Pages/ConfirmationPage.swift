@@ -10,9 +10,17 @@ struct ConfirmationPage: Sendable {
 
     /// Follows a mailed link: confirmed → sign-in page with a notice, or, when this browser is signed in to the account
     /// the address belongs to (an address added in settings), its address list; bad link → a page offering a new one.
+    /// The browser's social binding cookie keeps a provider it linked before the address was proven; a provider linked
+    /// in another browser is unlinked, and the notice says so.
     func confirm(_ context: RequestContext) throws -> Response {
         do {
-            let address = try confirmation.confirm(token: context.query["token"] ?? "", client: context.client)
+            let confirmed = try confirmation.confirmAddress(token: context.query["token"] ?? "", client: context.client,
+                                                            binding: context.socialBinding(create: false))
+            let address = confirmed.address
+            if let provider = confirmed.unlinkedProviders.first {
+                context.flash.set(Flash("confirmed_provider_unlinked", provider: provider))
+                return context.redirect(to: context.site.paths.signIn())
+            }
             if let session = try context.session(), try addresses.verified(address, of: session.accountId) != nil {
                 context.flash.set(Flash("address_confirmed"))
                 return context.redirect(to: context.site.paths.path("settings/emails"))

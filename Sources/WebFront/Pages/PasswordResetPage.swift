@@ -1,4 +1,6 @@
-// PasswordResetPage.swift: password/edit?token= shows the new-password form; POST sets it and signs in.
+// PasswordResetPage.swift: password/edit?token= shows the new-password form; POST sets it and signs in. The form
+// names the providers linked to the account: they sign in to it whatever the new password, so a person taking back an
+// account sees one that is not theirs.
 import AccountCore
 import AccountRules
 
@@ -17,8 +19,8 @@ struct PasswordResetPage: Sendable {
     func submit(_ context: RequestContext) throws -> Response {
         let token = context.form["token"] ?? ""
         do {
-            let grant = try reminder.reset(token: token, form: context.form, client: context.client,
-                                                                       here: context.browserTokens)
+            let grant = try reminder.reset(token: token, form: context.form, client: context.client, here: context.browserTokens,
+                                           binding: context.socialBinding(create: false))
             try context.startSession(grant)
             context.flash.set(Flash("password_changed"))
             return context.redirect(to: context.site.paths.home)
@@ -41,6 +43,10 @@ struct PasswordResetPage: Sendable {
         ]
         var values = FormView.fields(inputs, form: [:], errors: errors, catalog: context.catalog)
         values["token"] = token
+        let providers = try reminder.linkedProviders(token: token).map(context.providerName)
+        if !providers.isEmpty {
+            values["linked_providers"] = context.catalog.text("reset_linked_providers", ["providers": providers.joined(separator: ", ")])
+        }
         if !errors.isEmpty { values["form_error"] = context.catalog.text("form_has_errors") }
         return try context.layout.page("password_edit", values)
     }

@@ -41,7 +41,11 @@ public struct TemplateMailComposer: MailComposer {
         case let .residence(token, userAgent, remoteAddress):
             values["link"] = site + paths.path("residences/confirm") + "?token=" + token
             values["device"] = Self.device(userAgent: userAgent, remoteAddress: remoteAddress, catalog: catalog)
-        case .signUpAttempt, .passwordChanged, .accountDeleted: break
+        case .passwordChanged(let providers):
+            values["has_providers"] = !providers.isEmpty
+            values["providers"] = providers.map { ["name": configuration.social.displayName(of: $0)] }
+            values["settings_url"] = site + paths.path("settings/connections")
+        case .signUpAttempt, .accountDeleted: break
         }
         values["lang"] = language
         return MailMessage(

@@ -219,5 +219,21 @@ enum PostgresMigrations {
                 FOR EACH ROW WHEN (OLD.isPrimary OR NEW.isPrimary) EXECUTE FUNCTION session_notify()
             """,
         ]),
+        Migration(name: "v13-address-proof", statements: [
+            "ALTER TABLE socialIdentity ADD COLUMN unprovenBinding bytea",
+            """
+            UPDATE socialIdentity SET unprovenBinding = ''::bytea WHERE NOT EXISTS (
+                SELECT 1 FROM emailAddress e WHERE e.accountId = socialIdentity.accountId AND e.verifiedAt IS NOT NULL)
+            """,
+            // The session lookup also says whether the primary address is verified (the gate trusts only a verified
+            // one): its confirmation must reach every host's cache like an address change.
+            // What was never confirmed expires (Retention+Unconfirmed): its batches start from this index.
+            "CREATE INDEX emailAddress_unverified ON emailAddress (createdAt) WHERE verifiedAt IS NULL",
+            "DROP TRIGGER emailAddress_notify ON emailAddress",
+            """
+            CREATE TRIGGER emailAddress_notify AFTER UPDATE OF address, isPrimary, verifiedAt ON emailAddress
+                FOR EACH ROW WHEN (OLD.isPrimary OR NEW.isPrimary) EXECUTE FUNCTION session_notify()
+            """,
+        ]),
     ]
 }

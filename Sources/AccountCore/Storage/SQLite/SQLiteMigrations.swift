@@ -265,6 +265,20 @@ extension SQLiteBackend {
             // PostgreSQL's step tells other hosts when sessions change (PostgresMigrations.swift); one SQLite file has
             // no other host to tell, and its lookup reads the file itself. Empty here, so both histories stay one.
         }
+        migrator.registerMigration("v13-address-proof") { db in
+            // An identity linked while its account had no verified address (a provider that gives none, and an address
+            // typed on auth/email) keeps the digest of the browser binding it was linked in, until an address of the
+            // account is proven (IdentityProof.swift). Identities linked before this step on accounts still without a
+            // verified address get an empty digest, which no browser matches: the first proof unlinks them.
+            // (PostgreSQL's step also has its session-notify trigger fire on `verifiedAt`; SQLite has no cache to tell.)
+            // What was never confirmed expires (Retention+Unconfirmed): its batches start from this index.
+            try db.create(index: "emailAddress_unverified", on: "emailAddress", columns: ["createdAt"], condition: Column("verifiedAt") == nil)
+            try db.alter(table: "socialIdentity") { t in t.add(column: "unprovenBinding", .blob) }
+            try db.execute(sql: """
+                UPDATE socialIdentity SET unprovenBinding = X'' WHERE NOT EXISTS (
+                    SELECT 1 FROM emailAddress e WHERE e.accountId = socialIdentity.accountId AND e.verifiedAt IS NOT NULL)
+                """)
+        }
         return migrator
     }
 }

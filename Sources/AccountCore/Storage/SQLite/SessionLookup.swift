@@ -16,7 +16,7 @@ struct SessionLookupError: Error, CustomStringConvertible {
 /// Per-thread read-only connections to the database file at `path`, each with the lookup statement prepared.
 final class SessionLookup: @unchecked Sendable {
     static let sql = """
-        SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe
+        SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe, e.verifiedAt IS NOT NULL AS verified
         FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
         WHERE s.digest = ? AND s.kind = 'browser'
         """
@@ -34,7 +34,7 @@ final class SessionLookup: @unchecked Sendable {
 
     deinit { pthread_key_delete(key) }
 
-    /// The session whose digest is `digest`, with its account's primary address, or nil.
+    /// The session whose digest is `digest`, with its account's primary address (and whether it is verified), or nil.
     func find(digest: Data) throws -> SessionInfo? {
         try connection().lookup(digest)
     }
@@ -93,7 +93,8 @@ private final class ThreadConnection {
                                createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 2)),
                                lastSeenAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 3)),
                                expiresAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 4)),
-                               rememberMe: sqlite3_column_int64(statement, 5) != 0)
+                               rememberMe: sqlite3_column_int64(statement, 5) != 0,
+                               emailVerified: sqlite3_column_int64(statement, 6) != 0)
         case SQLITE_DONE:
             return nil
         default:

@@ -72,6 +72,7 @@ extension Transaction {
     func markAddressVerified(id: Int64, at now: Date) throws -> (email: EmailAddress, makePrimaryOnVerify: Bool)? {
         try execute("UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?", [now, id])
         guard let found = try row("SELECT * FROM emailAddress WHERE id = ?", [id]) else { return nil }
+        sessionsChanged(.account(try found.decode("accountId")))   // the lookup says whether the primary address is verified
         return (try EmailAddress(row: found), try found.decode("makePrimaryOnVerify"))
     }
 
@@ -80,6 +81,7 @@ extension Transaction {
         let pending = try values(String.self, "SELECT address FROM emailAddress WHERE accountId = ? AND verifiedAt IS NULL ORDER BY id",
                                  [accountId])
         try execute("UPDATE emailAddress SET verifiedAt = ? WHERE accountId = ? AND verifiedAt IS NULL", [now, accountId])
+        sessionsChanged(.account(accountId))   // the lookup says whether the primary address is verified
         return pending
     }
 

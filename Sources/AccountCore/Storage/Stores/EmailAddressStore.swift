@@ -88,6 +88,9 @@ extension Transaction {
 
     /// Records the address `id` as verified at `date`.
     func markEmailAddressVerified(id: Int64, at date: Date) throws {
+        if let accountId = try value(Int64.self, "SELECT accountId FROM emailAddress WHERE id = ?", [id]) {
+            sessionsChanged(.account(accountId))   // the lookup says whether the primary address is verified
+        }
         try execute("UPDATE emailAddress SET verifiedAt = ? WHERE id = ?", [date.timeIntervalSince1970, id])
     }
 }

@@ -192,6 +192,6 @@ extension SessionInfo {
     init(lookupRow row: SQLRow, digest: Data) throws {
         self.init(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
-                  expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"))
+                  expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"))
     }
 }

@@ -45,13 +45,32 @@ extension Transaction {
     }
 
     /// Links `record` to the account, used and created `now`; the unique keys refuse a second owner of the identity and
-    /// a second identity of one provider (`StorageError.uniqueViolation`).
-    func insertSocialIdentity(_ record: IdentityRecord, accountId: Int64, now: Date) throws {
+    /// a second identity of one provider (`StorageError.uniqueViolation`). `unprovenBinding`: the digest of the browser
+    /// binding it was linked in while the account had no verified address (IdentityProof), nil when it had one.
+    func insertSocialIdentity(_ record: IdentityRecord, accountId: Int64, now: Date, unprovenBinding: Data? = nil) throws {
         try execute("""
-            INSERT INTO socialIdentity (accountId, provider, subject, email, displayName, sealedTokens, tokenExpiresAt, createdAt, lastUsedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO socialIdentity (accountId, provider, subject, email, displayName, sealedTokens, tokenExpiresAt, createdAt, lastUsedAt,
+                                        unprovenBinding)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [accountId, record.provider, record.subject, record.email, record.displayName, record.sealedTokens,
-                  record.tokenExpiresAt, now, now])
+                  record.tokenExpiresAt, now, now, unprovenBinding])
+    }
+
+    /// The account's identities linked while it had no verified address: provider and binding digest of each.
+    func unprovenIdentities(accountId: Int64) throws -> [(provider: String, binding: Data)] {
+        try rows("SELECT provider, unprovenBinding FROM socialIdentity WHERE accountId = ? AND unprovenBinding IS NOT NULL ORDER BY id",
+                 [accountId]).map { (provider: try $0.decode("provider"), binding: try $0.decode("unprovenBinding")) }
+    }
+
+    /// Marks the account's `provider` identity proven (an address of the account was proven in its browser).
+    func markIdentityProven(accountId: Int64, provider: String) throws {
+        try execute("UPDATE socialIdentity SET unprovenBinding = NULL WHERE accountId = ? AND provider = ?", [accountId, provider])
+    }
+
+    /// Whether the account holds an address that was verified.
+    func hasVerifiedAddress(accountId: Int64) throws -> Bool {
+        try value(Bool.self, "SELECT EXISTS (SELECT 1 FROM emailAddress WHERE accountId = ? AND verifiedAt IS NOT NULL) AS verified",
+                  [accountId]) ?? false
     }
 
     /// Notes a use of the linked identity `now`, with what the provider says now (address, name); its tokens and their

@@ -34,6 +34,12 @@ extension Transaction {
             """, [digest, purpose.rawValue, now.timeIntervalSince1970]) ?? false
     }
 
+    /// The account of the token when it exists for `purpose`, is unused and has not expired at `now`; nil otherwise.
+    func redeemableTokenAccount(digest: Data, purpose: AccountTokens.Purpose, now: Date) throws -> Int64? {
+        try value(Int64.self, "SELECT accountId FROM accountToken WHERE digest = ? AND purpose = ? AND usedAt IS NULL AND expiresAt > ?",
+                  [digest, purpose.rawValue, now.timeIntervalSince1970])
+    }
+
     /// Marks every unused token of `purpose` for the account used at `now`.
     func voidAccountTokens(_ purpose: AccountTokens.Purpose, accountId: Int64, now: Date) throws {
         try execute("UPDATE accountToken SET usedAt = ? WHERE accountId = ? AND purpose = ? AND usedAt IS NULL",
