@@ -133,7 +133,13 @@ enum Bootstrap {
     }
 
     /// The first line of the password file `file` (`named` as the operator gave it, for the message).
+    /// A file others may read is refused (as a loose social.token_key_file is): the password would be anyone's.
     static func passwordFile(_ file: String, named: String) throws -> String {
+        var info = stat()
+        if stat(file, &info) == 0, info.st_mode & 0o007 != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw CommandFailure("frontdoor: \(named) \(file): mode \(mode) lets others read it; make it 600 (chmod 600 \(file))")
+        }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw CommandFailure("frontdoor: cannot read \(named) \(file)")
         }
