@@ -12,6 +12,7 @@
 // each rule that needs one winner holds by a unique index, a conditional UPDATE, or `Transaction.serialize(on:)`
 // (an advisory lock). A deadlock or serialization failure runs the write again (up to 5 times). A connection the
 // server dropped (restart, failover) is replaced on the next use; nobody restarts Frontdoor.
+import CLibPQ
 import Foundation
 import Locking
 
@@ -45,14 +46,31 @@ public struct PostgresSettings: Sendable, Equatable {
         self.sessionCacheSize = sessionCacheSize
     }
 
-    /// libpq's keywords: our defaults first, so the URL's own settings (and a password in it) win; the URL last.
+    /// libpq's keywords: our defaults first, so the URL's own settings win; the URL; then `options` again, the URL's
+    /// own (a search path, a work_mem) followed by the statement timeout, which no URL may drop or loosen (the last
+    /// `-c` of a setting counts).
     var keywords: [(String, String)] {
+        let timeout = "-c statement_timeout=\(Int(statementTimeout * 1000))"
         var keywords = [("connect_timeout", String(max(1, Int(connectTimeout.rounded(.up))))),
-                        ("options", "-c statement_timeout=\(Int(statementTimeout * 1000))"),
+                        ("options", timeout),
                         ("application_name", "frontdoor")]
         if let password { keywords.append(("password", password)) }
         keywords.append(("dbname", url))
+        let own = Self.urlOptions(url)
+        keywords.append(("options", own.isEmpty ? timeout : own + " " + timeout))
         return keywords
+    }
+
+    /// The `options` keyword of a libpq URL or conninfo string, as libpq reads it ("" when none or unreadable).
+    static func urlOptions(_ url: String) -> String {
+        guard let parsed = PQconninfoParse(url, nil) else { return "" }
+        defer { PQconninfoFree(parsed) }
+        var option = parsed
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "options", let value = option.pointee.val { return String(cString: value) }
+            option += 1
+        }
+        return ""
     }
 }
 
