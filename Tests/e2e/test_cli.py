@@ -227,30 +227,42 @@ def test_backup_while_serving(cli_stack, tmp_path):
     assert ok(cli_stack, "backup", str(target), "--force").startswith("backed up ")
     with sqlite3.connect(target) as copy:
         assert copy.execute("SELECT COUNT(*) FROM account").fetchone()[0] == cli_stack.count("account")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite", "copy.sqlite.social-tokens.key"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite"], "the token key is kept apart, not beside"
     assert "Usage" in fails(cli_stack, "backup", code=64)
 
 
 @pytest.mark.sqlite_only("`frontdoor backup` copies the SQLite file")
-def test_backup_keeps_the_token_key_beside_the_copy_and_both_restore(cli_stack, tmp_path):
-    """Issue 22: without social.token_key_file the stored provider tokens are unreadable, so the backup keeps it
-    (mode 0600) next to the database copy; restoring both files gives a working database."""
+def test_backup_keeps_the_token_key_apart_and_both_restore(cli_stack, tmp_path):
+    """The sealed provider tokens need social.token_key_file: a backup folder that held it beside each copy would hand
+    them to whoever takes the backups. So `backup` writes the database only; `--token-key KEYPATH` writes the key
+    (mode 0600) to another folder, and restoring the copy with the key kept apart gives a working database."""
     email = unique_email("restored")
     add_user(cli_stack, email)
     key = cli_stack.folder / "social-tokens.key"
-    target = tmp_path / "copy.sqlite"
+    backups, keys = tmp_path / "backups", tmp_path / "keys"
+    backups.mkdir()
+    keys.mkdir(mode=0o700)
+    target = backups / "copy.sqlite"
     out = ok(cli_stack, "backup", str(target)).splitlines()
-    assert out[1] == f"copied social.token_key_file {key} to {target}.social-tokens.key"
-    key_copy = tmp_path / "copy.sqlite.social-tokens.key"
+    assert len(out) == 1 and out[0].startswith("backed up ") and [p.name for p in backups.iterdir()] == ["copy.sqlite"]
+    assert fails(cli_stack, "backup", "--force", str(target), "--token-key", str(backups / "key")) == (
+        "frontdoor: --token-key must be in another folder than the backup: whoever takes the backups would open the "
+        "provider tokens with it")
+    key_copy = keys / "social-tokens.key"
+    out = ok(cli_stack, "backup", "--force", str(target), "--token-key", str(key_copy)).splitlines()
+    assert out[1] == f"copied social.token_key_file {key} to {key_copy}"
     assert key_copy.read_bytes() == key.read_bytes() and stat.S_IMODE(os.stat(key_copy).st_mode) == 0o600
+    assert [p.name for p in backups.iterdir()] == ["copy.sqlite"]
     key_copy.write_bytes(b"stale")
-    assert fails(cli_stack, "backup", str(target)) == f"frontdoor: {target} exists; give --force to replace it"
-    ok(cli_stack, "backup", str(target), "--force")
+    assert fails(cli_stack, "backup", str(backups / "other.sqlite"), "--token-key", str(key_copy)) == (
+        f"frontdoor: {key_copy} exists; give --force to replace it")
+    ok(cli_stack, "backup", str(target), "--force", "--token-key", str(key_copy))
     assert key_copy.read_bytes() == key.read_bytes(), "--force replaces the key copy too"
 
     restored = tmp_path / "restored"
     restored.mkdir()
     (restored / "frontdoor.sqlite").write_bytes(target.read_bytes())
+    os.chmod(restored / "frontdoor.sqlite", 0o600)
     (restored / "social-tokens.key").write_bytes(key_copy.read_bytes())
     os.chmod(restored / "social-tokens.key", 0o600)   # as README's restore says (install -m 600); frontdoor refuses more
     config = restored / "frontdoor.yml"
