@@ -22,10 +22,15 @@ enum CGIRequest {
     static let afterAnswerSeconds: UInt32 = 10
 
     static func serve(_ server: Server, environment: [String: String], app: Frontdoor) throws {
-        let buffer = try AnswerBuffer()
-        try server.serveCGI(environment: environment, output: buffer.descriptor)
-        signal(SIGTERM, SIG_IGN)
-        buffer.copy(to: STDOUT_FILENO)
+        if let buffer = AnswerBuffer() {
+            try server.serveCGI(environment: environment, output: buffer.descriptor)
+            signal(SIGTERM, SIG_IGN)
+            buffer.copy(to: STDOUT_FILENO)
+        } else {
+            // No temporary file (a read-only or full temp folder): answer directly, and ignore SIGTERM only after.
+            try server.serveCGI(environment: environment)
+            signal(SIGTERM, SIG_IGN)
+        }
         let null = open("/dev/null", O_WRONLY)
         if null >= 0 { dup2(null, STDOUT_FILENO); close(null) }
         alarm(afterAnswerSeconds)   // SIGALRM's default action ends the process; libcurl uses no signals (NOSIGNAL)
@@ -44,10 +49,11 @@ enum CGIRequest {
 private final class AnswerBuffer {
     let descriptor: Int32
 
-    init() throws {
+    /// Nil when no temporary file can be made.
+    init?() {
         var template = Array((NSTemporaryDirectory() + "/frontdoor-cgi-XXXXXX").utf8CString)
         descriptor = mkstemp(&template)   // 0600, O_EXCL
-        guard descriptor >= 0 else { throw CommandFailure("frontdoor: cannot make a temporary file for the answer: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { return nil }
         unlink(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
