@@ -26,6 +26,8 @@ public struct PostgresSettings: Sendable, Equatable {
     /// How old a cached session lookup may get; 0 (what commands and tests use) keeps no cache and no listener.
     public var sessionCacheMaxAge: TimeInterval
     public var sessionCacheSize: Int
+    /// How often the listener checks that its connection still carries notifications (PostgresListener).
+    public var listenerHeartbeat: TimeInterval = defaultListenerHeartbeat
 
     public static let defaultPoolSize = 10
     public static let defaultStatementTimeout: TimeInterval = 5
@@ -33,6 +35,7 @@ public struct PostgresSettings: Sendable, Equatable {
     /// What `frontdoor serve` uses unless configured (the config key table reads these).
     public static let defaultSessionCacheMaxAge: TimeInterval = 10
     public static let defaultSessionCacheSize = 100_000
+    public static let defaultListenerHeartbeat: TimeInterval = 5
 
     public init(url: String, password: String? = nil, poolSize: Int = defaultPoolSize,
                 statementTimeout: TimeInterval = defaultStatementTimeout, connectTimeout: TimeInterval = defaultConnectTimeout,
@@ -100,7 +103,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         if settings.sessionCacheMaxAge > 0 {
             let cache = SessionCache(settings: .init(maxAge: settings.sessionCacheMaxAge, capacity: max(1, settings.sessionCacheSize)))
             sessionCache = cache
-            listener = PostgresListener(keywords: settings.keywords, cache: cache)
+            listener = PostgresListener(keywords: settings.keywords, cache: cache, heartbeat: settings.listenerHeartbeat)
         } else {
             sessionCache = nil
             listener = nil
