@@ -85,10 +85,11 @@ public struct BrowserSessions: Sendable {
     }
 
     /// Who waits here: the live waiting sessions, one per account, never `activeAccount`'s, in the browser's order.
-    /// Read on the hot path (each lookup as `Sessions.find`, which also marks the session used).
+    /// Read on the hot path (each lookup as `Sessions.find`, which also marks the session used); only the first
+    /// `maxAccounts` tokens are looked up, all a browser is ever given, whatever a forged cookie holds.
     public func waiting(_ here: BrowserTokens, activeAccount: Int64?) throws -> [BrowserAccount] {
         var found: [BrowserAccount] = []
-        for token in here.waiting {
+        for token in here.waiting.prefix(sessions.policy.maxAccounts) {
             guard let info = try sessions.find(token: token), info.accountId != activeAccount,
                   !found.contains(where: { $0.session.accountId == info.accountId }) else { continue }
             found.append(BrowserAccount(token: token, session: info))
@@ -185,7 +186,7 @@ extension Sessions {
         }
         let active = try here.active.flatMap(live)
         var waiting: [BrowserAccount] = []
-        for token in here.waiting {
+        for token in here.waiting.prefix(policy.maxAccounts) {   // never more than a browser is given: each a lookup
             guard let account = try live(token), account.session.accountId != active?.session.accountId,
                   !waiting.contains(where: { $0.session.accountId == account.session.accountId }) else { continue }
             waiting.append(account)

@@ -76,6 +76,9 @@ public struct Frontdoor: Sendable {
 
     private func route(_ context: RequestContext, _ route: Route?) throws -> Response {
         if context.request.bodyTooLarge { throw HTTPError.payloadTooLarge }
+        // NUL in a query or form (PostgreSQL keeps text up to it, SQLite all of it; JSON: APIContext): 400.
+        let form = (context.request.contentType ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded")
+        if FormData.holdsNUL(context.request.query.utf8) || form && FormData.holdsNUL(context.request.body) { throw HTTPError.badRequest }
         guard let route else { throw HTTPError.notFound }
         let method = context.request.method == "HEAD" ? "GET" : context.request.method
         guard let handler = route.methods[method] else { throw HTTPError.methodNotAllowed(route.methods.keys.sorted()) }

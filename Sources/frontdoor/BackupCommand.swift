@@ -1,9 +1,13 @@
-// BackupCommand.swift: `frontdoor backup PATH [--force]`: an online copy of the database, safe while `frontdoor serve` runs.
+// BackupCommand.swift: `frontdoor backup PATH [--force] [--token-key KEYPATH]`: an online copy of the database, safe
+// while `frontdoor serve` runs.
 //
-// Options: --force replaces an existing PATH (refused otherwise). The copy gets mode 0600 and is a self-contained
-// SQLite file (no -wal). The key in `social.token_key_file`, without which the stored provider tokens cannot be read,
-// is copied beside it as PATH.social-tokens.key (mode 0600), when there is one. Prints where it wrote and the size.
-// Failures: one line on stderr, exit 1; usage errors exit 64. Restore: stop frontdoor, copy both files back.
+// Options: --force replaces an existing PATH (and KEYPATH; refused otherwise). The copy gets mode 0600 and is a
+// self-contained SQLite file (no -wal). The key in `social.token_key_file`, without which the stored provider tokens
+// cannot be read, is not copied with it: a stolen backup folder must not open the sealed tokens. --token-key KEYPATH
+// writes a copy of the key (mode 0600) to KEYPATH, which must be in another folder than PATH; the key never changes,
+// so one copy kept apart (once, offline) serves every backup. Prints where it wrote and the size. Failures: one line
+// on stderr, exit 1; usage errors exit 64. Restore: stop frontdoor, copy the backup back, and the key from where it is
+// kept (README: Backups).
 import AccountCore
 import ArgumentParser
 import Foundation
@@ -13,24 +17,40 @@ struct BackupCommand: ParsableCommand {
                                                     abstract: "Copy the live database into a new file (mode 0600).")
     @OptionGroup var options: ConfigOptions
     @Argument(help: "Where to write the copy.") var path: String
-    @Flag(help: "Replace PATH if it exists.") var force = false
+    @Flag(help: "Replace PATH (and the --token-key copy) if it exists.") var force = false
+    @Option(name: .customLong("token-key"),
+            help: "Also copy social.token_key_file here (mode 0600), in another folder than PATH: keep it apart from the backups.")
+    var tokenKey: String?
 
     func run() throws {
         try reportingFailures {
             let configuration = try options.load()
-            let key = configuration.social.tokenKeyFile, keyCopy = path + ".social-tokens.key"
-            let hasKey = FileManager.default.fileExists(atPath: key)
-            for target in hasKey ? [path, keyCopy] : [path] where !force && FileManager.default.fileExists(atPath: target) {
+            let key = configuration.social.tokenKeyFile
+            if let tokenKey {
+                guard FileManager.default.fileExists(atPath: key) else {
+                    throw CommandFailure("frontdoor: no social.token_key_file at \(key) to copy")
+                }
+                guard folder(of: tokenKey) != folder(of: path) else {
+                    throw CommandFailure("frontdoor: --token-key must be in another folder than the backup: whoever takes "
+                                         + "the backups would open the provider tokens with it")
+                }
+            }
+            for target in [path] + (tokenKey.map { [$0] } ?? []) where !force && FileManager.default.fileExists(atPath: target) {
                 throw CommandFailure("frontdoor: \(BackupError.exists(target))")
             }
             let database = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)   // copies what is there
             let size = try worded { try database.backup(to: path, force: force) }
             print("backed up \(configuration.database.sqlitePath) to \(path) (\(size) bytes)")
-            if hasKey {
-                try copyPrivately(key, to: keyCopy)
-                print("copied social.token_key_file \(key) to \(keyCopy)")
+            if let tokenKey {
+                try copyPrivately(key, to: tokenKey)
+                print("copied social.token_key_file \(key) to \(tokenKey)")
             }
         }
+    }
+
+    /// The folder `file` is in, absolute and with symbolic links resolved, so two spellings of one folder compare equal.
+    private func folder(of file: String) -> String {
+        URL(fileURLWithPath: file).deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL.path
     }
 
     /// Writes `source`'s bytes to `target` (replaced if there) with mode 0600.

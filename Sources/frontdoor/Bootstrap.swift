@@ -20,10 +20,11 @@ enum Bootstrap {
 
     /// Opens the database and assembles the web front. Only `serve` (`migrating`) may create or migrate the database;
     /// every other command needs it there and up to date.
-    static func makeApp(_ configuration: AppConfiguration, migrating: Bool = false) throws -> Frontdoor {
+    static func makeApp(_ configuration: AppConfiguration, migrating: Bool = false, sessionCache: Bool? = nil) throws -> Frontdoor {
         let logger = makeLogger(configuration)
-        // `serve` (the only caller that migrates) keeps a cache of session lookups on PostgreSQL; commands do not.
-        let database = try openDatabase(configuration, migrating: migrating, sessionCache: migrating)
+        // `serve` (the only caller that migrates) keeps a cache of session lookups on PostgreSQL, unless it answers one
+        // CGI request; commands do not.
+        let database = try openDatabase(configuration, migrating: migrating, sessionCache: sessionCache ?? migrating)
         // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form. Field
         // names in validation messages are worded at display, in the page's language (MessageCatalog.displayName).
         let profileFields = configuration.declaredProfileFields
@@ -112,7 +113,9 @@ enum Bootstrap {
             throw CommandFailure("frontdoor: cannot connect to \(shown): \(DatabaseURL.reason(error))")
         }
         do {
-            if migrating { try database.migrate() }
+            // Only when a step is pending (or the check failed: two first starts' bookkeeping tables can collide, which
+            // migrate() handles): migrate() takes an advisory lock per step, too much for every CGI request.
+            if migrating, (try? database.pendingMigrations())?.isEmpty != true { try database.migrate() }
             let pending = try database.pendingMigrations()
             if requireCurrent, !pending.isEmpty {
                 throw CommandFailure("frontdoor: database \(shown) needs `frontdoor migrate` first (pending: \(pending.joined(separator: ", ")))")
@@ -133,7 +136,13 @@ enum Bootstrap {
     }
 
     /// The first line of the password file `file` (`named` as the operator gave it, for the message).
+    /// A file others may read is refused (as a loose social.token_key_file is): the password would be anyone's.
     static func passwordFile(_ file: String, named: String) throws -> String {
+        var info = stat()
+        if stat(file, &info) == 0, info.st_mode & 0o007 != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw CommandFailure("frontdoor: \(named) \(file): mode \(mode) lets others read it; make it 600 (chmod 600 \(file))")
+        }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw CommandFailure("frontdoor: cannot read \(named) \(file)")
         }

@@ -1,7 +1,8 @@
 // DatabaseCommand.swift: `frontdoor db copy FROM TO`: copies a whole Frontdoor database into an empty one, SQLite →
 // PostgreSQL and back (AccountCore's DatabaseCopy, whose header has the rules: one snapshot, one transaction, ids kept).
 //
-// Options: FROM and TO are database URLs, `sqlite:PATH` or `postgresql://user@host:port/db?…`, never with a password.
+// Options: FROM and TO are database URLs, `sqlite:PATH` or `postgresql://user@host:port/db?…`, never with a password,
+// and with sslmode=require or stronger when the host is not local (as `database.url`, PostgresURLRules).
 // A PostgreSQL side's password: --from-password-file / --to-password-file (its first line), else the environment's
 // FRONTDOOR_DATABASE_PASSWORD_FROM / FRONTDOOR_DATABASE_PASSWORD_TO, else the config's (database.password_file, else
 // FRONTDOOR_DATABASE_PASSWORD). --config gives pool size and timeouts. FROM must be at this binary's schema
@@ -73,9 +74,12 @@ struct DatabaseCommand: ParsableCommand {
             guard database.postgresURL != nil else {
                 throw CommandFailure("frontdoor: \(name) must be sqlite:PATH or postgresql://user@host/db, not \"\(DatabaseURL.redacted(url))\"")
             }
-            guard DatabaseURL.redacted(url) == url, !url.lowercased().contains("password=") else {
+            guard !PostgresURLRules.hasPassword(url) else {
                 throw CommandFailure("frontdoor: \(name) must not hold a password: use --\(option)-password-file "
                                      + "or FRONTDOOR_DATABASE_PASSWORD_\(option.uppercased())")
+            }
+            guard !PostgresURLRules.lacksTLS(url) else {
+                throw CommandFailure("frontdoor: \(name) to another host may be read in clear: add sslmode=verify-full (or require) to it")
             }
         }
 

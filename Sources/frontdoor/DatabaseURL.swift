@@ -4,15 +4,11 @@
 // Options: none.
 import AccountCore
 import Foundation
+import WebFront
 
 enum DatabaseURL {
-    /// `url` with the password of its user part (if any) replaced by `***`.
-    static func redacted(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
-        let user = url[scheme.upperBound..<at]
-        guard let colon = user.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
-    }
+    /// `url` with the password of its user part (if any) and its query values (but where and how to connect) replaced by `***`.
+    static func redacted(_ url: String) -> String { PostgresURLRules.redacted(url) }
 
     /// One line saying what is wrong, from a backend error.
     static func reason(_ error: any Error) -> String {

@@ -1,5 +1,5 @@
-// Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request; the mail sender and the
-// pruner (see Retention) work in the background.
+// Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request (CGIRequest); the mail
+// sender and the pruner (see Retention) work in the background.
 import AccountCore
 import ArgumentParser
 import FastCGI
@@ -38,24 +38,17 @@ struct Serve: ParsableCommand {
             if cgi && environment["REQUEST_METHOD"] == nil {
                 throw CommandFailure("frontdoor: no socket to serve on: give --socket PATH, start it under spawn-fcgi or systemd, or run it as CGI from a web server")
             }
-            let app = try Bootstrap.makeApp(configuration, migrating: true)
+            // A CGI process lives for one request: no cache of session lookups (nor the listener that keeps it).
+            let app = try Bootstrap.makeApp(configuration, migrating: true, sessionCache: !cgi)
             let server = Server(configuration: ServerConfiguration(
                 socketPath: socketPath, socketMode: configuration.fastcgi.socketMode,
                 workers: configuration.fastcgi.workers, maxBodyBytes: configuration.fastcgi.maxBodyBytes), responder: app)
-            let sender = MailSender(queue: app.services.mail, interval: configuration.mail.sendInterval, logger: app.site.logger)
-            // Old audit rows and sent mail go in the background: once per process, at start and every retention.prune_interval.
-            let pruner = Pruner(retention: app.services.retention, logger: app.site.logger)
             if cgi {
-                // The web server may send SIGTERM the moment it has the whole answer (lighttpd does): ignored, so the
-                // work after answering is done, not cut off with a mail claimed mid-send. Then stdout goes to
-                // /dev/null, so a server that reads the answer until its end finishes the response before that work.
-                signal(SIGTERM, SIG_IGN)
-                try server.serveCGI(environment: environment)
-                let null = open("/dev/null", O_WRONLY)
-                if null >= 0 { dup2(null, STDOUT_FILENO); close(null) }
-                sender.deliverOnce()
-                pruner.pruneOnce(maxBatches: 1)   // a process per request: a little of the work each, after answering
+                try CGIRequest.serve(server, environment: environment, app: app)   // its header: signals and the bound after answering
             } else {
+                let sender = MailSender(queue: app.services.mail, interval: configuration.mail.sendInterval, logger: app.site.logger)
+                // Old audit rows and sent mail go in the background: once per process, at start and every retention.prune_interval.
+                let pruner = Pruner(retention: app.services.retention, logger: app.site.logger)
                 sender.start()
                 pruner.start()
                 app.site.logger.info("serving", metadata: ["socket": "\(socketPath ?? "fd 0")", "workers": "\(configuration.fastcgi.workers)"])

@@ -97,6 +97,10 @@ struct AppDatabaseTests {
 
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try SQLiteBackend.migrator.migrate(DatabaseQueue(path: path), upTo: "v8-native")
+        chmod(path, 0o644)   // as a file made outside frontdoor may be: refused, by both ways in, before it is read
+        #expect(throws: DatabaseNotReady.readableByOthers(path, mode: 0o644)) { try AppDatabase.openExisting(path: path) }
+        #expect(throws: DatabaseNotReady.readableByOthers(path, mode: 0o644)) { try AppDatabase.open(path: path) }
+        chmod(path, 0o640)
         #expect(throws: DatabaseNotReady.outOfDate(path, pending: ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof"])) {
             try AppDatabase.openExisting(path: path)
         }

@@ -37,6 +37,18 @@ struct BrowserSessionsTests {
         BrowserTokens(active: state.active?.token, waiting: state.waiting.map(\.token))
     }
 
+    /// A browser is never given more than `session.max_accounts` tokens, so a forged accounts cookie with many live
+    /// tokens gets no more than that many looked up (each a round trip on PostgreSQL) and no more shown.
+    @Test func noMoreWaitingTokensThanMaxAccountsAreLookedUp() throws {
+        let fixture = try TestFixture(session: SessionPolicy(maxAccounts: 2))
+        let tokens = try (1...6).map { try fixture.signUp("user\($0)@example.com").token.encoded }
+        let here = BrowserTokens(active: nil, waiting: tokens)
+        #expect(try fixture.services.browserSessions.waiting(here, activeAccount: nil).map(\.token) == Array(tokens.prefix(2)))
+        let state = try fixture.services.browserSessions.signOutAll(here: here, client: client)
+        #expect(state.active == nil && state.waiting.isEmpty)
+        #expect(try tokens.map { try isLive(fixture, $0) } == [false, false, true, true, true, true])
+    }
+
     @Test func addingAnAccountKeepsTheActiveOneWaitingAndSigningInAgainEndsIt() throws {
         let fixture = try TestFixture()
         let ann = try fixture.signUp("ann@example.com")

@@ -71,6 +71,16 @@ import StorageTestKit
         #expect(try database.read { tx in try tx.value(Int.self, "SELECT 1") } == 1)   // the connection is still good
     }
 
+    /// The URL's own `options=` (a search path, a work_mem) adds to the statement timeout, never replaces it, and an
+    /// earlier statement_timeout in it gives way to the configured one.
+    @Test func theURLsOptionsKeepTheStatementTimeout() throws {
+        let url = try TestDatabase.makePostgresDatabase() + "&options=-c%20work_mem%3D8MB%20-c%20statement_timeout%3D0"
+        let database = AppDatabase(backend: try PostgresBackend(settings: PostgresSettings(url: url, statementTimeout: 0.2)))
+        #expect(try database.read { tx in try tx.value(String.self, "SHOW statement_timeout") } == "200ms")
+        #expect(try database.read { tx in try tx.value(String.self, "SHOW work_mem") } == "8MB")
+        #expect { try database.read { tx in try tx.execute("SELECT pg_sleep(2)") } } throws: { StorageFailure.isUnavailable($0) }
+    }
+
     @Test func aReadOnlyServerRefusesWritesAsUnavailableAndStillReads() throws {
         let url = try TestDatabase.makePostgresDatabase()
         let database = AppDatabase(backend: try PostgresBackend(settings: PostgresSettings(url: url)))

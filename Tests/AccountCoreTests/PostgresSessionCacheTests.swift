@@ -113,9 +113,9 @@ import StorageTestKit
         _ = try hosts.b.findBrowserSession(digest: digest)
         #expect(try #require(hosts.b.figures?.sessionCache).entries == 1)
         let resets = try #require(hosts.b.figures?.sessionCache).resets
-        // The server drops every listener connection (as a failover would).
-        try PostgresAdmin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
-                              url: hosts.url)
+        // The server drops every listener connection (as a failover would): its last statement is LISTEN or a heartbeat.
+        try PostgresAdmin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY%') "
+                              + "AND pid <> pg_backend_pid()", url: hosts.url)
         try waitUntil("B noticed and listens again", seconds: 10) {
             let figures = try #require(hosts.b.figures?.sessionCache)
             return figures.resets >= resets + 2 && figures.listening

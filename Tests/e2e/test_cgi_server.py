@@ -7,13 +7,18 @@ lighttpd runs unprivileged-style on a free loopback port with a generated main c
 CGI processes run with netguard.c preloaded (added to the environment the same way), as every stack's frontdoor does.
 """
 import contextlib
+import socket
 import subprocess
+import threading
 
 import pytest
 import requests
 
 from http_client import REQUEST_TIMEOUT, Browser
 from mails import outbox_link
+from browserid.tests.support import make_assertion
+
+from ports import free_port
 from stack import BIN, ROOT, Stack, netguard_library, stop_process
 from users import unique_email
 from waits import wait_for
@@ -55,12 +60,16 @@ def main_config(stack, snippet):
     ])
 
 
-@pytest.fixture(scope="module")
-def cgi_stack(tmp_path_factory):
-    """A stack's config (confirmation on, mail to the outbox, its own site name) served by lighttpd + mod_cgi."""
-    stack = Stack(tmp_path_factory.mktemp("cgi"), {"site_name": "Door by CGI", "mail.transport": "outbox"})
+@contextlib.contextmanager
+def served_by_lighttpd(stack, read_timeout=None):
+    """`stack`'s config served by lighttpd + mod_cgi (the sample, with its cgi.limits read-timeout changed to
+    `read_timeout` seconds when given), until the block ends."""
     snippet = stack.folder / "frontdoor-cgi.conf"
-    snippet.write_text(rendered_sample(stack))
+    sample = rendered_sample(stack)
+    if read_timeout:
+        assert '"read-timeout" => 30' in sample, "the sample no longer bounds a silent CGI program"
+        sample = sample.replace('"read-timeout" => 30', f'"read-timeout" => {read_timeout}')
+    snippet.write_text(sample)
     conf = stack.folder / "lighttpd.conf"
     conf.write_text(main_config(stack, snippet))
     checked = subprocess.run(["lighttpd", "-tt", "-f", str(conf)], capture_output=True, text=True, timeout=30)
@@ -77,11 +86,67 @@ def cgi_stack(tmp_path_factory):
     assert not [e for e in events if not e.startswith("connect ")], f"a CGI process left loopback: {events}"
 
 
+@pytest.fixture(scope="module")
+def cgi_stack(tmp_path_factory):
+    """A stack's config (confirmation on, mail to the outbox, its own site name) served by lighttpd + mod_cgi."""
+    with served_by_lighttpd(Stack(tmp_path_factory.mktemp("cgi"), {"site_name": "Door by CGI", "mail.transport": "outbox"})) as stack:
+        yield stack
+
+
+class SilentIdentityProvider:
+    """A loopback listener that accepts connections and never answers: an identity provider as slow as /verify's
+    fetch_timeout allows."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.socket = socket.create_server(("127.0.0.1", self.port))
+        self.held = []
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+
+    def close(self):
+        self.socket.close()
+        for connection in self.held:
+            connection.close()
+
+
+@pytest.fixture(scope="module")
+def slow_cgi_stack(tmp_path_factory):
+    """A CGI stack whose /verify fetches slow.test's support document from the silent provider (for up to 60 s), and
+    whose lighttpd gives up on a program silent for 2 s (the sample says 30)."""
+    idp = SilentIdentityProvider()
+    config = {"mail.transport": "outbox", "browserid.http_hosts": f"slow.test=127.0.0.1:{idp.port}",
+              "browserid.fetch_allowed_hosts": "slow.test", "browserid.fetch_timeout": "60s",
+              "browserid.legacy_algorithms": "DS128"}   # PyBrowserID's keys
+    try:
+        with served_by_lighttpd(Stack(tmp_path_factory.mktemp("slowcgi"), config), read_timeout=2) as stack:
+            yield stack, idp
+    finally:
+        idp.close()
+
+
 def frontdoor_processes():
     """Running CGI processes of this checkout's binary (started without arguments; each ends with its request)."""
     with contextlib.suppress(subprocess.CalledProcessError):
         return subprocess.run(["pgrep", "-f", f"^{BIN}$"], capture_output=True, text=True, check=True).stdout.split()
     return []
+
+
+def sigterm_ignored(pid):
+    """Whether process `pid` ignores SIGTERM (its SigIgn mask in /proc), None when it is gone."""
+    with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("SigIgn:"):
+                return bool(int(line.split()[1], 16) & (1 << 14))   # bit 14: signal 15
+    return None
 
 
 def test_sign_up_confirm_sign_in_and_out_through_lighttpd_cgi(cgi_stack):
@@ -130,3 +195,24 @@ def test_lighttpd_serves_the_static_files_itself(cgi_stack):
     css = requests.get(f"http://127.0.0.1:{cgi_stack.port}/account/static/css/frontdoor.css", timeout=REQUEST_TIMEOUT)
     assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
     assert css.content == (ROOT / "static/css/frontdoor.css").read_bytes()
+
+
+def test_a_request_lighttpd_gave_up_on_ends_with_its_sigterm(slow_cgi_stack):
+    """mod_cgi has no cap on processes: a request lighttpd abandons (here its cgi.limits read-timeout, as for a client
+    that went away) must end with the SIGTERM lighttpd sends, not run on (here a /verify waiting on a provider that
+    never answers, for up to fetch_timeout: 60 s)."""
+    stack, idp = slow_cgi_stack
+    wait_for(lambda: not frontdoor_processes(), what="the start-up requests' processes to end")
+    assertion = make_assertion("ann@slow.test", "https://rp.example.com", issuer="slow.test")
+    body = f"assertion={assertion}&audience=https://rp.example.com".encode()
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=30) as client:
+        client.sendall(b"POST /account/verify HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       b"Content-Type: application/x-www-form-urlencoded\r\n"
+                       + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+        wait_for(lambda: idp.held, what="the CGI process to be waiting on the silent provider")
+        waiting = frontdoor_processes()
+        assert len(waiting) == 1, waiting
+        assert sigterm_ignored(waiting[0]) is False, "while answering, SIGTERM must end the process"
+        wait_for(lambda: waiting[0] not in frontdoor_processes(), timeout=15, what="the abandoned request's process to end")
+        answer = client.recv(200)
+    assert answer.startswith(b"HTTP/1.1 50"), answer   # lighttpd's own error answer, not frontdoor's

@@ -227,30 +227,42 @@ def test_backup_while_serving(cli_stack, tmp_path):
     assert ok(cli_stack, "backup", str(target), "--force").startswith("backed up ")
     with sqlite3.connect(target) as copy:
         assert copy.execute("SELECT COUNT(*) FROM account").fetchone()[0] == cli_stack.count("account")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite", "copy.sqlite.social-tokens.key"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite"], "the token key is kept apart, not beside"
     assert "Usage" in fails(cli_stack, "backup", code=64)
 
 
 @pytest.mark.sqlite_only("`frontdoor backup` copies the SQLite file")
-def test_backup_keeps_the_token_key_beside_the_copy_and_both_restore(cli_stack, tmp_path):
-    """Issue 22: without social.token_key_file the stored provider tokens are unreadable, so the backup keeps it
-    (mode 0600) next to the database copy; restoring both files gives a working database."""
+def test_backup_keeps_the_token_key_apart_and_both_restore(cli_stack, tmp_path):
+    """The sealed provider tokens need social.token_key_file: a backup folder that held it beside each copy would hand
+    them to whoever takes the backups. So `backup` writes the database only; `--token-key KEYPATH` writes the key
+    (mode 0600) to another folder, and restoring the copy with the key kept apart gives a working database."""
     email = unique_email("restored")
     add_user(cli_stack, email)
     key = cli_stack.folder / "social-tokens.key"
-    target = tmp_path / "copy.sqlite"
+    backups, keys = tmp_path / "backups", tmp_path / "keys"
+    backups.mkdir()
+    keys.mkdir(mode=0o700)
+    target = backups / "copy.sqlite"
     out = ok(cli_stack, "backup", str(target)).splitlines()
-    assert out[1] == f"copied social.token_key_file {key} to {target}.social-tokens.key"
-    key_copy = tmp_path / "copy.sqlite.social-tokens.key"
+    assert len(out) == 1 and out[0].startswith("backed up ") and [p.name for p in backups.iterdir()] == ["copy.sqlite"]
+    assert fails(cli_stack, "backup", "--force", str(target), "--token-key", str(backups / "key")) == (
+        "frontdoor: --token-key must be in another folder than the backup: whoever takes the backups would open the "
+        "provider tokens with it")
+    key_copy = keys / "social-tokens.key"
+    out = ok(cli_stack, "backup", "--force", str(target), "--token-key", str(key_copy)).splitlines()
+    assert out[1] == f"copied social.token_key_file {key} to {key_copy}"
     assert key_copy.read_bytes() == key.read_bytes() and stat.S_IMODE(os.stat(key_copy).st_mode) == 0o600
+    assert [p.name for p in backups.iterdir()] == ["copy.sqlite"]
     key_copy.write_bytes(b"stale")
-    assert fails(cli_stack, "backup", str(target)) == f"frontdoor: {target} exists; give --force to replace it"
-    ok(cli_stack, "backup", str(target), "--force")
+    assert fails(cli_stack, "backup", str(backups / "other.sqlite"), "--token-key", str(key_copy)) == (
+        f"frontdoor: {key_copy} exists; give --force to replace it")
+    ok(cli_stack, "backup", str(target), "--force", "--token-key", str(key_copy))
     assert key_copy.read_bytes() == key.read_bytes(), "--force replaces the key copy too"
 
     restored = tmp_path / "restored"
     restored.mkdir()
     (restored / "frontdoor.sqlite").write_bytes(target.read_bytes())
+    os.chmod(restored / "frontdoor.sqlite", 0o600)
     (restored / "social-tokens.key").write_bytes(key_copy.read_bytes())
     os.chmod(restored / "social-tokens.key", 0o600)   # as README's restore says (install -m 600); frontdoor refuses more
     config = restored / "frontdoor.yml"
@@ -324,3 +336,74 @@ def test_a_host_with_another_token_key_is_refused_in_one_line_until_it_has_the_s
         assert "forget-token-key" in refused.stderr
     assert not (tmp_path / "missing.key").exists(), "a host without the key makes none while one is recorded"
     assert ok(cli_stack, "user", "list") is not None, "the host with the shared key goes on"
+
+
+def test_database_urls_that_leak_or_travel_in_clear_are_refused_in_one_line(tmp_path):
+    """A PostgreSQL URL to another host needs sslmode=require or stronger (libpq's default `prefer` can be downgraded
+    by a man in the middle), as plain smtp:// is refused; a password is caught however its keyword is spelled (libpq
+    percent-decodes keywords); and a URL shown in a message hides its query values but where it connects."""
+    def check(url):
+        return subprocess.run([BIN, "config", "check"], env={**os.environ, "FRONTDOOR_DATABASE_URL": url,
+                                                             "FRONTDOOR_TEMPLATES_PATH": str(ROOT / "templates")},
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    for url in ("postgresql://frontdoor@db.example.com/frontdoor", "postgresql://frontdoor@db.example.com/frontdoor?sslmode=prefer",
+                "postgresql://frontdoor@localhost/frontdoor?host=10.0.0.5", "postgresql://frontdoor@127.0.0.1,db.example.com/f"):
+        refused = check(url)
+        assert refused.returncode == 1 and "add sslmode=verify-full (or require)" in refused.stderr, (url, refused.stderr)
+    for url in ("postgresql://frontdoor@db.example.com/frontdoor?sslmode=verify-full", "postgresql://frontdoor@127.0.0.2:5433/f",
+                "postgresql://frontdoor@[::1]/f", "postgresql://frontdoor@/f?host=/run/postgresql", "postgresql:///f",
+                "postgresql://frontdoor@db.example.com/f?sslmode=require"):
+        accepted = check(url)   # then it connects (nothing listens there: one line saying so)
+        assert "add sslmode" not in accepted.stderr and "cannot connect to" in accepted.stderr, (url, accepted.stderr)
+    for url in ("postgresql://frontdoor@/f?host=/run/postgresql&pass%77ord=hunter2", "postgresql://frontdoor@/f?%70assword=hunter2"):
+        leaked = check(url)
+        assert leaked.returncode == 1 and "must not hold a password" in leaked.stderr and "hunter2" not in leaked.stdout + leaked.stderr
+        copy = subprocess.run([BIN, "db", "copy", url, f"sqlite:{tmp_path / 'to.sqlite'}"], capture_output=True, text=True,
+                              timeout=60, cwd=tmp_path)
+        assert copy.returncode == 1 and "FROM must not hold a password" in copy.stderr, copy.stderr
+    remote = subprocess.run([BIN, "db", "copy", "postgresql://frontdoor@db.example.com/f", f"sqlite:{tmp_path / 'to.sqlite'}"],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert remote.returncode == 1 and "FROM to another host may be read in clear" in remote.stderr, remote.stderr
+    shown = subprocess.run([BIN, "db", "copy", "postgresql://frontdoor@/f?host=/nonexistent&options=-cfrontdoor.k%3Dhunter2",
+                            f"sqlite:{tmp_path / 'to.sqlite'}"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert shown.returncode == 1 and "host unreachable" in shown.stderr, shown.stderr
+    assert "hunter2" not in shown.stdout + shown.stderr and "host=/nonexistent&options=***" in shown.stderr
+    assert not (tmp_path / "to.sqlite").exists()
+
+
+@pytest.mark.sqlite_only("SQLite files and a password file named by the environment")
+def test_a_database_or_password_file_others_can_read_is_refused_in_one_line(tmp_path):
+    """The SQLite file holds password hashes, session digests and the BrowserID private key, and the password file
+    the PostgreSQL role's password: a file others may read (made by hand, restored by cp, a pre-made db copy target) is
+    refused with one line saying how to fix it, as a loose social.token_key_file is, instead of being filled."""
+    env = {**os.environ, "FRONTDOOR_TEMPLATES_PATH": str(ROOT / "templates"),
+           "FRONTDOOR_SOCIAL_TOKEN_KEY_FILE": str(tmp_path / "social.key"), "FRONTDOOR_MAIL_OUTBOX": str(tmp_path / "outbox")}
+
+    def frontdoor(*args, **more):
+        return subprocess.run([BIN, *args], env={**env, **more}, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    database = tmp_path / "loose.sqlite"
+    made = frontdoor("migrate", FRONTDOOR_DATABASE_PATH=str(database))
+    assert made.returncode == 0 and stat.S_IMODE(database.stat().st_mode) == 0o600, made.stderr
+    database.chmod(0o644)
+    for args in (["migrate"], ["user", "list"]):
+        refused = frontdoor(*args, FRONTDOOR_DATABASE_PATH=str(database))
+        assert refused.returncode == 1 and refused.stderr == (f"frontdoor: database {database}: mode 644 lets others read it; "
+                                                              f"make it 600 (chmod 600 {database})\n"), (args, refused.stderr)
+    target = tmp_path / "target.sqlite"
+    target.touch(mode=0o644)
+    target.chmod(0o644)
+    copy = frontdoor("db", "copy", f"sqlite:{database}", f"sqlite:{target}")
+    assert copy.returncode == 1 and "mode 644 lets others read it" in copy.stderr and target.stat().st_size == 0, copy.stderr
+    database.chmod(0o640)   # a group the operator chose is theirs to decide
+    assert frontdoor("user", "list", FRONTDOOR_DATABASE_PATH=str(database)).returncode == 0
+    secret = tmp_path / "db-password"
+    secret.write_text("hunter2\n")
+    secret.chmod(0o644)
+    loose = frontdoor("user", "list", FRONTDOOR_DATABASE_URL="postgresql://frontdoor@/f?host=/nonexistent",
+                      FRONTDOOR_DATABASE_PASSWORD_FILE=str(secret))
+    assert loose.returncode == 1 and loose.stderr == (f"frontdoor: database.password_file {secret}: mode 644 lets others read it; "
+                                                      f"make it 600 (chmod 600 {secret})\n"), loose.stderr
+    secret.chmod(0o600)
+    tight = frontdoor("user", "list", FRONTDOOR_DATABASE_URL="postgresql://frontdoor@/f?host=/nonexistent",
+                      FRONTDOOR_DATABASE_PASSWORD_FILE=str(secret))
+    assert tight.returncode == 1 and "host unreachable" in tight.stderr and "hunter2" not in tight.stderr

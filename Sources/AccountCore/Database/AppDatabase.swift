@@ -43,6 +43,7 @@ public final class AppDatabase: Sendable {
     public static func openExisting(path: String, maxSizeMB: Int = 0, requireCurrent: Bool = true) throws -> AppDatabase {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseNotReady.missing(absolute) }
+        try requirePrivate(path)
         let database = AppDatabase(backend: try SQLiteBackend.file(path: path, maxSizeMB: maxSizeMB))
         let pending = try database.pendingMigrations()
         guard pending.isEmpty || !requireCurrent else { throw DatabaseNotReady.outOfDate(absolute, pending: pending) }
@@ -58,9 +59,21 @@ public final class AppDatabase: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let created = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)   // fails harmlessly when it exists
         if created >= 0 { close(created) }
+        try requirePrivate(path)
         let database = AppDatabase(backend: try SQLiteBackend.file(path: path, maxSizeMB: maxSizeMB))
         try database.migrate()
         return database
+    }
+
+    /// Refuses a file others may read or write (made by hand, restored with cp, a pre-made `db copy` target): it would
+    /// hand every password hash, session digest and private key to any local user. The group is the operator's choice.
+    static func requirePrivate(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }   // missing: SQLite's own error says so
+        let mode = info.st_mode & 0o777
+        guard mode & 0o007 == 0 else {
+            throw DatabaseNotReady.readableByOthers(URL(fileURLWithPath: path).standardizedFileURL.path, mode: Int(mode))
+        }
     }
 
     /// A private, migrated in-memory SQLite database: for tests.
@@ -136,6 +149,7 @@ public final class AppDatabase: Sendable {
 public enum DatabaseNotReady: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case outOfDate(String, pending: [String])
+    case readableByOthers(String, mode: Int)
 
     public var description: String {
         switch self {
@@ -143,6 +157,8 @@ public enum DatabaseNotReady: Error, Equatable, CustomStringConvertible {
             return "no database at \(path) (check database.path and the folder you run from; `frontdoor migrate` creates it)"
         case .outOfDate(let path, let pending):
             return "database \(path) needs `frontdoor migrate` first (pending: \(pending.joined(separator: ", ")))"
+        case .readableByOthers(let path, let mode):
+            return "database \(path): mode \(String(mode, radix: 8)) lets others read it; make it 600 (chmod 600 \(path))"
         }
     }
 }

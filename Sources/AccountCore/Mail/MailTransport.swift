@@ -14,20 +14,43 @@ public protocol MailTransport: Sendable {
     func deliver(_ message: String, from sender: String, to recipient: String, id: String) throws
 }
 
-/// Writes each message atomically as `<id>.eml` in a folder, for development and for operators without SMTP.
+/// Writes each message atomically as `<id>.eml` in a folder, for development and for operators without SMTP. The
+/// messages carry live reset, confirmation and invitation links: each file is 0600 and a folder made here 0700,
+/// whatever the umask (systemd's StateDirectoryMode covers the packaged layout only, not CGI or `make run`).
 public struct OutboxTransport: MailTransport {
     public let folder: String
 
     public init(folder: String) { self.folder = folder }
 
     public func deliver(_ message: String, from sender: String, to recipient: String, id: String) throws {
-        let directory = URL(fileURLWithPath: folder)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let file = directory.appendingPathComponent("\(id).eml")
-            try Data(message.utf8).write(to: file, options: .atomic)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try Self.writePrivately(Array(message.utf8), to: folder + "/\(id).eml")
         } catch {
-            throw MailError("mail: cannot write to outbox \(folder): \(error.localizedDescription)")
+            throw MailError("mail: cannot write to outbox \(folder): \(error)")
+        }
+    }
+
+    /// Writes `bytes` to a fresh 0600 temporary file beside `path`, then renames it into place (replacing a retried one).
+    private static func writePrivately(_ bytes: [UInt8], to path: String) throws {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = mkstemp(&template)   // 0600, O_EXCL
+        guard fd >= 0 else { throw MailError(String(cString: strerror(errno))) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String?
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { failure = String(cString: strerror(errno)); break }
+            written += count
+        }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw MailError(failure)
         }
     }
 }

@@ -24,10 +24,21 @@ public struct APIContext {
         guard type.hasPrefix("application/json") else {
             throw APIError(status: 415, message: context.catalog.text("api_unsupported_media_type"))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], !Self.holdsNUL(object) else {
             throw APIError(status: 400, message: context.catalog.text("api_bad_request"))
         }
         return object
+    }
+
+    /// True when a key or a string anywhere in `value` holds NUL (`\u0000`): refused like malformed JSON, since
+    /// PostgreSQL keeps text up to a NUL and SQLite all of it.
+    static func holdsNUL(_ value: Any) -> Bool {
+        switch value {
+        case let text as String: return text.utf8.contains(0)
+        case let object as [String: Any]: return object.contains { $0.key.utf8.contains(0) || holdsNUL($0.value) }
+        case let array as [Any]: return array.contains(where: holdsNUL)
+        default: return false
+        }
     }
 
     /// The fields of the body's `root` object (the whole body when nil, or when it has no such object), keys in

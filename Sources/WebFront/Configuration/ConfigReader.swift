@@ -122,8 +122,10 @@ public enum ConfigReader {
         try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
         try require(c.database.url.isEmpty || c.database.url.hasPrefix("sqlite:") || c.database.postgresURL != nil,
                     "database.url must be sqlite:PATH or a postgresql:// URL")
-        try require(!Self.urlHasPassword(c.database.url),
+        try require(!Self.urlHasPassword(c.database.url) && !PostgresURLRules.hasPassword(c.database.url),
                     "database.url must not hold a password: put it in database.password_file or FRONTDOOR_DATABASE_PASSWORD")
+        try require(c.database.postgresURL.map { !PostgresURLRules.lacksTLS($0) } ?? true,
+                    "database.url to another host may be read in clear: add sslmode=verify-full (or require) to it")
         try require((1...500).contains(c.database.poolSize), "database.pool_size must be between 1 and 500")
         try require((0...300).contains(c.database.sessionCacheMaxAge), "database.session_cache_max_age must be between 0s and 5m")
         try require((1...10_000_000).contains(c.database.sessionCacheSize), "database.session_cache_size must be between 1 and 10000000")
@@ -233,7 +235,8 @@ public enum ConfigReader {
 extension ConfigReader {
     /// True when a `scheme://user:password@…` URL or a `password=` parameter carries a password.
     static func urlHasPassword(_ url: String) -> Bool {
-        if url.range(of: "password=", options: .caseInsensitive) != nil { return true }
+        // Percent-decoded too: libpq and libcurl decode a URL's keywords, so `pass%77ord=` is a password.
+        if (url.removingPercentEncoding ?? url).range(of: "password=", options: .caseInsensitive) != nil { return true }
         guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return false }
         return url[scheme.upperBound..<at].contains(":")
     }

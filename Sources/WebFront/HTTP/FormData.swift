@@ -46,6 +46,17 @@ public enum FormData {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// True when urlencoded text would decode to a NUL somewhere (a raw zero byte or `%00`). Such a request is refused
+    /// (Frontdoor's router, 400): PostgreSQL keeps text up to a NUL and SQLite all of it, so one value would mean two.
+    public static func holdsNUL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        var previous: (UInt8, UInt8) = (1, 1)
+        for byte in bytes {
+            if byte == 0 || previous == (UInt8(ascii: "%"), UInt8(ascii: "0")) && byte == UInt8(ascii: "0") { return true }
+            previous = (previous.1, byte)
+        }
+        return false
+    }
+
     /// Percent-decodes text without treating `+` as a space (paths).
     public static func decodePath(_ text: String) -> String { decode(Array(text.utf8), plusIsSpace: false) }
 

@@ -12,6 +12,7 @@
 // each rule that needs one winner holds by a unique index, a conditional UPDATE, or `Transaction.serialize(on:)`
 // (an advisory lock). A deadlock or serialization failure runs the write again (up to 5 times). A connection the
 // server dropped (restart, failover) is replaced on the next use; nobody restarts Frontdoor.
+import CLibPQ
 import Foundation
 import Locking
 
@@ -25,6 +26,8 @@ public struct PostgresSettings: Sendable, Equatable {
     /// How old a cached session lookup may get; 0 (what commands and tests use) keeps no cache and no listener.
     public var sessionCacheMaxAge: TimeInterval
     public var sessionCacheSize: Int
+    /// How often the listener checks that its connection still carries notifications (PostgresListener).
+    public var listenerHeartbeat: TimeInterval = defaultListenerHeartbeat
 
     public static let defaultPoolSize = 10
     public static let defaultStatementTimeout: TimeInterval = 5
@@ -32,6 +35,7 @@ public struct PostgresSettings: Sendable, Equatable {
     /// What `frontdoor serve` uses unless configured (the config key table reads these).
     public static let defaultSessionCacheMaxAge: TimeInterval = 10
     public static let defaultSessionCacheSize = 100_000
+    public static let defaultListenerHeartbeat: TimeInterval = 5
 
     public init(url: String, password: String? = nil, poolSize: Int = defaultPoolSize,
                 statementTimeout: TimeInterval = defaultStatementTimeout, connectTimeout: TimeInterval = defaultConnectTimeout,
@@ -45,14 +49,31 @@ public struct PostgresSettings: Sendable, Equatable {
         self.sessionCacheSize = sessionCacheSize
     }
 
-    /// libpq's keywords: our defaults first, so the URL's own settings (and a password in it) win; the URL last.
+    /// libpq's keywords: our defaults first, so the URL's own settings win; the URL; then `options` again, the URL's
+    /// own (a search path, a work_mem) followed by the statement timeout, which no URL may drop or loosen (the last
+    /// `-c` of a setting counts).
     var keywords: [(String, String)] {
+        let timeout = "-c statement_timeout=\(Int(statementTimeout * 1000))"
         var keywords = [("connect_timeout", String(max(1, Int(connectTimeout.rounded(.up))))),
-                        ("options", "-c statement_timeout=\(Int(statementTimeout * 1000))"),
+                        ("options", timeout),
                         ("application_name", "frontdoor")]
         if let password { keywords.append(("password", password)) }
         keywords.append(("dbname", url))
+        let own = Self.urlOptions(url)
+        keywords.append(("options", own.isEmpty ? timeout : own + " " + timeout))
         return keywords
+    }
+
+    /// The `options` keyword of a libpq URL or conninfo string, as libpq reads it ("" when none or unreadable).
+    static func urlOptions(_ url: String) -> String {
+        guard let parsed = PQconninfoParse(url, nil) else { return "" }
+        defer { PQconninfoFree(parsed) }
+        var option = parsed
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "options", let value = option.pointee.val { return String(cString: value) }
+            option += 1
+        }
+        return ""
     }
 }
 
@@ -82,7 +103,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         if settings.sessionCacheMaxAge > 0 {
             let cache = SessionCache(settings: .init(maxAge: settings.sessionCacheMaxAge, capacity: max(1, settings.sessionCacheSize)))
             sessionCache = cache
-            listener = PostgresListener(keywords: settings.keywords, cache: cache)
+            listener = PostgresListener(keywords: settings.keywords, cache: cache, heartbeat: settings.listenerHeartbeat)
         } else {
             sessionCache = nil
             listener = nil

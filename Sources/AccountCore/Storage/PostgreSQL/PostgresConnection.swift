@@ -59,8 +59,18 @@ final class PostgresConnection {
         try check(result, sql: sql)
     }
 
+    /// Sends `sql` without waiting for its answer (the listener's heartbeat); `notifications` reads the answer away.
+    /// Throws `StorageError.unavailable` when it cannot be sent.
+    func send(_ sql: String) throws {
+        guard PQsendQuery(handle, sql) == 1 else {
+            broken = true
+            throw StorageError.unavailable("postgresql: \(Self.oneLine(PQerrorMessage(handle)))")
+        }
+        _ = PQflush(handle)
+    }
+
     /// The payloads of the notifications that arrived (LISTEN), waiting up to `seconds` for the first; throws
-    /// `StorageError.unavailable` when the connection is lost.
+    /// `StorageError.unavailable` when the connection is lost. The answers of statements `send` sent are read away.
     func notifications(waitingUpTo seconds: Double) throws -> [String] {
         var payloads = drainNotifications()
         guard payloads.isEmpty else { return payloads }
@@ -71,6 +81,7 @@ final class PostgresConnection {
                 broken = true
                 throw StorageError.unavailable("postgresql: \(Self.oneLine(PQerrorMessage(handle)))")
             }
+            while PQisBusy(handle) == 0, let result = PQgetResult(handle) { PQclear(result) }
             payloads = drainNotifications()
         }
         return payloads
