@@ -1,4 +1,4 @@
-// Retention.swift: deletes audit rows and delivered mail older than their retention, in small batches (issue 22).
+// Retention.swift: deletes audit rows and delivered mail older than their retention, in small batches.
 //
 // Options (RetentionPolicy, config section `retention`):
 //   audit            audit rows older than this go (0: kept forever)

@@ -1,4 +1,4 @@
-// TokenVault+Shared.swift: one token key for every host of a database (issue 24). The key stays in its file
+// TokenVault+Shared.swift: one token key for every host of a database. The key stays in its file
 // (`social.token_key_file`, kept apart from the database so a stolen dump or backup holds no provider tokens), but
 // the database remembers a check of it, so a host whose file holds another key refuses to start instead of sealing
 // what the other hosts cannot open (a flow begun on host A carrying an invitation, called back on host B; tokens

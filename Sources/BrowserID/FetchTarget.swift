@@ -1,5 +1,5 @@
 // FetchTarget.swift: where another identity provider's support document may be fetched from, decided before any
-// connection (issue 22: `/verify` must not be a request forger or port scanner). An issuer is `host`, `host:port`,
+// connection (`/verify` must not be a request forger or port scanner). An issuer is `host`, `host:port`,
 // `[IPv6]` or `[IPv6]:port`. Its name is looked up once; unless the issuer is in `allowedHosts`
 // (`browserid.fetch_allowed_hosts`: an operator's own private IdP), every address must be public (PublicAddress.swift)
 // and the port must be 443. The fetch then connects to those addresses only, over HTTPS.

@@ -1,5 +1,5 @@
 // HTTPSupportDocumentFetcher.swift: fetches other identity providers' `/.well-known/browserid` with libcurl, safely
-// for a fetch any outsider can trigger through `/verify` (issue 22). FetchRules decide the URL and the checked
+// for a fetch any outsider can trigger through `/verify`. FetchRules decide the URL and the checked
 // addresses first; libcurl is pinned to them (CURLOPT_RESOLVE) and its socket callback refuses any other address, no
 // proxy from the environment is used, redirects are not followed, and the answer must be 200 and application/json
 // within the size and time limits. Every failure gives the relying party one reason ("the support document could not

@@ -1,4 +1,4 @@
-// HostResolver.swift: the one name lookup behind a support-document fetch (issue 22). The fetcher checks the
+// HostResolver.swift: the one name lookup behind a support-document fetch. The fetcher checks the
 // addresses it gets here and then connects to exactly those (libcurl is told them, so it never looks the name up a
 // second time: no DNS rebinding). The fetcher calls it through TimedLookup, which gives the lookup the verification's
 // deadline (getaddrinfo has none). Tests inject a resolver of their own. Options: none.

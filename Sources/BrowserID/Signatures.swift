@@ -1,4 +1,4 @@
-// Signatures.swift: checking JWS signatures with BrowserID keys, always through a maintained implementation (issue 22).
+// Signatures.swift: checking JWS signatures with BrowserID keys, always through a maintained implementation.
 // RS256 (RSA of 2048 bits and more, PKCS#1 v1.5 with SHA-256) goes through swift-crypto. The legacy algorithms,
 // RS128 (RSA of 1024 or 1280 bits), DS128 (DSA with SHA-1) and DS256 (DSA with SHA-256), go through OpenSSL's libcrypto
 // and only count where the verifier's policy accepts them (`browserid.legacy_algorithms`). RS64 (512-bit RSA,

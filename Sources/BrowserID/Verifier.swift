@@ -1,7 +1,7 @@
 // Verifier.swift: checks a backed identity assertion the way Persona's verifier did, with its reason strings.
 // Options (VerifierPolicy): trustedSecondaries (issuers that may vouch for any domain: Frontdoor itself and any
 // configured), leeway (slack on expiry and issue times, default 0 as in Persona), maxDelegations (6),
-// legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none: issue 22), maxFetches (support
+// legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none), maxFetches (support
 // documents one verification may ask for, default 3) and deadline (seconds one verification may take, default 5);
 // the clock the deadline is kept on is injected (`clock`).
 // Order: the cheap checks first (shape, times, audience, email, accepted algorithms, the assertion's signature by the

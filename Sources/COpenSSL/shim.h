@@ -1,4 +1,4 @@
-// Signature checks through OpenSSL's libcrypto for BrowserID's legacy algorithms (issue 22): DSA (DS128: SHA-1,
+// Signature checks through OpenSSL's libcrypto for BrowserID's legacy algorithms: DSA (DS128: SHA-1,
 // DS256: SHA-256) and RSA PKCS#1 v1.5 with SHA-256 at any size libcrypto takes. Keys are built from their big-endian
 // numbers; a DSA signature comes as r||s and is DER-encoded here. Each returns 1 for a valid signature, 0 otherwise.
 #include <openssl/bn.h>

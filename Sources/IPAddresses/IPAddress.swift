@@ -1,4 +1,4 @@
-// IPAddress.swift: client addresses as numbers, not strings (issue 22). Parsing is inet_pton's, so `::FFFF:1.2.3.4`,
+// IPAddress.swift: client addresses as numbers, not strings. Parsing is inet_pton's, so `::FFFF:1.2.3.4`,
 // `::ffff:0102:0304` and `1.2.3.4` are the same address, and an IPv4-mapped IPv6 address is folded to its IPv4 form.
 // `AddressRange` is one CIDR range ("10.0.0.0/8", "2001:db8::/32") or one address; `AddressList` is a configured,
 // comma-separated list of them (`client.trusted_proxies`, `metrics.allowed_addresses`, `social.token_allowed_addresses`).

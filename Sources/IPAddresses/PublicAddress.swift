@@ -1,5 +1,5 @@
-// PublicAddress.swift: which addresses count as public, that is reachable on the Internet and nobody's inside
-// (issue 22). Frontdoor fetches from a host an outsider names (another identity provider's support document for
+// PublicAddress.swift: which addresses count as public, that is reachable on the Internet and nobody's inside.
+// Frontdoor fetches from a host an outsider names (another identity provider's support document for
 // `/verify`) only at a public address, so the fetch can't reach the operator's own network or machine.
 //
 // The rule: IPv4 is public unless it lies in one of IANA's special-purpose ranges below (this network, private

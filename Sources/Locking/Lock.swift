@@ -1,7 +1,7 @@
 // Lock.swift: the project's one lock: a pthread mutex with a condition, which the thread sanitizer sees.
 //
 // Why not `Synchronization.Mutex`: on Linux it is a priority-inheriting futex, and under contention the kernel hands
-// it over with no user-space atomic, so the thread sanitizer reports races that are not there (issue 21). Why not
+// it over with no user-space atomic, so the thread sanitizer reports races that are not there. Why not
 // NSLock/NSCondition: one kind in the whole project, whose timed wait reads the monotonic clock, and no Foundation.
 // The sanitizer intercepts `pthread_mutex_*` and `pthread_cond_*`, so it sees every hand-over.
 //

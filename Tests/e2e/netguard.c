@@ -1,5 +1,5 @@
-/* netguard.c: preloaded (LD_PRELOAD) into every frontdoor the e2e suite serves, so no test traffic leaves loopback
- * (issue 22). connect() to an IPv4/IPv6 address outside loopback fails with ENETUNREACH before anything is sent, and
+/* netguard.c: preloaded (LD_PRELOAD) into every frontdoor the e2e suite serves, so no test traffic leaves loopback.
+ * connect() to an IPv4/IPv6 address outside loopback fails with ENETUNREACH before anything is sent, and
  * is written to $NETGUARD_LOG ("blocked ADDRESS PORT"); connections within loopback are written too ("connect ...").
  * getaddrinfo() answers names from $NETGUARD_HOSTS only ("name answer1 answer2 ...": the n-th lookup of a name gets
  * the n-th answer, the last one repeating), writes "lookup NAME" for each, and refuses every other name except

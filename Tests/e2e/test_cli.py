@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from http_client import Browser
-from stack import BIN, ROOT, new_stack
+from stack import BIN, ROOT, netguard_library, new_stack
 from users import unique_email
 
 PASSWORD = "correct horse battery"
@@ -342,12 +342,13 @@ def test_database_urls_that_leak_or_travel_in_clear_are_refused_in_one_line(tmp_
     """A PostgreSQL URL to another host needs sslmode=require or stronger (libpq's default `prefer` can be downgraded
     by a man in the middle), as plain smtp:// is refused; a password is caught however its keyword is spelled (libpq
     percent-decodes keywords); and a URL shown in a message hides its query values but where it connects."""
-    def check(url):
+    def check(url):   # netguard: the accepted URLs' connection attempts never leave loopback, nor their name lookups
         return subprocess.run([BIN, "config", "check"], env={**os.environ, "FRONTDOOR_DATABASE_URL": url,
-                                                             "FRONTDOOR_TEMPLATES_PATH": str(ROOT / "templates")},
+                                                             "FRONTDOOR_TEMPLATES_PATH": str(ROOT / "templates"),
+                                                             "LD_PRELOAD": str(netguard_library())},
                               capture_output=True, text=True, timeout=60, cwd=tmp_path)
     for url in ("postgresql://frontdoor@db.example.com/frontdoor", "postgresql://frontdoor@db.example.com/frontdoor?sslmode=prefer",
-                "postgresql://frontdoor@localhost/frontdoor?host=10.0.0.5", "postgresql://frontdoor@127.0.0.1,db.example.com/f"):
+                "postgresql://frontdoor@localhost/frontdoor?host=192.0.2.5", "postgresql://frontdoor@127.0.0.1,db.example.com/f"):
         refused = check(url)
         assert refused.returncode == 1 and "add sslmode=verify-full (or require)" in refused.stderr, (url, refused.stderr)
     for url in ("postgresql://frontdoor@db.example.com/frontdoor?sslmode=verify-full", "postgresql://frontdoor@127.0.0.2:5433/f",

@@ -1,5 +1,5 @@
 // AppDatabase.swift: the database on its backend; `open` creates and migrates (for `migrate` and `serve`),
-// `openExisting` only opens a file that is there and up to date (every other command: issue 22, a command run from the
+// `openExisting` only opens a file that is there and up to date (every other command: a command run from the
 // wrong folder must not make a new, empty database and then succeed against it).
 import Foundation
 import GRDB

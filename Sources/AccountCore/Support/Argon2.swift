@@ -3,7 +3,7 @@
 //
 // Why: with libargon2's one-call functions each hash mallocs its 19 MiB; glibc serves the first from mmap and later
 // ones from the thread's arena, so a block became resident whenever a thread happened to hash for the second time,
-// minutes into a run (the soak test saw it as memory growth, issue 21). With the buffer, hashing memory is
+// minutes into a run (the soak test saw it as memory growth). With the buffer, hashing memory is
 // `threads` × `argon2_memory_kib`, resident from the pool's start, and never moves afterwards.
 // A thread without a buffer (or a hash that needs more, e.g. an old hash of a larger cost) falls back to malloc.
 // The encoded form is the PHC string libargon2 writes: `$argon2id$v=19$m=…,t=…,p=…$<salt>$<hash>` (unpadded base64).

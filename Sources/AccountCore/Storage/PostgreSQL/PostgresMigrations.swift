@@ -202,7 +202,7 @@ enum PostgresMigrations {
             """,
             "CREATE TRIGGER audit_counted AFTER INSERT ON audit FOR EACH ROW EXECUTE FUNCTION audit_counted()",
         ]),
-        // Issue 24: every host keeps a cache of session lookups (SessionCache.swift). Whatever changes what the lookup
+        // Every host keeps a cache of session lookups (SessionCache.swift). Whatever changes what the lookup
         // reads (a session deleted, by any statement or cascade; a primary address changed) tells every listening host
         // the account's id, when the transaction commits. On SQLite there is nothing to tell: the step is empty there.
         Migration(name: "v12-session-notifications", statements: [

@@ -203,7 +203,7 @@ extension SQLiteBackend {
             }
         }
         migrator.registerMigration("v8-native") { db in
-            // Native apps (issue 9). An API token is a session of kind 'api': it is listed, revoked, ended by a password
+            // Native apps. An API token is a session of kind 'api': it is listed, revoked, ended by a password
             // change or reset, and deleted with its account like any browser session, but only the JSON API accepts it
             // (X-User-Email + X-User-Token) and only browser sessions come from the cookie.
             try db.alter(table: "session") { t in t.add(column: "kind", .text).notNull().defaults(to: "browser") }
@@ -229,17 +229,17 @@ extension SQLiteBackend {
             }
         }
         migrator.registerMigration("v9-language") { db in
-            // The account's language (issue 10): pages and mail use it before the browser's. NULL: follow the browser.
+            // The account's language: pages and mail use it before the browser's. NULL: follow the browser.
             try db.alter(table: "account") { t in t.add(column: "language", .text) }
         }
         migrator.registerMigration("v10-address-group") { db in
-            // What the sign-up limit counts by (issue 22): an IPv6 client's /64, not each of its addresses. Rows before
+            // What the sign-up limit counts by: an IPv6 client's /64, not each of its addresses. Rows before
             // this step count by their own address.
             try db.alter(table: "audit") { t in t.add(column: "addressGroup", .text).notNull().defaults(to: "") }
             try db.execute(sql: "UPDATE audit SET addressGroup = remoteAddress")
         }
         migrator.registerMigration("v11-retention") { db in
-            // Old audit rows are pruned (issue 22, Retention), so what was read from all of them is kept beside them,
+            // Old audit rows are pruned (Retention), so what was read from all of them is kept beside them,
             // kept up by triggers on every insert whatever the code path: each event's total, for /metrics (counters
             // that never fall when rows go, read by key instead of counting the table on every scrape) ...
             try db.create(table: "auditCount", options: .withoutRowID) { t in

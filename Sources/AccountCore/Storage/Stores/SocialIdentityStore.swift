@@ -124,7 +124,7 @@ extension Transaction {
     }
 
     // MARK: Other tables, as social sign-in needs them
-    // (issue 23: these may join AccountStore, SessionStore and InviteStore, or give way to their twins there, once the
+    // (these may join AccountStore, SessionStore and InviteStore, or give way to their twins there, once the
     // groups' branches are merged.)
 
     /// Holds the account's row until the transaction ends, so that two changes to one account's ways of signing in
