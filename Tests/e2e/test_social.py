@@ -274,21 +274,26 @@ def test_the_internal_endpoint_gives_the_current_token(social, oauth_provider):
 
 
 @pytest.mark.sqlite_only("`frontdoor backup` copies the SQLite file (PostgreSQL has its own tools)")
-def test_a_restored_backup_reads_the_provider_tokens_through_the_key_kept_beside_it(social, oauth_provider, tmp_path):
-    """Issue 22: `frontdoor backup` keeps social.token_key_file next to the copy; a Frontdoor served from the two
-    restored files (as README's restore says) hands out the provider token sealed before the backup."""
+def test_a_restored_backup_reads_the_provider_tokens_through_the_key_kept_apart(social, oauth_provider, tmp_path):
+    """`frontdoor backup` writes the database only, and copies social.token_key_file only where `--token-key` says,
+    in another folder (a stolen backup folder must not open the sealed tokens); a Frontdoor served from the backup
+    and that key (as README's restore says) hands out the provider token sealed before the backup."""
     sub, email = person(oauth_provider)
     social_sign_in(Browser(social), "corp")
     token = provider_token(social, email=email, provider="corp").json()["access_token"]
-    copy = tmp_path / "copy.sqlite"
-    backed = subprocess.run([BIN, "backup", str(copy), "--config", str(social.config_path)], capture_output=True, text=True,
-                            timeout=60)
+    backups, keys = tmp_path / "backups", tmp_path / "keys"
+    backups.mkdir()
+    keys.mkdir()
+    copy = backups / "copy.sqlite"
+    backed = subprocess.run([BIN, "backup", str(copy), "--token-key", str(keys / "social-tokens.key"),
+                             "--config", str(social.config_path)], capture_output=True, text=True, timeout=60)
     assert backed.returncode == 0, backed.stderr
+    assert sorted(p.name for p in backups.iterdir()) == ["copy.sqlite"], "the key stays out of the backup folder"
     folder = tmp_path / "restored"
     folder.mkdir()
-    shutil.copyfile(copy, folder / "frontdoor.sqlite")
-    shutil.copyfile(tmp_path / "copy.sqlite.social-tokens.key", folder / "social-tokens.key")
-    os.chmod(folder / "social-tokens.key", 0o600)
+    for source, target in ((copy, "frontdoor.sqlite"), (keys / "social-tokens.key", "social-tokens.key")):
+        shutil.copyfile(source, folder / target)
+        os.chmod(folder / target, 0o600)   # README's restore: a file others may read is refused
     restored = Stack(folder, {"confirmation.required": "false", "mail.transport": "outbox"},
                      extra_yaml=social_provider_yaml(oauth_provider, list(social.social.values()), folder / "social-tokens.key"))
     serving = running(restored)
