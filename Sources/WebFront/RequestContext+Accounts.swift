@@ -4,8 +4,9 @@
 // which account is active is AccountCore's `BrowserSessions`; this file only reads the tokens from the cookies and
 // writes back what it says. The active account's token is in the session cookie, the only one the gate and BrowserID
 // read (so they always use the active account and their hot path is unchanged); the waiting ones' tokens are in the
-// `frontdoor_accounts` cookie (HttpOnly, SameSite=Lax, under the base path), separated by dots, kept across a browser
-// restart only when `BrowserState.waitingOutlivesBrowser`.
+// `frontdoor_accounts` cookie (HttpOnly, SameSite=Lax, host-bound: `__Host-frontdoor_accounts` with Path=/ over https,
+// see CookieJar, so a sibling subdomain cannot plant tokens of its own; one sent twice is read as none), separated by
+// dots, kept across a browser restart only when `BrowserState.waitingOutlivesBrowser`.
 import AccountCore
 
 /// An account this browser is signed in to (AccountCore's `BrowserAccount`: token, live session, handle).
@@ -18,7 +19,7 @@ extension RequestContext {
     /// The tokens this browser sent (active and waiting) with the number of accounts it may hold: what every
     /// several-accounts operation of AccountCore takes.
     public var browserTokens: BrowserTokens {
-        BrowserTokens(active: sessionToken, waiting: (cookies[Self.accountsCookie] ?? "").split(separator: ".").map(String.init))
+        BrowserTokens(active: sessionToken, waiting: (cookies.hostBoundValue(Self.accountsCookie) ?? "").split(separator: ".").map(String.init))
     }
 
     /// The browser's other live sessions, one per account, not the active account's; dead ones are dropped from the cookie.
@@ -78,11 +79,11 @@ extension RequestContext {
     func storeOthers(_ others: [SignedInAccount]) {
         loadedOthers = others
         guard !others.isEmpty else {
-            if cookies[Self.accountsCookie] != nil { cookies.set(Self.accountsCookie, "", maxAge: 0) }
+            if cookies[cookies.hostBound(Self.accountsCookie)] != nil { cookies.setHostBound(Self.accountsCookie, "", maxAge: 0) }
             return
         }
         let outlivesBrowser = BrowserState(active: nil, waiting: others).waitingOutlivesBrowser
-        cookies.set(Self.accountsCookie, others.map(\.token).joined(separator: "."),
-                  maxAge: outlivesBrowser ? Int(site.configuration.session.rememberLifetime) : nil)
+        cookies.setHostBound(Self.accountsCookie, others.map(\.token).joined(separator: "."),
+                             maxAge: outlivesBrowser ? Int(site.configuration.session.rememberLifetime) : nil)
     }
 }

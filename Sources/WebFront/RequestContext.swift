@@ -96,8 +96,20 @@ public final class RequestContext {
 
     // MARK: Session
 
-    /// The session cookie's value, if any.
-    public var sessionToken: String? { cookies[site.configuration.session.cookieName] }
+    /// The session cookie's name in this request: host-bound (`__Host-<cookie_name>` when cookies are Secure, see
+    /// CookieJar), so a sibling subdomain cannot plant its own session here, unless `session.cookie_domain` shares
+    /// it with the siblings (a `__Host-` cookie can have no Domain) or the name already is a `__Host-` one. The
+    /// plain name is not read over https, even from a browser that still holds one from before: that is the name
+    /// a sibling can set.
+    var sessionCookieName: String {
+        let settings = site.configuration.session
+        guard settings.cookieDomain.isEmpty, !settings.cookieName.hasPrefix("__Host-") else { return settings.cookieName }
+        return cookies.hostBound(settings.cookieName)
+    }
+
+    /// The session cookie's value, if any; one sent twice is none (a planted one sent first would otherwise sign the
+    /// browser in to someone else's account, and which of the two was planted cannot be told).
+    public var sessionToken: String? { cookies.single(sessionCookieName) }
 
     /// The live session of this browser, or nil (looked up once per request).
     public func session() throws -> SessionInfo? {
@@ -132,13 +144,13 @@ public final class RequestContext {
         return session
     }
 
-    /// Makes `session` (with its cookie `token`) the active one: the session cookie (for the whole host, Path=/, and
+    /// Makes `session` (with its cookie `token`) the active one: the session cookie (`sessionCookieName`; for the whole host, Path=/, and
     /// with `session.cookie_domain` its subdomains, because nginx's gate reads it on the protected apps' requests too)
     /// lasts as long as a remembered session, else until the browser closes.
     func activate(token: String, session: SessionInfo?) {
         let settings = site.configuration.session
         let maxAge = session?.rememberMe == true ? Int(settings.rememberLifetime) : nil
-        cookies.queue(SetCookie(name: settings.cookieName, value: session == nil ? "" : token, path: "/",
+        cookies.queue(SetCookie(name: sessionCookieName, value: session == nil ? "" : token, path: "/",
                                 maxAge: session == nil ? 0 : maxAge, secure: false,
                                 domain: settings.cookieDomain.isEmpty ? nil : settings.cookieDomain))
         loadedSession = .some(session)

@@ -100,4 +100,41 @@ import Testing
         browser.callback("github", "code=c&state=\(state)")
         #expect(browser.get("/account/sign_in").text.contains("expired or was already used"))
     }
+
+    @Test func overHTTPSAPlantedSessionCookieOfAnotherAccountIsNotTheSession() throws {
+        let test = try makeApp { $0.confirmation.required = false }
+        let attacker = signedUp(test, https: true)   // ann@example.com
+        let token = try #require(attacker.cookies.first { $0.key.hasSuffix("frontdoor_session") }?.value)
+        let victim = TestBrowser(test.app)
+        victim.https = true
+        let page = victim.get("/account/sign_in")
+        #expect(page.cookies(named: "frontdoor_session").isEmpty)
+        // A sibling can set only the plain name (with Domain= the parent): it is not this host's session cookie.
+        victim.planted = "frontdoor_session=\(token)"
+        #expect(!victim.get("/account/").text.contains("ann@example.com"), "not signed in to the attacker's account")
+        // The host's own session cookie is __Host- (Path=/, Secure, no Domain) and is the one read.
+        victim.planted = nil
+        let signIn = victim.post("/account/sign_in", ["email": "ann@example.com", "password": "correct horse"])
+        let own = try #require(signIn.cookies(named: "__Host-frontdoor_session").first)
+        #expect(own.contains("Path=/;") && own.contains("Secure") && !own.contains("Domain="))
+        #expect(victim.get("/account/").text.contains("ann@example.com"))
+    }
+
+    @Test(arguments: [false, true])
+    func twoSessionCookiesSignTheBrowserOut(cookieDomain: Bool) throws {
+        // With session.cookie_domain the cookie keeps its plain name (a Domain cookie cannot be __Host-); over plain
+        // http it has it anyway. A planted one sent first beside the browser's own: neither account is signed in.
+        let test = try makeApp { $0.confirmation.required = false; if cookieDomain { $0.session.cookieDomain = "example.com" } }
+        let attacker = signedUp(test, https: cookieDomain)   // ann@example.com
+        let token = try #require(attacker.cookies["frontdoor_session"])
+        let victim = TestBrowser(test.app)
+        victim.https = cookieDomain
+        #expect(victim.post("/account/sign_up", ["email": "bob@example.com", "password": "correct horse",
+                                                 "password_confirmation": "correct horse"]).status == 303)
+        #expect(victim.get("/account/").text.contains("bob@example.com"))
+        victim.planted = "frontdoor_session=\(token)"
+        let page = victim.get("/account/").text
+        #expect(!page.contains("ann@example.com"), "not the attacker's account")
+        #expect(!page.contains("bob@example.com"), "signed out: which cookie was planted cannot be told")
+    }
 }

@@ -102,7 +102,8 @@ struct FrontdoorTests {
         let browser = TestBrowser(app)
         browser.https = true
         let response = browser.post("/account/sign_up", signUpForm)
-        let cookie = try #require(response.cookies(named: "frontdoor_session").first)
+        // Host-bound over https: a sibling subdomain cannot set a __Host- cookie.
+        let cookie = try #require(response.cookies(named: "__Host-frontdoor_session").first)
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Secure") && cookie.contains("Path=/;"))
         #expect(!cookie.contains("Domain="), "host-only unless session.cookie_domain is set")
         let plain = TestBrowser(app).get("/account/sign_in").cookies(named: "frontdoor_csrf").first ?? ""

@@ -30,7 +30,7 @@ class Browser:
             for header in r.raw.headers.getlist("Set-Cookie"):
                 name, _, rest = header.partition("=")
                 value = rest.split(";", 1)[0]
-                if name.strip() == "frontdoor_session" and value:
+                if name.strip() in ("frontdoor_session", "__Host-frontdoor_session") and value:
                     self.stack.seen_session_tokens.add(value)
         return response
 

@@ -65,7 +65,7 @@ def test_over_https_the_binding_is_host_only_and_a_tossed_one_is_not_read(stack)
     sent = f"frontdoor_csrf={binding}; __Host-frontdoor_csrf={own}"
     login = raw_post(base, "/sign_in", sent, {"email": attacker_email, "password": PASSWORD, "csrf_token": token}, verify=False)
     assert login.status_code == 403
-    assert not any(h.startswith("frontdoor_session=") for h in login.raw.headers.getlist("Set-Cookie"))
+    assert not any(h.startswith(("frontdoor_session=", "__Host-frontdoor_session=")) for h in login.raw.headers.getlist("Set-Cookie"))
 
 
 def test_two_cookies_of_the_bindings_name_are_refused_over_plain_http(stack):
@@ -76,7 +76,7 @@ def test_two_cookies_of_the_bindings_name_are_refused_over_plain_http(stack):
     sent = f"frontdoor_csrf={binding}; frontdoor_csrf={victim.cookie('frontdoor_csrf')}"
     login = raw_post(stack.base, "/sign_in", sent, {"email": attacker_email, "password": PASSWORD, "csrf_token": token})
     assert login.status_code == 403
-    assert not any(h.startswith("frontdoor_session=") for h in login.raw.headers.getlist("Set-Cookie"))
+    assert not any(h.startswith(("frontdoor_session=", "__Host-frontdoor_session=")) for h in login.raw.headers.getlist("Set-Cookie"))
 
 
 def on_https(stack, url):
@@ -94,13 +94,36 @@ def test_a_tossed_social_binding_does_not_finish_the_attackers_flow_in_the_victi
     binding = next(c.value for c in attacker.session.cookies if c.name.endswith("frontdoor_oauth"))
     accounts, identities_before = social.count("account"), social.count("socialIdentity")
     # The sibling tosses the attacker's binding under the only name it can set, then sends the victim to the callback.
-    sent = f"frontdoor_oauth={binding}; frontdoor_session={victim.cookie('frontdoor_session')}"
+    sent = f"frontdoor_oauth={binding}; __Host-frontdoor_session={victim.cookie('__Host-frontdoor_session')}"
     answer = requests.get(callback, headers={"Cookie": sent}, timeout=REQUEST_TIMEOUT, allow_redirects=False, verify=False)
     assert answer.status_code in (302, 303) and answer.headers["Location"].endswith("/sign_in")
-    assert not any(h.startswith("frontdoor_session=") for h in answer.raw.headers.getlist("Set-Cookie")), "no sign-in"
+    assert not any(h.startswith(("frontdoor_session=", "__Host-frontdoor_session=")) for h in answer.raw.headers.getlist("Set-Cookie")), "no sign-in"
     assert not any(code["redeemed"] for code in oauth_provider.code_list()), "the attacker's code was not even redeemed"
     assert (social.count("account"), social.count("socialIdentity")) == (accounts, identities_before)
     assert victim_email in victim.get("/").text, "the victim is still signed in as themself"
     assert attacker.cookie("__Host-frontdoor_oauth") == binding, "over https the binding is a __Host- cookie"
     # In the attacker's own browser the same callback works: the __Host- binding makes the round trip over https.
     assert "Signed in as" in page_text(finish(attacker, callback))
+
+
+@pytest.mark.filterwarnings("ignore::urllib3.exceptions.InsecureRequestWarning")
+def test_over_https_a_tossed_session_cookie_does_not_open_the_gate_as_the_attacker(stack):
+    base = stack.https_base
+
+    def check(cookie):
+        return requests.get(base + "/auth/check", headers={"Cookie": cookie}, timeout=REQUEST_TIMEOUT,
+                            allow_redirects=False, verify=False)
+
+    attacker, _ = signed_up(stack, base=base, verify=False)
+    name, planted = next((c.name, c.value) for c in attacker.session.cookies if c.name.endswith("frontdoor_session"))
+    attacker_id = check(f"{name}={planted}").headers["Remote-User"]
+    victim, _ = signed_up(stack, base=base, verify=False)
+    # A sibling can set only the plain name (browsers refuse a __Host- cookie with Domain=): it is not the session.
+    tossed = check(f"frontdoor_session={planted}")
+    assert tossed.status_code == 401 and tossed.headers.get("Remote-User") != attacker_id
+    own = victim.cookie("__Host-frontdoor_session")
+    assert own, "over https the session cookie is a __Host- cookie"
+    # Sent first, beside the victim's own: the gate answers as the victim.
+    both = check(f"frontdoor_session={planted}; __Host-frontdoor_session={own}")
+    assert both.status_code == 200 and both.headers["Remote-User"] not in ("", attacker_id)
+    assert victim.get("/auth/check").headers["Remote-User"] == both.headers["Remote-User"]

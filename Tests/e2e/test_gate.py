@@ -159,6 +159,7 @@ COOKIE_CASES = [
      "app_a=1; app_b=\"two words\"; app_c=3"),
     ("__Host-frontdoor_csrf=c2; app_a=1; frontdoor_session=S; __Host-frontdoor_oauth=o2; app_b=2; "
      "__Host-frontdoor_social_pick=k1", "app_a=1; app_b=2"),
+    ("__Host-frontdoor_session=h; app_a=1; frontdoor_session=S; __Host-frontdoor_accounts=t1", "app_a=1"),
     ("__Host-app=1; frontdoor_session=S; __host-frontdoor_x=1", "__Host-app=1; __host-frontdoor_x=1"),
     ("my_frontdoor_pref=1; frontdoor_session=S; note=frontdoor_session; Frontdoor_x=1",
      "my_frontdoor_pref=1; note=frontdoor_session; Frontdoor_x=1"),

@@ -35,7 +35,7 @@ extension ConfigKeys {
         duration("session.idle_timeout", \.session.idleTimeout, "a session unused this long ends (not with \"remember me\")"),
         duration("session.remember_lifetime", \.session.rememberLifetime, "lifetime with \"remember me\""),
         choice("session.secure_cookie", \.session.secureCookie, "`auto`: Secure when the request came over https; `always`"),
-        text("session.cookie_domain", \.session.cookieDomain, "e.g. `example.com`: one sign-in covers `app.example.com` and `wiki.example.com` (empty: this host only)"),
+        text("session.cookie_domain", \.session.cookieDomain, "e.g. `example.com`: one sign-in covers `app.example.com` and `wiki.example.com` (empty: this host only). The session cookie then has `Domain=` and its plain name (a `__Host-` cookie cannot), so every host under the domain is trusted: any of them can set it (a session cookie sent twice signs the browser out)"),
         duration("session.reauthenticate_after", \.session.reauthenticateAfter, "password change, address changes and deletion ask the password again when it was entered longer ago"),
         integer("session.max_accounts", \.session.maxAccounts, "accounts one browser may be signed in to at once (1–10)"),
         integer("password.min_length", \.password.minLength, "shortest password accepted, in characters (the default is what OWASP ASVS asks); no composition rules"),

@@ -4,7 +4,8 @@
 // Every cookie set here is under the base path unless queued with its own (the session cookie) or host-bound, and HttpOnly and
 // SameSite=Lax (see SetCookie). A cookie queued twice is sent once, with the last value.
 //
-// Host-bound cookies (the CSRF and social bindings, see `hostBound`): a sibling subdomain can set a cookie for this
+// Host-bound cookies (the CSRF and social bindings, the waiting accounts, and the session cookie unless
+// `session.cookie_domain` shares it; see `hostBound`): a sibling subdomain can set a cookie for this
 // host's name (`Domain=` the parent) with a longer Path, which the browser then sends first. When cookies are Secure
 // (over https, or session.secure_cookie: always) they are named `__Host-<name>` with Path=/, no Domain and Secure,
 // which browsers accept only from this very host, and the plain name is not read; over plain http (development) they
@@ -37,11 +38,11 @@ public final class CookieJar {
     /// The name a host-bound cookie goes by in this request: `__Host-<name>` when cookies are Secure, else `name`.
     func hostBound(_ name: String) -> String { secure ? "__Host-" + name : name }
 
+    /// The value the browser sent under `name`: nil when absent or sent twice (one of the two was set by someone else).
+    func single(_ name: String) -> String? { repeated.contains(name) ? nil : incoming[name] }
+
     /// The host-bound cookie `name` as the browser sent it: nil when absent or sent twice.
-    func hostBoundValue(_ name: String) -> String? {
-        let name = hostBound(name)
-        return repeated.contains(name) ? nil : incoming[name]
-    }
+    func hostBoundValue(_ name: String) -> String? { single(hostBound(name)) }
 
     /// The host-bound cookie `name` this response sets, if it sets one.
     func queuedHostBound(_ name: String) -> String? { queued(hostBound(name)) }
