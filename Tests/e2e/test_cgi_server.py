@@ -120,11 +120,14 @@ class SilentIdentityProvider:
 
 @pytest.fixture(scope="module")
 def slow_cgi_stack(tmp_path_factory):
-    """A CGI stack whose /verify fetches slow.test's support document from the silent provider (for up to 60 s), and
-    whose lighttpd gives up on a program silent for 2 s (the sample says 30)."""
+    """A CGI stack whose /verify fetches slow.test's support document from the silent provider (for up to 60 s: the
+    fetch and the whole verification may both take that long, so frontdoor's own answer can never come before
+    lighttpd's timeout, which checks once a second), and whose lighttpd gives up on a program silent for 2 s (the
+    sample says 30)."""
     idp = SilentIdentityProvider()
     config = {"mail.transport": "outbox", "browserid.http_hosts": f"slow.test=127.0.0.1:{idp.port}",
               "browserid.fetch_allowed_hosts": "slow.test", "browserid.fetch_timeout": "60s",
+              "browserid.verify_deadline": "60s",
               "browserid.legacy_algorithms": "DS128"}   # PyBrowserID's keys
     try:
         with served_by_lighttpd(Stack(tmp_path_factory.mktemp("slowcgi"), config), read_timeout=2) as stack:
