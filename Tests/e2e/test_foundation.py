@@ -158,8 +158,9 @@ def test_cookies_are_secure_over_https(stack):
     response = sign_up(browser, unique_email())
     assert response.status_code == 303
     cookies = response.raw.headers.getlist("Set-Cookie")
-    session = next(c for c in cookies if c.startswith("frontdoor_session="))
-    assert "Secure" in session and "HttpOnly" in session
+    session = next(c for c in cookies if c.startswith("__Host-frontdoor_session="))   # host-bound over https
+    assert "Secure" in session and "HttpOnly" in session and "Path=/;" in session + ";" and "Domain" not in session
+    assert not any(c.startswith("frontdoor_session=") for c in cookies), "over https the plain name is not used"
 
 
 def test_pages_carry_the_security_headers_and_nginx_serves_the_css(stack):

@@ -144,7 +144,7 @@ def test_secure_cookie_always_marks_cookies_secure_over_plain_http(always_secure
                            data={"email": email, "password": PASSWORD, "password_confirmation": PASSWORD,
                                  "csrf_token": token}, timeout=REQUEST_TIMEOUT)
     assert answer.status_code == 303
-    session = [h for h in answer.raw.headers.getlist("Set-Cookie") if h.startswith("frontdoor_session=")]
+    session = [h for h in answer.raw.headers.getlist("Set-Cookie") if h.startswith("__Host-frontdoor_session=")]
     assert session and "; Secure" in session[0] and "HttpOnly" in session[0], session
 
 
