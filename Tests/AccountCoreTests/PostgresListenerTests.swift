@@ -13,7 +13,9 @@ import StorageTestKit
         let proxy = try SilentProxy(url: url)
         defer { proxy.stop() }
         var settings = PostgresSettings(url: proxy.url, sessionCacheMaxAge: 300)
-        settings.listenerHeartbeat = 0.3
+        // A second: short enough for a quick test, long enough that a loaded machine (the unit suites run in
+        // parallel on two cores) answers a ping within three of them; 0.3 s was not, once.
+        settings.listenerHeartbeat = 1
         let host = try PostgresBackend(settings: settings)
         try wait("the host listens", seconds: 10) { host.figures?.sessionCache?.listening == true }
         let digest = Data(repeating: 7, count: 32)
@@ -26,7 +28,7 @@ import StorageTestKit
         }
         // Still listening after several heartbeats while the connection carries them (the write's own notifications
         // have arrived by then, so what is found now stays cached).
-        usleep(1_200_000)
+        usleep(3_500_000)
         #expect(host.figures?.sessionCache?.listening == true)
         #expect(try host.findBrowserSession(digest: digest) != nil)
         let hits = host.figures?.sessionCache?.hits ?? 0
@@ -34,7 +36,7 @@ import StorageTestKit
         #expect(host.figures?.sessionCache?.entries == 1 && host.figures?.sessionCache?.hits == hits + 1, "served from the cache")
 
         proxy.fallSilent()   // no FIN, no RST: the socket reports nothing
-        try wait("the host stops serving its cache", seconds: 5) { host.figures?.sessionCache?.listening == false }
+        try wait("the host stops serving its cache", seconds: 10) { host.figures?.sessionCache?.listening == false }
         #expect(host.figures?.sessionCache?.entries == 0)
     }
 
