@@ -11,9 +11,8 @@
 // Liveness: a connection can die without a word (a NAT or load balancer idle timeout, a firewall dropping its state,
 // a pooler in transaction mode that never delivers notifications): the socket then reports nothing and changes made
 // on other hosts would go unheard until entries age out. So every `heartbeat` seconds the listener sends
-// `NOTIFY frontdoor_sessions, 'ping'` without waiting, and when nothing at all (its own ping included) was heard since
-// three pings were sent (three heartbeats) the connection counts as lost. The cache is served only once the first
-// ping came back.
+// `NOTIFY frontdoor_sessions, 'ping'` without waiting, and when nothing at all (its own ping included) was heard for
+// three heartbeats the connection counts as lost. The cache is served only once the first ping came back.
 import Foundation
 import Locking
 
@@ -68,19 +67,16 @@ final class PostgresListener: @unchecked Sendable {
         try connection.simple("LISTEN \(Self.channel)")
         let heartbeatSQL = "NOTIFY \(Self.channel), '\(Self.ping)'"
         var listening = false
-        var lastPing = -Double.infinity, unanswered = 0
+        var lastHeard = SessionCache.monotonicSeconds(), lastPing = -Double.infinity
         while !isStopped {
             let now = SessionCache.monotonicSeconds()
+            guard now - lastHeard < 3 * heartbeat else { throw StorageError.unavailable("postgresql: the listener heard nothing") }
             if now - lastPing >= heartbeat {
-                // Counted in pings, not seconds: a listener thread the machine starved for a while sent none, so its
-                // silence proves nothing about the connection; three pings sent and none heard since does.
-                guard unanswered < 3 else { throw StorageError.unavailable("postgresql: the listener heard nothing") }
                 try connection.send(heartbeatSQL)
                 lastPing = now
-                unanswered += 1
             }
             let payloads = try connection.notifications(waitingUpTo: 0.25)
-            if !payloads.isEmpty { unanswered = 0 }
+            if !payloads.isEmpty { lastHeard = SessionCache.monotonicSeconds() }
             for payload in payloads {
                 if let accountId = Int64(payload) {
                     cache.invalidate(accountId: accountId)
