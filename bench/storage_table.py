@@ -24,8 +24,14 @@ def stuffing(r, row):
         codes[status] = codes.get(status, 0) + 1
     times = [t for _, t in person]
     five = fivexx(s["statuses"]) + fivexx(codes)
-    row("credential stuffing", f"wrong sign-ins ({s['clients']} addresses, {s['seconds']:.0f} s): answers",
-        f"{wrong:,} ({wrong / s['seconds']:,.1f}/s); {statuses(s['statuses'])}; client errors: {statuses(s['errors'])}", "–")
+    from_nginx = s["statuses"].get("502", 0)  # nginx's own: the upstream refused the connection, or had no live host
+    row("credential stuffing", f"wrong sign-ins ({s['clients']} addresses, {s['seconds']:.0f} s): answered by frontdoor",
+        f"{wrong - from_nginx:,} ({(wrong - from_nginx) / s['seconds']:,.1f}/s)", "–")
+    row("credential stuffing", "wrong sign-ins: every answer; client errors",
+        f"{statuses(s['statuses'])} ({wrong / s['seconds']:,.0f}/s); {statuses(s['errors'])}", "–")
+    if "nginx_refused" in r:
+        row("credential stuffing", "nginx: connect() to a host refused (EAGAIN: its backlog full) / a host taken out "
+            "(max_fails=1, 10 s) / seconds with no live host", f"{r['nginx_refused']} / {r['nginx_disabled']} / {r['nginx_dead_seconds']}", "0 / 0 / 0")
     row("credential stuffing", "addresses blocked / signInFailure rows at the end", f"{r['blocked']} / {r['failures']:,}", "–")
     row("credential stuffing", "legitimate sign-ins (one a second): answers", statuses(codes), "every one 303")
     if times:
