@@ -31,7 +31,7 @@ def stuffing(r, row):
         f"{statuses(s['statuses'])} ({wrong / s['seconds']:,.0f}/s); {statuses(s['errors'])}", "–")
     if "nginx_refused" in r:
         row("credential stuffing", "nginx: connect() to a host refused (EAGAIN: its backlog full) / a host taken out "
-            "(max_fails=1, 10 s) / seconds with no live host", f"{r['nginx_refused']} / {r['nginx_disabled']} / {r['nginx_dead_seconds']}", "0 / 0 / 0")
+            "(max_fails, for 10 s) / seconds with no live host", f"{r['nginx_refused']} / {r['nginx_disabled']} / {r['nginx_dead_seconds']}", "0 / 0 / 0")
     row("credential stuffing", "addresses blocked / signInFailure rows at the end", f"{r['blocked']} / {r['failures']:,}", "–")
     row("credential stuffing", "legitimate sign-ins (one a second): answers", statuses(codes), "every one 303")
     if times:
