@@ -12,6 +12,7 @@ tests' OAuth provider). Each command writes one JSON object to OUT.json; bench/s
         password sign-ins (8 threads), social sign-ins through the provider of values["social"] (4 threads) and
         residence collections (4 threads; verified residences staged with SQL) at once, while a seeder inserts
         expired sessions with SQL (50 every 100 ms) so every sign-in's purge has rows to delete
+  storage.py rtt DSN...                     the mean `SELECT 1` time over each DSN, ms, one a line
   storage.py locks DSN SECONDS OUT.json    samples `pg_locks WHERE NOT granted` with pg_stat_activity every 10 ms:
                                             each wait counted once (waiting pid and transaction start), its statement
                                             and what the blockers (pg_blocking_pids) were running
@@ -213,6 +214,17 @@ def locks(dsn, seconds, out):
               open(out, "w"))
 
 
+def rtt(*dsns):
+    """Prints the mean time of `SELECT 1` over each DSN, in ms (what a round trip to PostgreSQL costs through it)."""
+    import psycopg
+    for dsn in dsns:
+        with psycopg.connect(dsn, autocommit=True) as db:
+            for _ in range(20): db.execute("SELECT 1").fetchall()
+            begun = time.perf_counter()
+            for _ in range(300): db.execute("SELECT 1").fetchall()
+            print(f"{(time.perf_counter() - begun) / 300 * 1000:.2f}")
+
+
 def provider(redirect, out):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "e2e"))
     from oauth_provider import OAuthProvider
@@ -226,4 +238,4 @@ def provider(redirect, out):
 
 
 if __name__ == "__main__":
-    {"provider": provider, "stuff": stuff, "mixed": mixed, "locks": locks}[sys.argv[1]](*sys.argv[2:])
+    {"provider": provider, "stuff": stuff, "mixed": mixed, "locks": locks, "rtt": rtt}[sys.argv[1]](*sys.argv[2:])

@@ -66,6 +66,9 @@ def ceiling(r, row):
     where = "unix socket" if r["leg"] == "socket" else "TCP + delay"
     name = f"sign-in ceiling, {r['hosts']} host{'s' if r['hosts'] > 1 else ''}, PostgreSQL on {where}"
     errors = w["status_errors"] + w["connect"] + w["read"] + w["write"] + w["timeout"]
+    if "round_trips" in r:
+        socket_ms, tcp_ms = r["round_trips"].split("/")
+        row(name, "`SELECT 1` round trip, ms (idle, before the run)", socket_ms if r["leg"] == "socket" else tcp_ms, "–")
     row(name, "sign-ins/s (steady), p50 / p99 ms, errors",
         f"{w['steady_rps']:,.1f}; {w['p50_ms']:,.0f} / {w['p99_ms']:,.0f}; {errors}", "–")
     per = locks["row_waits"] / w["requests"] if w["requests"] else 0
