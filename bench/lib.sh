@@ -5,7 +5,8 @@
 #   bench_nginx_render      $port/$base (one host, $socket) and $hosts_port/$hosts_base (the upstream over
 #                           $hosts_sockets) rendered into $work/nginx; add server.d/*.conf, then bench_nginx_start
 #   launch, start_app, stop_app, start_hosts, stop_hosts, host_get, host_status, gate_count (below)
-# Reads: FRONTDOOR_BIN [.build/release/frontdoor], BENCH_KEEP (keep the temp folder), $workers, $config.
+# Reads: FRONTDOOR_BIN [.build/release/frontdoor], BENCH_KEEP (keep the temp folder, PostgreSQL's log copied into it
+# as postgresql.log), $workers, $config.
 # The caller may set $extra_pids (stopped with the rest) and define bench_cleanup (run first at exit).
 
 bench_start() {
@@ -26,7 +27,11 @@ bench_stop() {
   if declare -F bench_cleanup >/dev/null; then bench_cleanup || true; fi
   for pid in $app $hosts $web $ceiling $extra_pids; do kill "$pid" 2>/dev/null || true; done
   for pid in $app $hosts $web $ceiling $extra_pids; do wait "$pid" 2>/dev/null || true; done
-  if [ -n "$pg" ]; then scripts/pg-cluster stop "$pg" 2>/dev/null || true; rm -rf "$pg"; fi
+  if [ -n "$pg" ]; then
+    scripts/pg-cluster stop "$pg" 2>/dev/null || true
+    if [ -n "${BENCH_KEEP:-}" ]; then cp "$pg/log" "$work/postgresql.log" 2>/dev/null || true; fi
+    rm -rf "$pg"
+  fi
   if [ -n "${BENCH_KEEP:-}" ]; then echo "$bench_name: kept $work" >&2; else rm -rf "$work"; fi
 }
 

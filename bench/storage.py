@@ -12,6 +12,7 @@ tests' OAuth provider). Each command writes one JSON object to OUT.json; bench/s
         password sign-ins (8 threads), social sign-ins through the provider of values["social"] (4 threads) and
         residence collections (4 threads; verified residences staged with SQL) at once, while a seeder inserts
         expired sessions with SQL (50 every 100 ms) so every sign-in's purge has rows to delete
+  storage.py deadlocks LOG OFFSET          the statements in PostgreSQL's deadlock reports after OFFSET, counted
   storage.py rtt DSN...                     the mean `SELECT 1` time over each DSN, ms, one a line
   storage.py locks DSN SECONDS OUT.json    samples `pg_locks WHERE NOT granted` with pg_stat_activity every 10 ms:
                                             each wait counted once (waiting pid and transaction start), its statement
@@ -225,6 +226,22 @@ def rtt(*dsns):
             print(f"{(time.perf_counter() - begun) / 300 * 1000:.2f}")
 
 
+def deadlocks(log, offset):
+    """Prints, as JSON, the statements PostgreSQL's "deadlock detected" reports (its log from byte `offset` on) name,
+    each with how often: which transactions' statements closed the cycles."""
+    with open(log, errors="replace") as f:
+        f.seek(int(offset))
+        text = f.read()
+    named = Counter()
+    for report in text.split("ERROR:  deadlock detected")[1:]:
+        detail = report.split("STATEMENT:")[0]
+        found = set(re.sub(r"\s+", " ", m)[:60] for m in re.findall(r"Process \d+: ([^\n]+)", detail))
+        found.update(f"(while {verb} a row of {table})" for verb, table in
+                     re.findall(r'while (\w+) tuple \S+ in relation "(\w+)"', detail))  # where the victim was
+        named.update(found)
+    print(json.dumps([[statement, n] for statement, n in named.most_common(6)]))
+
+
 def provider(redirect, out):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "e2e"))
     from oauth_provider import OAuthProvider
@@ -238,4 +255,4 @@ def provider(redirect, out):
 
 
 if __name__ == "__main__":
-    {"provider": provider, "stuff": stuff, "mixed": mixed, "locks": locks, "rtt": rtt}[sys.argv[1]](*sys.argv[2:])
+    {"provider": provider, "stuff": stuff, "mixed": mixed, "locks": locks, "rtt": rtt, "deadlocks": deadlocks}[sys.argv[1]](*sys.argv[2:])

@@ -55,6 +55,9 @@ def mixed(r, row):
     row("mixed sign-ins", "expired sessions seeded / left unpurged at the end",
         f"{m['counts']['expired_seeded'].get('rows', 0):,} / {r['expired_left']:,}", "–")
     row("mixed sign-ins", "pg_stat_database.deadlocks delta / 'deadlock detected' lines", f"{r['deadlocks']} / {r['deadlock_lines']}", "0")
+    if r.get("in_deadlocks"):
+        row("mixed sign-ins", "statements in the deadlock reports (in how many)",
+            "; ".join(f"`{statement}` {n}" for statement, n in r["in_deadlocks"]), "–")
     row("mixed sign-ins", "lock waits over deadlock_timeout (1 s) logged by PostgreSQL", f"{r['wait_lines']}", "–")
     row("mixed sign-ins", "hosts' log lines with deadlock/conflict/retry", f"{r['host_lines']}", "0 retries")
     row("mixed sign-ins", "hosts' 'storage unavailable' lines (of them statement timeouts)",
@@ -80,6 +83,8 @@ def ceiling(r, row):
         row(name, "most seen wait: lock, waiting statement ← held by",
             f"{top['locktype']} ×{top['count']}: `{top['waiting']}` ← `{top['held_by'][:70]}`", "–")
     row(name, "lock waits over 10 ms logged by PostgreSQL (log_lock_waits)", f"{r['wait_lines']}", "–")
+    if "deadlocks" in r:
+        row(name, "pg_stat_database.deadlocks delta", f"{r['deadlocks']}", "0")
 
 
 def main(path, machine):
