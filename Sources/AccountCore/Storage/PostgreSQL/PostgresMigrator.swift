@@ -1,7 +1,7 @@
 // PostgresMigrator.swift: applies PostgresMigrations' steps to a PostgreSQL database that running hosts keep using.
 //
 // Options (MigrationPatience; `migrate()` uses its defaults): lockTimeout (3 s: how long one attempt of a step waits
-// for a table lock), pause (1 s between attempts), attempts (600: about half an hour behind long transactions).
+// for a table lock), pause (1 s between attempts), attempts (150: about ten minutes behind long transactions).
 //
 // A run, on a connection of its own (not the pool's: its statement timeout would cut a long step, and a session-level
 // lock must not go back to the pool):
@@ -36,14 +36,22 @@ extension PostgresBackend {
     /// waits for its locks.
     func migrate(_ migrations: [PostgresMigrations.Migration], patience: MigrationPatience = .init()) throws {
         let connection = try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips)
-        try connection.simple("SET statement_timeout = 0")
-        try connection.simple("SET lock_timeout = \(max(1, Int(patience.lockTimeout * 1000)))")
-        try takeTurn(on: connection, patience)
-        defer { _ = try? connection.run("SELECT pg_advisory_unlock(?)", [PostgresMigrations.lockKey]) }
-        try connection.simple(PostgresMigrations.createTable)
-        let applied = Set(try Self.applied(on: connection))
-        for migration in migrations where !applied.contains(migration.name) {
-            try apply(migration, on: connection, patience)
+        let known = Set(try Self.applied(on: connection))
+        let pending = migrations.map(\.name).filter { !known.contains($0) }
+        guard !pending.isEmpty else { return }   // nothing to do: no lock, no DDL (a runtime role gets this far)
+        do {
+            try connection.simple("SET statement_timeout = 0")
+            try connection.simple("SET lock_timeout = \(max(1, Int(patience.lockTimeout * 1000)))")
+            try takeTurn(on: connection, patience)
+            defer { _ = try? connection.run("SELECT pg_advisory_unlock(?)", [PostgresMigrations.lockKey]) }
+            try connection.simple(PostgresMigrations.createTable)
+            let applied = Set(try Self.applied(on: connection))   // another process may have applied some meanwhile
+            for migration in migrations where !applied.contains(migration.name) {
+                try apply(migration, on: connection, patience)
+            }
+        } catch StorageError.failed(let detail) where detail.hasPrefix("postgresql 42501:") {
+            throw StorageError.failed("\(detail) (this role may not change the schema; pending: \(pending.joined(separator: ", ")); "
+                                      + "run `frontdoor migrate` as the schema's owner)")
         }
     }
 
@@ -113,6 +121,6 @@ extension PostgresBackend {
 struct MigrationPatience: Sendable {
     var lockTimeout: TimeInterval = 3
     var pause: TimeInterval = 1
-    var attempts = 600
+    var attempts = 150
     var retried: @Sendable (String) -> Void = { _ in }
 }
