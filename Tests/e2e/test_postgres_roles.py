@@ -92,3 +92,20 @@ def test_commands_as_the_runtime_role_read_the_schema_without_ddl(runtime, roles
     status = subprocess.run([BIN, "migrate", "--status", "--config", str(runtime.config_path)], capture_output=True, text=True,
                             timeout=120, cwd=runtime.folder)
     assert status.returncode == 0 and "nothing pending" in status.stdout, (status.stdout, status.stderr)
+
+
+def test_a_pending_step_is_not_applied_by_the_runtime_role_and_named(runtime, roles):
+    """As if a new binary's step were pending (its bookkeeping row taken away by the owner): `frontdoor migrate` as the
+    runtime role changes nothing and says which step is pending and that the owner must migrate."""
+    app_url, owner_url = roles
+    last = backends.psql(owner_url, "SELECT identifier FROM schemaMigration ORDER BY appliedAt DESC, identifier DESC LIMIT 1")
+    backends.psql(owner_url, f"DELETE FROM schemaMigration WHERE identifier = '{last}'")
+    try:
+        refused = subprocess.run([BIN, "migrate", "--config", str(runtime.config_path)], capture_output=True, text=True,
+                                 timeout=120, cwd=runtime.folder)
+        assert refused.returncode != 0, refused.stdout
+        assert f"pending: {last}" in refused.stderr and "as the schema's owner" in refused.stderr, refused.stderr
+    finally:
+        backends.psql(owner_url, f"INSERT INTO schemaMigration (identifier, appliedAt) VALUES ('{last}', extract(epoch FROM now()))")
+    assert "nothing pending" in subprocess.run([BIN, "migrate", "--status", "--config", str(runtime.config_path)],
+                                               capture_output=True, text=True, timeout=120, cwd=runtime.folder).stdout
