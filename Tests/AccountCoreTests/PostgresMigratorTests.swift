@@ -40,7 +40,9 @@ import StorageTestKit
         let done = DispatchSemaphore(value: 0)
         let patience = MigrationPatience(lockTimeout: 0.2, pause: 0.05, attempts: 10_000, retried: { _ in retried.signal() })
         Thread.detachNewThread {
-            let result = Result { try backend.migrate([Migration(name: "test-add-column", statements: ["ALTER TABLE t ADD COLUMN note text"])],
+            // A step outside a transaction first: the lock timeout it turns off must be back for the next step.
+            let result = Result { try backend.migrate([Migration(name: "test-outside-first", statements: ["SELECT 1"], transactional: false),
+                                                      Migration(name: "test-add-column", statements: ["ALTER TABLE t ADD COLUMN note text"])],
                                                      patience: patience) }
             outcome.change { $0 = result }
             done.signal()

@@ -41,7 +41,7 @@ extension PostgresBackend {
         guard !pending.isEmpty else { return }   // nothing to do: no lock, no DDL (a runtime role gets this far)
         do {
             try connection.simple("SET statement_timeout = 0")
-            try connection.simple("SET lock_timeout = \(max(1, Int(patience.lockTimeout * 1000)))")
+            try connection.simple(patience.lockTimeoutSetting)
             try takeTurn(on: connection, patience)
             defer { _ = try? connection.run("SELECT pg_advisory_unlock(?)", [PostgresMigrations.lockKey]) }
             try connection.simple(PostgresMigrations.createTable)
@@ -75,7 +75,8 @@ extension PostgresBackend {
         var attempt = 1
         while true {
             do {
-                return try migration.transactional ? applyInTransaction(migration, on: connection) : applyAlone(migration, on: connection)
+                return try migration.transactional ? applyInTransaction(migration, on: connection)
+                    : applyAlone(migration, on: connection, patience)
             } catch where Self.waitedTooLong(error) && attempt < patience.attempts && connection.isHealthy {
                 patience.retried("\(migration.name): attempt \(attempt) gave way after waiting \(patience.lockTimeout) s for a lock")
                 attempt += 1
@@ -96,9 +97,10 @@ extension PostgresBackend {
         }
     }
 
-    private func applyAlone(_ migration: PostgresMigrations.Migration, on connection: PostgresConnection) throws {
+    private func applyAlone(_ migration: PostgresMigrations.Migration, on connection: PostgresConnection,
+                            _ patience: MigrationPatience) throws {
         try connection.simple("SET lock_timeout = 0")
-        defer { try? connection.simple("RESET lock_timeout") }
+        defer { try? connection.simple(patience.lockTimeoutSetting) }   // not RESET: that is the role's default, not ours
         for statement in migration.statements { try connection.simple(statement) }
         try Self.record(migration, on: connection)
     }
@@ -123,4 +125,6 @@ struct MigrationPatience: Sendable {
     var pause: TimeInterval = 1
     var attempts = 150
     var retried: @Sendable (String) -> Void = { _ in }
+
+    var lockTimeoutSetting: String { "SET lock_timeout = \(max(1, Int(lockTimeout * 1000)))" }
 }
