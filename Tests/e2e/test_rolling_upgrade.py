@@ -9,10 +9,15 @@ reminder, a sign-up of a taken address, sign-in and sign-out, a social sign-up a
 (the fake provider) - every answer what it was before the step, none a 500 (a statement prepared before the step
 must not fail with "cached plan must not change result type").
 
+Also: a `frontdoor migrate` started while another process migrates waits for it (saying so), past its statement
+timeout.
+
 PostgreSQL only: SQLite has one writer file per host, not several hosts on one database.
 """
+import subprocess
 import time
 
+import psycopg
 import pytest
 
 import backends
@@ -21,7 +26,7 @@ from hosts import CHECK_EMAIL, PASSWORD, Pair, on, relocated
 from http_client import Browser, page_text
 from mails import MailSink
 from social import finish, social_provider_yaml, social_start, through_provider
-from stack import running
+from stack import BIN, Stack, running
 from users import unique_email
 
 pytestmark = pytest.mark.postgresql_only("hosts on one PostgreSQL database upgraded one at a time")
@@ -97,3 +102,28 @@ def test_host_b_serves_every_flow_while_a_next_version_adds_a_column(pair, sink,
     for _ in range(2):
         flows_on_b(pair, sink, oauth_provider)
     assert "cached plan" not in pair.b.logs()
+
+
+MIGRATION_LOCK = int.from_bytes(b"Frontdor", "big")   # PostgresMigrations.lockKey
+
+
+def test_migrate_waits_for_another_migration_past_the_statement_timeout_and_says_so(tmp_path):
+    """A second `frontdoor migrate` (or a host's first start) while another process holds the migration lock: it waits,
+    says so on stderr, and applies every step once the lock is released - even after longer than its statement timeout
+    (1 s here), which is where it used to fail."""
+    url = backends.new_database()
+    stack = Stack(tmp_path, {"database.url": url, "database.statement_timeout": "1s"})   # its config only: never started
+    holder = psycopg.connect(url, autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    migrate = subprocess.Popen([BIN, "migrate", "--config", str(stack.config_path)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        first = migrate.stderr.readline()
+        assert "another process is migrating" in first, first + migrate.stderr.read()
+        time.sleep(1.5)   # past the statement timeout: the wait must not be cut by it (what is tested, not a sync)
+        assert migrate.poll() is None, migrate.stderr.read()
+    finally:
+        holder.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+        holder.close()
+    out, err = migrate.communicate(timeout=120)
+    assert migrate.returncode == 0 and "applied v1-accounts-sessions" in out, (out, err)

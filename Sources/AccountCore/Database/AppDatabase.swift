@@ -109,6 +109,13 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// `migrate()`, telling `waiting` each time PostgreSQL's run waits for another process's migration or a step gives
+    /// way to a long transaction's lock and tries again (`frontdoor migrate` prints it, so a wait is never silent).
+    public func migrate(waiting: @escaping @Sendable (String) -> Void) throws {
+        guard let postgres = backend as? PostgresBackend else { return try migrate() }
+        try postgres.migrate(PostgresMigrations.all, patience: MigrationPatience(retried: waiting))
+    }
+
     /// The names of the migrations applied so far.
     public func appliedMigrations() throws -> [String] {
         try backend.appliedMigrations()
