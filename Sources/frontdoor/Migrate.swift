@@ -3,6 +3,7 @@
 // Options: --status lists the applied and pending steps and changes nothing; --no-backup skips the copy that is
 // otherwise taken (next to the database, mode 0600, named after the first pending step) before any pending step is
 // applied to an existing file, so a new binary never changes the live data before there is a copy of it.
+// On PostgreSQL a wait (another process migrating, a step giving way to a long transaction's lock) is told on stderr.
 import AccountCore
 import ArgumentParser
 import Foundation
@@ -56,7 +57,7 @@ struct Migrate: ParsableCommand {
         let database = try Bootstrap.openDatabase(configuration, migrating: false, requireCurrent: false)
         let pending = try database.pendingMigrations()
         if !status, !pending.isEmpty {
-            try database.migrate()
+            try database.migrate(waiting: { FileHandle.standardError.write(Data("frontdoor migrate: \($0)\n".utf8)) })
             print("applied \(pending.joined(separator: ", "))")
         }
         let applied = try database.appliedMigrations()

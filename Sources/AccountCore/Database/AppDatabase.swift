@@ -90,9 +90,9 @@ public final class AppDatabase: Sendable {
     }
 
     /// Applies the pending migrations. Several processes may start on one new database at the same moment (two hosts'
-    /// first start): PostgreSQL's migrations take turns on an advisory lock, but the bookkeeping table's creation can
-    /// still collide, and SQLite's migrator reads what is applied before its transaction begins, so the slower process
-    /// may run a migration the other has just committed. Such a failure is retried for as long as the database shows
+    /// first start): PostgreSQL's migrations take turns on an advisory lock held for the whole run (PostgresMigrator),
+    /// but SQLite's migrator reads what is applied before its transaction begins, so the slower process may run a
+    /// migration the other has just committed. Such a failure is retried for as long as the database shows
     /// another process making progress (more migrations applied than at the previous failure); once every migration is
     /// there the failure is forgotten. A failure without progress is thrown.
     public func migrate() throws {
@@ -107,6 +107,13 @@ public final class AppDatabase: Sendable {
                 appliedAtLastFailure = applied.count
             }
         }
+    }
+
+    /// `migrate()`, telling `waiting` each time PostgreSQL's run waits for another process's migration or a step gives
+    /// way to a long transaction's lock and tries again (`frontdoor migrate` prints it, so a wait is never silent).
+    public func migrate(waiting: @escaping @Sendable (String) -> Void) throws {
+        guard let postgres = backend as? PostgresBackend else { return try migrate() }
+        try postgres.migrate(PostgresMigrations.all, patience: MigrationPatience(retried: waiting))
     }
 
     /// The names of the migrations applied so far.

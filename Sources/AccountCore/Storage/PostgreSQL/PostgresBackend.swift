@@ -152,33 +152,6 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         }
     }
 
-    public var knownMigrations: [String] { PostgresMigrations.all.map(\.name) }
-
-    public func appliedMigrations() throws -> [String] {
-        try withConnection { connection in
-            try connection.simple(PostgresMigrations.createTable)
-            return try connection.run("SELECT identifier FROM schemaMigration ORDER BY appliedAt, identifier", []).rows.compactMap { $0.first() }
-        }
-    }
-
-    /// Applies each pending migration in its own transaction, holding an advisory lock so two hosts starting at once
-    /// migrate one after the other.
-    public func migrate() throws {
-        try write { tx in   // the bookkeeping table, made under the same lock (two CREATE … IF NOT EXISTS at once collide)
-            try tx.execute("SELECT pg_advisory_xact_lock(?)", [PostgresMigrations.lockKey])
-            try tx.execute(PostgresMigrations.createTable)
-        }
-        for migration in PostgresMigrations.all {
-            try write { tx in
-                try tx.execute("SELECT pg_advisory_xact_lock(?)", [PostgresMigrations.lockKey])
-                guard try tx.value(Int.self, "SELECT COUNT(*) FROM schemaMigration WHERE identifier = ?", [migration.name]) == 0 else { return }
-                for statement in migration.statements { try tx.execute(statement) }
-                try tx.execute("INSERT INTO schemaMigration (identifier, appliedAt) VALUES (?, ?)",
-                               [migration.name, Date().timeIntervalSince1970])
-            }
-        }
-    }
-
     /// Runs `body` in a transaction opened with `begin` on a pooled connection.
     private func transaction<T>(begin: String, _ body: (Transaction) throws -> T) throws -> T {
         var begun = false
@@ -204,7 +177,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// Runs `body` with a connection from the pool. When the connection turns out dead (the server restarted) and
     /// `retryingWhile()` says nothing was sent that could have taken effect, the idle ones are dropped too (they died
     /// with it) and `body` runs once more on a new connection.
-    private func withConnection<T>(retryingWhile safe: () -> Bool = { true }, _ body: (PostgresConnection) throws -> T) throws -> T {
+    func withConnection<T>(retryingWhile safe: () -> Bool = { true }, _ body: (PostgresConnection) throws -> T) throws -> T {
         var retried = false
         while true {
             let connection = try checkout()

@@ -13,6 +13,9 @@ import Locking
 final class PostgresConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// How many statements were ever prepared here (each gets a new name), and those left to deallocate.
+    private var statementCount = 0
+    private var stale: [String] = []
     /// Set when a statement failed without a SQLSTATE: libpq's own failure (the server closed the connection), which
     /// PQstatus does not always report at once.
     private var broken = false
@@ -97,8 +100,24 @@ final class PostgresConnection {
     }
 
     /// Runs `sql` (`?` parameters) with `arguments`; returns its rows and the number of rows it changed.
+    ///
+    /// A statement prepared before a migration changed a table it reads can fail with 0A000 ("cached plan must not
+    /// change result type"; the columns are named everywhere, so only a changed column type does that, which a migration
+    /// must not do under running hosts). Its name is dropped and it is prepared again: at once and run once more when no
+    /// transaction is open, else on the transaction's next attempt (the error aborted it; the seam hears a conflict,
+    /// and a write runs again).
     func run(_ sql: String, _ arguments: SQLArguments) throws -> (rows: [SQLRow], changed: Int) {
-        let name = try statementName(for: sql, parameterCount: arguments.values.count)
+        do {
+            return try runPrepared(sql, arguments)
+        } catch StalePlan.idle {
+            return try runPrepared(sql, arguments)
+        } catch StalePlan.inTransaction(let detail) {
+            throw StorageError.conflict(detail)
+        }
+    }
+
+    private func runPrepared(_ sql: String, _ arguments: SQLArguments) throws -> (rows: [SQLRow], changed: Int) {
+        let (name, new) = try statementName(for: sql, parameterCount: arguments.values.count)
         roundTrips?.add()
         var buffers: [Data?] = arguments.values.map(Self.parameterBytes)
         let formats: [Int32] = arguments.values.map { if case .blob = $0 { 1 } else { 0 } }
@@ -107,21 +126,38 @@ final class PostgresConnection {
             PQexecPrepared(handle, name, Int32(pointers.count), pointers, &lengths, formats, 0)
         }
         defer { PQclear(result) }
+        if !new, let result, PQresultStatus(result) == PGRES_FATAL_ERROR,
+           PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map({ String(cString: $0) }) == "0A000" {
+            prepared[sql] = nil
+            let detail = "postgresql 0A000: \(Self.oneLine(PQresultErrorMessage(result)))"
+            guard PQtransactionStatus(handle) == PQTRANS_IDLE else {
+                stale.append(name)
+                throw StalePlan.inTransaction(detail)
+            }
+            try simple("DEALLOCATE \(name)")
+            throw StalePlan.idle
+        }
         try check(result, sql: sql)
         return (Self.rows(of: result!), Int(String(cString: PQcmdTuples(result))) ?? 0)
     }
 
-    /// The prepared statement for `sql`, preparing it on first use.
-    private func statementName(for sql: String, parameterCount: Int) throws -> String {
-        if let name = prepared[sql] { return name }
-        let name = "s\(prepared.count + 1)"
+    /// The prepared statement for `sql` (and whether it was prepared just now), preparing it on first use. Statements
+    /// left stale by an aborted transaction are deallocated first.
+    private func statementName(for sql: String, parameterCount: Int) throws -> (String, Bool) {
+        if let name = prepared[sql] { return (name, false) }
+        if !stale.isEmpty, PQtransactionStatus(handle) != PQTRANS_INERROR {
+            for name in stale { try simple("DEALLOCATE \(name)") }
+            stale.removeAll()
+        }
+        statementCount += 1
+        let name = "s\(statementCount)"
         let numbered = Self.numbered(sql)
         roundTrips?.add()
         let result = PQprepare(handle, name, numbered, 0, nil)
         defer { PQclear(result) }
         try check(result, sql: sql)
         prepared[sql] = name
-        return name
+        return (name, true)
     }
 
     /// Throws the seam's error for a failed result (or a lost connection).
@@ -230,6 +266,13 @@ private func withParameterPointers<R>(_ buffers: inout [Data?], _ body: ([Unsafe
         pointers.append(UnsafePointer(copy))
     }
     return body(pointers)
+}
+
+/// A prepared statement whose result columns changed under it (0A000), dropped: prepare it again now (`idle`), or
+/// let the aborted transaction run again.
+private enum StalePlan: Error {
+    case idle
+    case inTransaction(String)
 }
 
 /// How many statements the process sent to the server (`frontdoor_database_round_trips_total`).

@@ -8,6 +8,10 @@ enum PostgresMigrations {
     struct Migration {
         let name: String
         let statements: [String]
+        /// False for a step that cannot run in a transaction (`CREATE INDEX CONCURRENTLY`): PostgresMigrator runs its
+        /// statements one by one, each on its own, and records the step after the last; each must be safe to run again
+        /// after a failure (`DROP INDEX CONCURRENTLY IF EXISTS` first: a cut concurrent build leaves an invalid index).
+        var transactional = true
     }
 
     /// The bookkeeping table (GRDB keeps the same on SQLite as `grdb_migrations`).

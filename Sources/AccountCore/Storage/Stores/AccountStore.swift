@@ -7,7 +7,7 @@ import AccountRules
 import Foundation
 
 extension Account {
-    /// An `account` row (`SELECT *` or at least id, passwordHash, createdAt, updatedAt, language).
+    /// An `account` row (at least id, passwordHash, createdAt, updatedAt, language).
     init(row: SQLRow) throws {
         self.init(id: try row.decode("id"), passwordHash: try row.decode("passwordHash"), createdAt: try row.decode("createdAt"),
                   updatedAt: try row.decode("updatedAt"), language: row["language"])
@@ -15,7 +15,11 @@ extension Account {
 }
 
 extension EmailAddress {
-    /// An `emailAddress` row (`SELECT *`).
+    /// The columns `init(row:)` reads, named: a statement kept prepared on a PostgreSQL connection keeps working when a
+    /// later version adds a column to the table (a whole-row one would fail until the host restarts).
+    static let columns = "id, accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt"
+
+    /// An `emailAddress` row (`columns`).
     init(row: SQLRow) throws {
         self.init(id: try row.decode("id"), accountId: try row.decode("accountId"), address: try row.decode("address"),
                   normalizedAddress: try row.decode("normalizedAddress"), isPrimary: try row.decode("isPrimary"),
@@ -41,7 +45,7 @@ extension Transaction {
 
     /// The address row holding `address` (any account, verified or not), compared normalized.
     func emailAddress(holding address: String) throws -> EmailAddress? {
-        try row("SELECT * FROM emailAddress WHERE normalizedAddress = ?", [EmailFormat.normalized(address)]).map(EmailAddress.init(row:))
+        try row("SELECT \(EmailAddress.columns) FROM emailAddress WHERE normalizedAddress = ?", [EmailFormat.normalized(address)]).map(EmailAddress.init(row:))
     }
 
     /// The account's primary address as entered; nil when the account is gone.
@@ -71,7 +75,7 @@ extension Transaction {
     /// "make primary once verified" flag; nil when the address is gone.
     func markAddressVerified(id: Int64, at now: Date) throws -> (email: EmailAddress, makePrimaryOnVerify: Bool)? {
         try execute("UPDATE emailAddress SET verifiedAt = COALESCE(verifiedAt, ?) WHERE id = ?", [now, id])
-        guard let found = try row("SELECT * FROM emailAddress WHERE id = ?", [id]) else { return nil }
+        guard let found = try row("SELECT \(EmailAddress.columns), makePrimaryOnVerify FROM emailAddress WHERE id = ?", [id]) else { return nil }
         sessionsChanged(.account(try found.decode("accountId")))   // the lookup says whether the primary address is verified
         return (try EmailAddress(row: found), try found.decode("makePrimaryOnVerify"))
     }

@@ -37,7 +37,10 @@ struct StoredSocialFlow: Sendable {
         self.expiresAt = expiresAt
     }
 
-    /// A whole `socialFlow` row (`SELECT *`).
+    /// The columns `init(row:)` reads, named (a later version may add columns under a running host).
+    static let columns = "digest, provider, purpose, accountId, bindingDigest, returnTo, sealedInvite, rememberMe, pendingDigest, createdAt, expiresAt"
+
+    /// A `socialFlow` row (`columns`).
     init(row: SQLRow) throws {
         self.init(digest: try row.decode("digest"), provider: try row.decode("provider"), purpose: try row.decode("purpose"),
                   accountId: row["accountId"], bindingDigest: try row.decode("bindingDigest"), returnTo: try row.decode("returnTo"),
@@ -47,7 +50,13 @@ struct StoredSocialFlow: Sendable {
 }
 
 extension PendingRecord {
-    /// A whole `socialPending` row (`SELECT *`).
+    /// The columns `init(row:)` reads, named (a later version may add columns under a running host).
+    static let columns = """
+        digest, bindingDigest, provider, subject, email, emailVerified, displayName, sealedTokens, tokenExpiresAt, linkAccountId,
+        returnTo, sealedInvite, rememberMe
+        """
+
+    /// A `socialPending` row (`columns`).
     init(row: SQLRow) throws {
         let identity = IdentityRecord(provider: try row.decode("provider"), subject: try row.decode("subject"), email: row["email"],
                                       displayName: try row.decode("displayName"), sealedTokens: row["sealedTokens"],
@@ -78,7 +87,7 @@ extension Transaction {
 
     /// The flow with state digest `digest` when it is unused and unexpired at `now`.
     func unusedSocialFlow(digest: Data, now: Date) throws -> StoredSocialFlow? {
-        try row("SELECT * FROM socialFlow WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?", [digest, now]).map(StoredSocialFlow.init(row:))
+        try row("SELECT \(StoredSocialFlow.columns) FROM socialFlow WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?", [digest, now]).map(StoredSocialFlow.init(row:))
     }
 
     /// Uses the flow up `now`; false when it was used meanwhile. One winner: the conditional UPDATE's changed-row count.
@@ -108,7 +117,7 @@ extension Transaction {
 
     /// The pending identity with token digest `digest` when it is unused and unexpired at `now` (whichever browser).
     func unusedSocialPending(digest: Data, now: Date) throws -> PendingRecord? {
-        try row("SELECT * FROM socialPending WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?", [digest, now]).map(PendingRecord.init(row:))
+        try row("SELECT \(PendingRecord.columns) FROM socialPending WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?", [digest, now]).map(PendingRecord.init(row:))
     }
 
     /// Uses the pending identity up `now`; false when it was used meanwhile. One winner: the conditional UPDATE's
