@@ -101,11 +101,13 @@ enum Bootstrap {
     static func openPostgres(url: String, _ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool,
                              password: String? = nil, sessionCache: Bool = false) throws -> AppDatabase {
         let shown = DatabaseURL.redacted(url)
-        let settings = PostgresSettings(url: url, password: try password ?? databasePassword(configuration), poolSize: configuration.database.poolSize,
+        var settings = PostgresSettings(url: url, password: try password ?? databasePassword(configuration), poolSize: configuration.database.poolSize,
                                         statementTimeout: configuration.database.statementTimeout,
                                         connectTimeout: configuration.database.connectTimeout,
                                         sessionCacheMaxAge: sessionCache ? configuration.database.sessionCacheMaxAge : 0,
                                         sessionCacheSize: configuration.database.sessionCacheSize)
+        settings.poolWait = configuration.database.poolWait
+        settings.gateReserve = configuration.database.gateReserve
         let database: AppDatabase
         do {
             database = AppDatabase(backend: try PostgresBackend(settings: settings))
