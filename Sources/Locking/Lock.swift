@@ -106,13 +106,11 @@ public final class Lock: @unchecked Sendable {
 /// A condition of its own on a `Lock`: the one thread waiting on it is woken by `signal()`, and nobody else is.
 ///
 /// ```swift
-/// let lock = Lock()
-/// var queue: [(LockCondition, Box)] = []               // each waiter brings its own condition
-/// lock.withLock {                                      // a waiter
-///     let mine = LockCondition(on: lock); queue.append((mine, box))
-///     _ = mine.wait(until: { box.value != nil }, timeout: 1)
-/// }
-/// lock.withLock { let (first, box) = queue.removeFirst(); box.value = item; first.signal() }   // hands to the oldest
+/// // A waiter, inside lock.withLock: queue up with a condition of its own and sleep until served.
+/// let mine = Waiter(wake: LockCondition(on: lock)); queue.append(mine)
+/// _ = mine.wake.wait(until: { mine.item != nil }, timeout: 1)
+/// // The server, inside lock.withLock: hand the item to the oldest waiter and wake only it.
+/// let oldest = queue.removeFirst(); oldest.item = item; oldest.wake.signal()
 /// ```
 public final class LockCondition: @unchecked Sendable {
     private let lock: Lock
