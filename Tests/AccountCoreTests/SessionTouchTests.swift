@@ -22,14 +22,16 @@ import StorageTestKit
         _ = try locker.run("SELECT digest FROM session WHERE digest = ? FOR UPDATE", [token.digest])
 
         let answered = Locked(0)
+        let outcomes = Locked<[(any Error)?]>([])
         let racing = DispatchGroup()
         racing.enter()
         Thread.detachNewThread {
-            _ = Racers.outcomes(6) { _ in
+            let errors = Racers.outcomes(6) { _ in
                 let found = try sessions.find(token: token.encoded)
                 answered.change { $0 += 1 }
                 guard found != nil else { throw StorageError.failed("the session was not found") }
             }
+            outcomes.withLock { $0 = errors }
             racing.leave()
         }
         let waitingOnTheRow = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
@@ -37,6 +39,7 @@ import StorageTestKit
         try PoolTestKit.waitUntil("one touch waits on the row") { try locker.run(waitingOnTheRow, []).rows.first?.first(as: Int.self) == 1 }
         try locker.simple("COMMIT")
         racing.wait()
+        #expect(outcomes.withLock { $0.allSatisfy { $0 == nil } }, "every request found its session")
         #expect(try backend.read { tx in try tx.value(Double.self, "SELECT lastSeenAt FROM session") } == clock.now().timeIntervalSince1970)
     }
 
