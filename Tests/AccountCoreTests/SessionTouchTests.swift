@@ -63,4 +63,21 @@ import StorageTestKit
         holder.release()
         #expect(holder.finish(), "the lookup answered while the connection was held")
     }
+
+    /// A touch is one statement on its own (no BEGIN and COMMIT around it): a lookup due for a touch costs two round
+    /// trips, the lookup's and the touch's.
+    @Test func aTouchIsOneRoundTrip() throws {
+        let backend = try PoolTestKit.backend(try TestDatabase.makePostgresDatabase(), size: 1)
+        let clock = FixedClock()
+        let sessions = Sessions(database: AppDatabase(backend: backend), policy: .default, clock: clock, random: SystemRandomSource())
+        let token = SecretToken(random: SystemRandomSource())
+        try PoolTestKit.account("ida@example.com", session: token.digest, at: clock.now(), on: backend)
+        clock.advance(by: SessionPolicy.default.touchInterval + 1)
+        _ = try sessions.find(token: token.encoded)   // prepares both statements on the one connection
+        clock.advance(by: SessionPolicy.default.touchInterval + 1)
+        let before = try #require(backend.figures).roundTrips
+        #expect(try sessions.find(token: token.encoded) != nil)
+        #expect(try #require(backend.figures).roundTrips == before + 2)
+        #expect(try backend.read { tx in try tx.value(Double.self, "SELECT lastSeenAt FROM session") } == clock.now().timeIntervalSince1970)
+    }
 }
