@@ -7,8 +7,8 @@ import StorageTestKit
 @testable import AccountCore
 
 @Suite struct SessionTouchTests {
-    /// Given a session due for a touch whose row another transaction has locked; when six requests for it come at once,
-    /// then one touch waits on the row and the other five answer without writing.
+    /// Given a session due for a touch, and a trigger that holds every touch until the test lets go; when six requests
+    /// for it come at once, then one touch is in flight and the other five answer without writing.
     @Test func concurrentRequestsOfOneSessionSendOneTouch() throws {
         let url = try TestDatabase.makePostgresDatabase()
         let backend = try PoolTestKit.backend(url, size: 10)
@@ -16,10 +16,13 @@ import StorageTestKit
         let sessions = Sessions(database: AppDatabase(backend: backend), policy: .default, clock: clock, random: SystemRandomSource())
         let token = SecretToken(random: SystemRandomSource())
         try PoolTestKit.account("tia@example.com", session: token.digest, at: clock.now(), on: backend)
+        try backend.write { tx in
+            try tx.installTrigger("touch_waits", "BEFORE", "UPDATE OF lastSeenAt", on: "session", run: "PERFORM pg_advisory_xact_lock(4242)")
+        }
         clock.advance(by: SessionPolicy.default.touchInterval + 1)
         let locker = try PostgresConnection(keywords: PostgresSettings(url: url).keywords)
         try locker.simple("BEGIN")
-        _ = try locker.run("SELECT digest FROM session WHERE digest = ? FOR UPDATE", [token.digest])
+        try locker.simple("SELECT pg_advisory_xact_lock(4242)")
 
         let answered = Locked(0)
         let outcomes = Locked<[(any Error)?]>([])
@@ -36,11 +39,38 @@ import StorageTestKit
         }
         let waitingOnTheRow = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
         try PoolTestKit.waitUntil("five requests answered") { answered.withLock { $0 } == 5 }
-        try PoolTestKit.waitUntil("one touch waits on the row") { try locker.run(waitingOnTheRow, []).rows.first?.first(as: Int.self) == 1 }
+        try PoolTestKit.waitUntil("one touch waits") { try locker.run(waitingOnTheRow, []).rows.first?.first(as: Int.self) == 1 }
         try locker.simple("COMMIT")
         racing.wait()
         #expect(outcomes.withLock { $0.allSatisfy { $0 == nil } }, "every request found its session")
         #expect(try backend.read { tx in try tx.value(Double.self, "SELECT lastSeenAt FROM session") } == clock.now().timeIntervalSince1970)
+    }
+
+    /// Given a session due for a touch whose row another transaction holds (a sign-out under way, another host's
+    /// touch); then the lookup answers while the row is still held, and the touch is passed over.
+    @Test func aTouchPassesOverARowAnotherTransactionHolds() throws {
+        let url = try TestDatabase.makePostgresDatabase()
+        var settings = PostgresSettings(url: url, statementTimeout: 60)
+        settings.poolWait = 30
+        let backend = try PostgresBackend(settings: settings)
+        let clock = FixedClock()
+        let sessions = Sessions(database: AppDatabase(backend: backend), policy: .default, clock: clock, random: SystemRandomSource())
+        let token = SecretToken(random: SystemRandomSource())
+        try PoolTestKit.account("uma@example.com", session: token.digest, at: clock.now(), on: backend)
+        let seen = clock.now().timeIntervalSince1970
+        clock.advance(by: SessionPolicy.default.touchInterval + 1)
+        let locker = try PostgresConnection(keywords: PostgresSettings(url: url).keywords)
+        try locker.simple("BEGIN")
+        _ = try locker.run("SELECT digest FROM session WHERE digest = ? FOR UPDATE", [token.digest])
+        let found = Locked<SessionInfo??>(nil)
+        Thread.detachNewThread {
+            let session = try? sessions.find(token: token.encoded)
+            found.change { $0 = .some(session) }
+        }
+        let answered = found.withLock(waitingUntil: { $0 != nil }, timeout: 10) { $0 }
+        try locker.simple("COMMIT")
+        #expect(answered??.map { $0 != nil } == true, "the lookup answered while the row was held")
+        #expect(try backend.read { tx in try tx.value(Double.self, "SELECT lastSeenAt FROM session") } == seen)
     }
 
     /// Given the gate's cache holding a session due for a touch and the only pooled connection busy; then the lookup

@@ -166,12 +166,12 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         }
     }
 
-    /// The touch as one autocommit statement, only on a connection free this instant (never waiting, never connecting):
-    /// a request must not queue behind the pool for a write that can wait a minute.
+    /// The touch as one autocommit statement, only on a connection free this instant (never waiting, never connecting)
+    /// and only when no other transaction holds the row: a request must not queue for a write that can wait a minute.
     public func touchSession(digest: Data, at now: Date, staleBefore: Date) throws -> Bool {
         guard let connection = pool.checkoutIfFree(.ordinary) else { return false }
         defer { pool.checkin(connection, .ordinary) }
-        _ = try connection.run(Transaction.touchSessionSQL, Transaction.touchSessionArguments(digest: digest, at: now, staleBefore: staleBefore))
+        _ = try connection.run(Transaction.touchSessionSkippingLockedSQL, Transaction.touchSessionArguments(digest: digest, at: now, staleBefore: staleBefore))
         sessionCache?.touched(digest, lastSeenAt: now.timeIntervalSince1970)
         return true
     }

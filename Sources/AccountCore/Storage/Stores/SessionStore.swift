@@ -36,6 +36,13 @@ extension Transaction {
     /// The touch's one statement (a backend may run it on its own, outside a transaction) and its arguments.
     static let touchSessionSQL = "UPDATE session SET lastSeenAt = ? WHERE digest = ? AND lastSeenAt <= ?"
 
+    /// The same touch on PostgreSQL, passing over a row another transaction holds (a sign-out ending it, another
+    /// host's touch) instead of waiting for it; same arguments.
+    static let touchSessionSkippingLockedSQL = """
+        UPDATE session SET lastSeenAt = ?
+        WHERE digest = (SELECT digest FROM session WHERE digest = ? AND lastSeenAt <= ? FOR UPDATE SKIP LOCKED)
+        """
+
     static func touchSessionArguments(digest: Data, at now: Date, staleBefore: Date) -> SQLArguments {
         [now.timeIntervalSince1970, digest, staleBefore.timeIntervalSince1970]
     }
