@@ -66,14 +66,14 @@ public struct PostgresSettings: Sendable, Equatable {
     /// own (a search path, a work_mem) followed by the statement timeout and the settings rows are read by, which no
     /// URL may drop or change (the last `-c` of a setting counts), and the client encoding.
     var keywords: [(String, String)] {
-        let timeout = "-c statement_timeout=\(Int(statementTimeout * 1000)) " + Self.pinnedOptions
+        let pinned = "-c statement_timeout=\(Int(statementTimeout * 1000)) " + Self.pinnedOptions
         var keywords = [("connect_timeout", String(max(1, Int(connectTimeout.rounded(.up))))),
-                        ("options", timeout),
+                        ("options", pinned),
                         ("application_name", "frontdoor")]
         if let password { keywords.append(("password", password)) }
         keywords.append(("dbname", url))
         let own = Self.urlOptions(url)
-        keywords.append(("options", own.isEmpty ? timeout : own + " " + timeout))
+        keywords.append(("options", own.isEmpty ? pinned : own + " " + pinned))
         keywords.append(("client_encoding", "UTF8"))
         return keywords
     }
@@ -171,7 +171,8 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     public func touchSession(digest: Data, at now: Date, staleBefore: Date) throws -> Bool {
         guard let connection = pool.checkoutIfFree(.ordinary) else { return false }
         defer { pool.checkin(connection, .ordinary) }
-        _ = try connection.run(Transaction.touchSessionSkippingLockedSQL, Transaction.touchSessionArguments(digest: digest, at: now, staleBefore: staleBefore))
+        let arguments = Transaction.touchSessionArguments(digest: digest, at: now, staleBefore: staleBefore)
+        _ = try connection.run(Transaction.touchSessionSkippingLockedSQL, arguments)
         sessionCache?.touched(digest, lastSeenAt: now.timeIntervalSince1970)
         return true
     }
