@@ -96,5 +96,6 @@ let package = Package(
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
         .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit", "StorageTestKit"]),
         .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     ]
 )

@@ -68,6 +68,8 @@ public struct Sessions: Sendable {
     let policy: SessionPolicy
     let clock: any Clock
     let random: any RandomSource
+    /// The sessions this process is touching now (one touch in flight per session).
+    let touches = TouchesInFlight()
 
     public init(database: AppDatabase, policy: SessionPolicy, clock: any Clock, random: any RandomSource) {
         self.database = database
@@ -106,17 +108,22 @@ public struct Sessions: Sendable {
     }
 
     /// `info` when it is still live, with `lastSeenAt` written when it is older than the touch interval (at most one write
-    /// a minute per session); nil when it has ended. Cookie sessions and API tokens share it. The write is best effort:
-    /// when the database cannot take it (full, I/O error, lock timeout) the session still counts as seen now, so people
-    /// already signed in keep passing the gate while changes are refused.
+    /// a minute per session); nil when it has ended. Cookie sessions and API tokens share it. The write is best effort
+    /// and never holds the request up: skipped while another request of this process touches the same session, or when
+    /// the backend has no connection free at once (the next request tries again), and when the database cannot take it
+    /// (full, I/O error, lock timeout) the session still counts as seen now, so people already signed in keep passing
+    /// the gate while changes are refused.
     func touched(_ info: SessionInfo) throws -> SessionInfo? {
         var info = info
         let now = clock.now()
         guard isLive(info, at: now) else { return nil }
         if now.timeIntervalSince(info.lastSeenAt) >= policy.touchInterval {
-            do {
-                try database.write { tx in try tx.touchSession(digest: info.digest, lastSeenAt: now) }
-            } catch where StorageFailure.isUnavailable(error) {}
+            if touches.begin(info.digest) {
+                defer { touches.end(info.digest) }
+                do {
+                    _ = try database.backend.touchSession(digest: info.digest, at: now, staleBefore: now - policy.touchInterval)
+                } catch where StorageFailure.isUnavailable(error) {}
+            }
             info.lastSeenAt = now
         }
         return info

@@ -6,7 +6,9 @@
 // The sanitizer intercepts `pthread_mutex_*` and `pthread_cond_*`, so it sees every hand-over.
 //
 // Options: none. Use `withLock` for a critical section; inside it, `wait(until:)` sleeps until a predicate over the
-// guarded state holds (another thread changes the state inside `withLock` and calls `broadcast()`).
+// guarded state holds (another thread changes the state inside `withLock` and calls `broadcast()`). Where a change
+// must wake one chosen thread and no other (a queue that hands a resource to its oldest waiter), each waiter waits on
+// a `LockCondition` of its own on the same lock, and the changer `signal()`s that one.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,10 +31,15 @@ public final class Lock: @unchecked Sendable {
 
     public init() {
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init")
+        Self.initialize(condition)
+    }
+
+    /// Makes `condition` a condition whose timed waits read the monotonic clock (they ignore wall-clock jumps).
+    fileprivate static func initialize(_ condition: UnsafeMutablePointer<pthread_cond_t>) {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         #if !canImport(Darwin)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)   // timed waits ignore wall-clock jumps
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         #endif
         precondition(pthread_cond_init(condition, &attributes) == 0, "pthread_cond_init")
         pthread_condattr_destroy(&attributes)
@@ -60,8 +67,13 @@ public final class Lock: @unchecked Sendable {
     /// Only inside `withLock`: as `wait(until:)`, but gives up after `seconds` (infinity: never); returns whether
     /// `ready()` holds.
     public func wait(until ready: () -> Bool, timeout seconds: Double) -> Bool {
+        wait(on: condition, until: ready, timeout: seconds)
+    }
+
+    /// Sleeps on `condition` (holding this lock) until `ready()`, or `seconds` have passed; returns whether it holds.
+    fileprivate func wait(on condition: UnsafeMutablePointer<pthread_cond_t>, until ready: () -> Bool, timeout seconds: Double) -> Bool {
         guard seconds.isFinite else {
-            wait(until: ready)
+            while !ready() { pthread_cond_wait(condition, mutex) }
             return true
         }
         let deadline = Self.monotonicNow() + seconds
@@ -88,6 +100,41 @@ public final class Lock: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// A condition of its own on a `Lock`: the one thread waiting on it is woken by `signal()`, and nobody else is.
+///
+/// ```swift
+/// // A waiter, inside lock.withLock: queue up with a condition of its own and sleep until served.
+/// let mine = Waiter(wake: LockCondition(on: lock)); queue.append(mine)
+/// _ = mine.wake.wait(until: { mine.item != nil }, timeout: 1)
+/// // The server, inside lock.withLock: hand the item to the oldest waiter and wake only it.
+/// let oldest = queue.removeFirst(); oldest.item = item; oldest.wake.signal()
+/// ```
+public final class LockCondition: @unchecked Sendable {
+    private let lock: Lock
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    public init(on lock: Lock) {
+        self.lock = lock
+        Lock.initialize(condition)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Only inside the lock's `withLock`: releases the lock while asleep, until `ready()` holds (true) or `seconds`
+    /// have passed (false); infinity waits for as long as it takes. Woken by `signal()` only.
+    public func wait(until ready: () -> Bool, timeout seconds: Double = .infinity) -> Bool {
+        lock.wait(on: condition, until: ready, timeout: seconds)
+    }
+
+    /// Wakes the thread waiting on this condition; call it after changing what it waits for, inside `withLock`.
+    public func signal() {
+        pthread_cond_signal(condition)
     }
 }
 

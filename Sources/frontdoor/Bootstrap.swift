@@ -23,8 +23,12 @@ enum Bootstrap {
     static func makeApp(_ configuration: AppConfiguration, migrating: Bool = false, sessionCache: Bool? = nil) throws -> Frontdoor {
         let logger = makeLogger(configuration)
         // `serve` (the only caller that migrates) keeps a cache of session lookups on PostgreSQL, unless it answers one
-        // CGI request; commands do not.
-        let database = try openDatabase(configuration, migrating: migrating, sessionCache: sessionCache ?? migrating)
+        // CGI request (`sessionCache: false`); commands do not. Such a request on PostgreSQL opens no listener and
+        // migrates nothing either: a process per request would otherwise take the migration lock whenever a step is
+        // pending, from a web request and under its statement timeout; there, `frontdoor migrate` runs before the web
+        // server sends requests. On SQLite the first request still makes the file.
+        let cgiOnPostgres = migrating && sessionCache == false && configuration.database.postgresURL != nil
+        let database = try openDatabase(configuration, migrating: migrating && !cgiOnPostgres, sessionCache: sessionCache ?? migrating)
         // The declared profile fields (`profile.fields`); those with `sign_up` are checked with the sign-up form. Field
         // names in validation messages are worded at display, in the page's language (MessageCatalog.displayName).
         let profileFields = configuration.declaredProfileFields
@@ -101,11 +105,13 @@ enum Bootstrap {
     static func openPostgres(url: String, _ configuration: AppConfiguration, migrating: Bool, requireCurrent: Bool,
                              password: String? = nil, sessionCache: Bool = false) throws -> AppDatabase {
         let shown = DatabaseURL.redacted(url)
-        let settings = PostgresSettings(url: url, password: try password ?? databasePassword(configuration), poolSize: configuration.database.poolSize,
+        var settings = PostgresSettings(url: url, password: try password ?? databasePassword(configuration), poolSize: configuration.database.poolSize,
                                         statementTimeout: configuration.database.statementTimeout,
                                         connectTimeout: configuration.database.connectTimeout,
                                         sessionCacheMaxAge: sessionCache ? configuration.database.sessionCacheMaxAge : 0,
                                         sessionCacheSize: configuration.database.sessionCacheSize)
+        settings.poolWait = configuration.database.poolWait
+        settings.gateReserve = configuration.database.gateReserve
         let database: AppDatabase
         do {
             database = AppDatabase(backend: try PostgresBackend(settings: settings))

@@ -154,6 +154,16 @@ struct ConfigReaderTests {
         }
     }
 
+    /// The pool's own wait and the gate's reserve are read, and a wait of nothing or a negative reserve refused.
+    @Test func poolWaitAndGateReserveAreReadAndChecked() throws {
+        let configuration = try read(["database.pool_wait": "0.25s", "database.gate_reserve": "2"])
+        #expect(configuration.database.poolWait == 0.25 && configuration.database.gateReserve == 2)
+        #expect(try read([:]).database.poolWait == 1 && read([:]).database.gateReserve == 1)
+        let none = #expect(throws: ConfigError.self) { try read(["database.pool_wait": "0s"]) }
+        #expect(none?.description.contains("database.pool_wait must be longer than 0") == true)
+        #expect(throws: ConfigError.self) { try read(["database.gate_reserve": "-1"]) }
+    }
+
     @Test func mailFromTakesAnyDisplayNameButOnlyAUsableAddress() throws {
         #expect(try read(["mail.from": "Équipe d’accès « Zoë » <no-reply@example.com>"]).mail.from.hasPrefix("Équipe"))
         #expect(try read(["mail.from": "no-reply@example.com"]).mail.from == "no-reply@example.com")

@@ -14,6 +14,7 @@ import threading
 import pytest
 import requests
 
+import backends
 from http_client import REQUEST_TIMEOUT, Browser
 from mails import outbox_link
 from browserid.tests.support import make_assertion
@@ -64,6 +65,8 @@ def main_config(stack, snippet):
 def served_by_lighttpd(stack, read_timeout=None):
     """`stack`'s config served by lighttpd + mod_cgi (the sample, with its cgi.limits read-timeout changed to
     `read_timeout` seconds when given), until the block ends."""
+    if backends.POSTGRESQL:   # a CGI request there migrates nothing: the operator runs `frontdoor migrate` first
+        subprocess.run([str(BIN), "migrate", "--config", str(stack.config_path)], check=True, capture_output=True, timeout=120)
     snippet = stack.folder / "frontdoor-cgi.conf"
     sample = rendered_sample(stack)
     if read_timeout:
@@ -219,3 +222,26 @@ def test_a_request_lighttpd_gave_up_on_ends_with_its_sigterm(slow_cgi_stack):
         wait_for(lambda: waiting[0] not in frontdoor_processes(), timeout=15, what="the abandoned request's process to end")
         answer = client.recv(200)
     assert answer.startswith(b"HTTP/1.1 50"), answer   # lighttpd's own error answer, not frontdoor's
+
+
+def run_as_cgi(stack, path="/sign_in"):
+    """One CGI request for `path`, the binary started as a web server's mod_cgi starts it; its completed process."""
+    environment = {"PATH": "/usr/bin:/bin", "FRONTDOOR_CONFIG": str(stack.config_path), "GATEWAY_INTERFACE": "CGI/1.1",
+                   "REQUEST_METHOD": "GET", "SCRIPT_NAME": "/account", "PATH_INFO": path, "QUERY_STRING": "",
+                   "SERVER_NAME": "127.0.0.1", "SERVER_PORT": str(stack.port), "SERVER_PROTOCOL": "HTTP/1.1",
+                   "REMOTE_ADDR": "127.0.0.1"}
+    return subprocess.run([str(BIN)], env=environment, stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
+                          cwd=stack.folder)
+
+
+@pytest.mark.skipif(not backends.POSTGRESQL, reason="on SQLite the first CGI request makes the database file")
+def test_a_cgi_request_on_postgresql_migrates_nothing(tmp_path):
+    """Each CGI request is a process of its own: on PostgreSQL it neither migrates (that is `frontdoor migrate`'s job,
+    run before the web server sends requests) nor listens for other hosts' changes."""
+    stack = Stack(tmp_path, {"mail.transport": "outbox"})
+    refused = run_as_cgi(stack)
+    assert refused.returncode != 0 and b"needs `frontdoor migrate` first" in refused.stderr, refused
+    assert "account" not in stack.store.tables(), "the request migrated the database"
+    subprocess.run([str(BIN), "migrate", "--config", str(stack.config_path)], check=True, capture_output=True, timeout=120)
+    answered = run_as_cgi(stack)
+    assert answered.returncode == 0 and answered.stdout.startswith(b"Status: 200 OK"), answered.stderr

@@ -147,6 +147,9 @@ public protocol StorageBackend: Sendable {
     func write<T>(_ body: (Transaction) throws -> T) throws -> T
     /// The hot path: the browser session whose digest is `digest`, with its account's primary address.
     func findBrowserSession(digest: Data) throws -> SessionInfo?
+    /// Marks the session `digest` used at `now` when its stored `lastSeenAt` is at or before `staleBefore`: best
+    /// effort, never worth a wait. False when the backend skipped it (no connection free at once).
+    func touchSession(digest: Data, at now: Date, staleBefore: Date) throws -> Bool
     /// Names of the migrations applied so far, and of all the binary has, in order.
     func appliedMigrations() throws -> [String]
     var knownMigrations: [String] { get }
@@ -158,6 +161,12 @@ public protocol StorageBackend: Sendable {
 
 extension StorageBackend {
     public var figures: StorageFigures? { nil }
+
+    /// An ordinary write: a backend with no pool to wait for (SQLite) always takes it.
+    public func touchSession(digest: Data, at now: Date, staleBefore: Date) throws -> Bool {
+        try write { tx in try tx.touchSession(digest: digest, lastSeenAt: now, staleBefore: staleBefore) }
+        return true
+    }
 }
 
 /// What a server backend reports about itself since the process started.

@@ -20,8 +20,12 @@ extension AppConfiguration {
         public var poolSize = PostgresSettings.defaultPoolSize
         /// The longest one PostgreSQL statement may run (`statement_timeout`).
         public var statementTimeout = PostgresSettings.defaultStatementTimeout
-        /// How long to wait for the PostgreSQL server or a free connection (`connect_timeout`).
+        /// How long to wait for the PostgreSQL server to answer a new connection (`connect_timeout`).
         public var connectTimeout = PostgresSettings.defaultConnectTimeout
+        /// How long a request waits for a free pooled connection before it is answered 503 (`pool_wait`).
+        public var poolWait = PostgresSettings.defaultPoolWait
+        /// Pooled connections only the gate's session lookup may take (`gate_reserve`; at most pool_size − 1 count).
+        public var gateReserve = PostgresSettings.defaultGateReserve
         /// How old a host's cached session lookup may get before it is read again (`session_cache_max_age`; 0: no
         /// cache). Changes reach every host through LISTEN/NOTIFY at once; this is the safety net. PostgreSQL only.
         public var sessionCacheMaxAge = PostgresSettings.defaultSessionCacheMaxAge

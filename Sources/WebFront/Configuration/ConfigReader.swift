@@ -131,6 +131,8 @@ public enum ConfigReader {
         try require((1...10_000_000).contains(c.database.sessionCacheSize), "database.session_cache_size must be between 1 and 10000000")
         try require(c.database.statementTimeout > 0 && c.database.connectTimeout > 0,
                     "database.statement_timeout and database.connect_timeout must be longer than 0")
+        try require(c.database.poolWait > 0 && c.database.gateReserve >= 0,
+                    "database.pool_wait must be longer than 0 and database.gate_reserve 0 or more")
         try require(c.publicURL.hasPrefix("http://") || c.publicURL.hasPrefix("https://"), "public_url must start with http:// or https://")
         let fromAddress = MailEncoding.mailbox(c.mail.from).address   // the display name may be any text (it is encoded)
         try require(!c.mail.from.contains(where: \.isNewline) && fromAddress.contains("@") && MailMessage.isUsableAddress(fromAddress),

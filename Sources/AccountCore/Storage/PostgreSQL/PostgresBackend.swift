@@ -3,15 +3,20 @@
 // Options (config section `database`, read in AppConfiguration):
 //   url                 postgresql://user@host:port/db?sslmode=verify-full (any libpq URL or conninfo)
 //   password_file       the role's password, read once at start (or FRONTDOOR_DATABASE_PASSWORD); never argv or logs
-//   pool_size           connections per process; a request waits up to connect_timeout for one
+//   pool_size           connections per process (PostgresPool: first come, first served)
+//   pool_wait           how long a request waits for a free connection before it is answered 503
+//   gate_reserve        connections only the gate's session lookup may take
 //   statement_timeout   the longest one statement may run before the server cancels it
-//   connect_timeout     how long to wait for the server or a free connection
+//   connect_timeout     how long to wait for the server to answer a new connection
 //   session_cache_max_age, session_cache_size   the host's cache of session lookups (SessionCache.swift): serve
 //                       turns it on; with it, one more connection LISTENs. Defaults: PostgresSettings (see the key table)
-// Transactions: reads are REPEATABLE READ READ ONLY (one snapshot, like SQLite's); writes are READ COMMITTED, and
+// Transactions: reads are REPEATABLE READ READ ONLY (one snapshot, like SQLite's); writes are READ COMMITTED, said
+// at each BEGIN (a server default of REPEATABLE READ would take the snapshot before `serialize(on:)`'s lock), and
 // each rule that needs one winner holds by a unique index, a conditional UPDATE, or `Transaction.serialize(on:)`
 // (an advisory lock). A deadlock or serialization failure runs the write again (up to 5 times). A connection the
-// server dropped (restart, failover) is replaced on the next use; nobody restarts Frontdoor.
+// server dropped (restart, failover) is replaced on the next use; nobody restarts Frontdoor. Every connection pins the
+// session settings the text protocol reads by (UTF-8, hex bytea, floats to the last digit), whatever the server,
+// database or role default. A touch (`touchSession`) is one statement on a connection free at once, or skipped.
 import CLibPQ
 import Foundation
 import Locking
@@ -23,6 +28,10 @@ public struct PostgresSettings: Sendable, Equatable {
     public var poolSize: Int
     public var statementTimeout: TimeInterval
     public var connectTimeout: TimeInterval
+    /// How long a request waits for a pooled connection before `StorageError.unavailable`.
+    public var poolWait: TimeInterval = defaultPoolWait
+    /// Connections only the gate's session lookup may take (at most `poolSize` − 1 count).
+    public var gateReserve: Int = defaultGateReserve
     /// How old a cached session lookup may get; 0 (what commands and tests use) keeps no cache and no listener.
     public var sessionCacheMaxAge: TimeInterval
     public var sessionCacheSize: Int
@@ -32,6 +41,10 @@ public struct PostgresSettings: Sendable, Equatable {
     public static let defaultPoolSize = 10
     public static let defaultStatementTimeout: TimeInterval = 5
     public static let defaultConnectTimeout: TimeInterval = 5
+    /// A second: long enough for a burst to drain, short enough that an overloaded host answers 503 at once.
+    public static let defaultPoolWait: TimeInterval = 1
+    /// One: the lookup holds its connection for one round trip, so one answers a thousand and more lookups a second.
+    public static let defaultGateReserve = 1
     /// What `frontdoor serve` uses unless configured (the config key table reads these).
     public static let defaultSessionCacheMaxAge: TimeInterval = 10
     public static let defaultSessionCacheSize = 100_000
@@ -50,19 +63,23 @@ public struct PostgresSettings: Sendable, Equatable {
     }
 
     /// libpq's keywords: our defaults first, so the URL's own settings win; the URL; then `options` again, the URL's
-    /// own (a search path, a work_mem) followed by the statement timeout, which no URL may drop or loosen (the last
-    /// `-c` of a setting counts).
+    /// own (a search path, a work_mem) followed by the statement timeout and the settings rows are read by, which no
+    /// URL may drop or change (the last `-c` of a setting counts), and the client encoding.
     var keywords: [(String, String)] {
-        let timeout = "-c statement_timeout=\(Int(statementTimeout * 1000))"
+        let pinned = "-c statement_timeout=\(Int(statementTimeout * 1000)) " + Self.pinnedOptions
         var keywords = [("connect_timeout", String(max(1, Int(connectTimeout.rounded(.up))))),
-                        ("options", timeout),
+                        ("options", pinned),
                         ("application_name", "frontdoor")]
         if let password { keywords.append(("password", password)) }
         keywords.append(("dbname", url))
         let own = Self.urlOptions(url)
-        keywords.append(("options", own.isEmpty ? timeout : own + " " + timeout))
+        keywords.append(("options", own.isEmpty ? pinned : own + " " + pinned))
+        keywords.append(("client_encoding", "UTF8"))
         return keywords
     }
+
+    /// What PostgresConnection's text decoding assumes: bytea as hex, and floats (times) to their last digit.
+    static let pinnedOptions = "-c bytea_output=hex -c extra_float_digits=3"
 
     /// The `options` keyword of a libpq URL or conninfo string, as libpq reads it ("" when none or unreadable).
     static func urlOptions(_ url: String) -> String {
@@ -80,7 +97,8 @@ public struct PostgresSettings: Sendable, Equatable {
 /// A PostgreSQL database: a pool of libpq connections shared by every thread of the process.
 public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     let settings: PostgresSettings
-    private let pool: Locked<Pool>
+    /// The connections, handed out first come, first served.
+    let pool: PostgresPool
     /// Statements sent to the server, for `/metrics`.
     let roundTrips = RoundTrips()
     /// This host's session lookups and the listener that keeps them current (nil when the cache is off).
@@ -89,17 +107,13 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
 
     public var dialect: SQLDialect { .postgresql }
 
-    private struct Pool {
-        var idle: [PostgresConnection] = []
-        var open = 0
-    }
-
     /// Makes the pool and opens one connection, so a wrong URL, password or server fails here, not on a request.
     public init(settings: PostgresSettings) throws {
         self.settings = settings
-        pool = Locked(Pool())
-        let first = try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips)
-        pool.withLock { $0.idle.append(first); $0.open = 1 }
+        let roundTrips = roundTrips
+        pool = PostgresPool(limits: .init(size: settings.poolSize, wait: settings.poolWait, gateReserve: settings.gateReserve),
+                            first: try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips),
+                            connect: { try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips) })
         if settings.sessionCacheMaxAge > 0 {
             let cache = SessionCache(settings: .init(maxAge: settings.sessionCacheMaxAge, capacity: max(1, settings.sessionCacheSize)))
             sessionCache = cache
@@ -126,7 +140,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         var attempt = 1
         while true {
             do {
-                return try transaction(begin: "BEGIN", body)
+                return try transaction(begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
             } catch StorageError.conflict(let detail) {
                 guard attempt < 5 else { throw StorageError.conflict(detail) }
                 attempt += 1
@@ -145,11 +159,22 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
         return row
     }
 
-    /// One prepared SELECT on a pooled connection, outside any transaction.
+    /// One prepared SELECT on a pooled connection (the reserve kept for the gate too), outside any transaction.
     private func fetchBrowserSession(digest: Data) throws -> SessionInfo? {
-        try withConnection { connection in
+        try withConnection(claiming: .gate) { connection in
             try connection.run(SessionLookup.sql, [digest]).rows.first.map { try SessionInfo(lookupRow: $0, digest: digest) }
         }
+    }
+
+    /// The touch as one autocommit statement, only on a connection free this instant (never waiting, never connecting)
+    /// and only when no other transaction holds the row: a request must not queue for a write that can wait a minute.
+    public func touchSession(digest: Data, at now: Date, staleBefore: Date) throws -> Bool {
+        guard let connection = pool.checkoutIfFree(.ordinary) else { return false }
+        defer { pool.checkin(connection, .ordinary) }
+        let arguments = Transaction.touchSessionArguments(digest: digest, at: now, staleBefore: staleBefore)
+        _ = try connection.run(Transaction.touchSessionSkippingLockedSQL, arguments)
+        sessionCache?.touched(digest, lastSeenAt: now.timeIntervalSince1970)
+        return true
     }
 
     /// Runs `body` in a transaction opened with `begin` on a pooled connection.
@@ -175,46 +200,27 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     }
 
     /// Runs `body` with a connection from the pool. When the connection turns out dead (the server restarted) and
-    /// `retryingWhile()` says nothing was sent that could have taken effect, the idle ones are dropped too (they died
-    /// with it) and `body` runs once more on a new connection.
+    /// `retryingWhile()` says nothing was sent that could have taken effect, `body` runs once more on another; only
+    /// the dead one is dropped (the pool finds any other the server closed before handing it out).
     func withConnection<T>(retryingWhile safe: () -> Bool = { true }, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try withConnection(claiming: .ordinary, retryingWhile: safe, body)
+    }
+
+    private func withConnection<T>(claiming claim: PoolClaim, retryingWhile safe: () -> Bool = { true },
+                                   _ body: (PostgresConnection) throws -> T) throws -> T {
         var retried = false
         while true {
-            let connection = try checkout()
+            let connection = try pool.checkout(claim)
             do {
                 let result = try body(connection)
-                checkin(connection)
+                pool.checkin(connection, claim)
                 return result
             } catch {
                 let healthy = connection.isHealthy
-                checkin(connection)
+                pool.checkin(connection, claim)
                 guard !healthy, !retried, safe() else { throw error }
                 retried = true
-                pool.change { $0.open -= $0.idle.count; $0.idle.removeAll() }
             }
-        }
-    }
-
-    private func checkout() throws -> PostgresConnection {
-        let taken: PostgresConnection?? = pool.withLock(waitingUntil: { !$0.idle.isEmpty || $0.open < settings.poolSize },
-                                                        timeout: settings.connectTimeout) { state in
-            if let idle = state.idle.popLast() { return idle }
-            state.open += 1
-            return nil
-        }
-        guard let taken else { throw StorageError.unavailable("postgresql: all \(settings.poolSize) connections busy") }
-        if let connection = taken { return connection }
-        do {
-            return try PostgresConnection(keywords: settings.keywords, roundTrips: roundTrips)
-        } catch {
-            pool.change { $0.open -= 1 }
-            throw error
-        }
-    }
-
-    private func checkin(_ connection: PostgresConnection) {
-        pool.change { state in
-            if connection.isHealthy { state.idle.append(connection) } else { state.open -= 1 }
         }
     }
 }

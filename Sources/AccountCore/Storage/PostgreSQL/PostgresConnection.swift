@@ -54,6 +54,15 @@ final class PostgresConnection {
     /// False once the server went away (a restart, a network fault): the pool drops such a connection.
     var isHealthy: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the pool may hand this connection out again: healthy, outside any transaction (a failed ROLLBACK can leave
+    /// one open), and with nothing to read: on a connection that sent no statement, anything the server says is its
+    /// goodbye (a terminated backend, a shutdown), so the pool drops it rather than fail the next request on it.
+    var isReusable: Bool {
+        guard isHealthy, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        return descriptor.fd >= 0 && poll(&descriptor, 1, 0) == 0
+    }
+
     /// Runs a statement without parameters or preparation (BEGIN, COMMIT, SAVEPOINT …).
     func simple(_ sql: String) throws {
         roundTrips?.add()

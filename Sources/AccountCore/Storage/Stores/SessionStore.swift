@@ -26,10 +26,25 @@ extension Transaction {
         try row(SessionLookup.sql, [digest]).map { try SessionInfo(lookupRow: $0, digest: digest) }
     }
 
-    /// Sets the session's `lastSeenAt` (the touch of a session in use).
-    func touchSession(digest: Data, lastSeenAt: Date) throws {
+    /// Sets the session's `lastSeenAt` (the touch of a session in use) while the stored one is at or before
+    /// `staleBefore`, so of several requests or hosts touching it at once only the first writes.
+    func touchSession(digest: Data, lastSeenAt: Date, staleBefore: Date) throws {
         sessionsChanged(.touched(digest, lastSeenAt: lastSeenAt.timeIntervalSince1970))
-        try execute("UPDATE session SET lastSeenAt = ? WHERE digest = ?", [lastSeenAt.timeIntervalSince1970, digest])
+        try execute(Self.touchSessionSQL, Self.touchSessionArguments(digest: digest, at: lastSeenAt, staleBefore: staleBefore))
+    }
+
+    /// The touch's one statement (a backend may run it on its own, outside a transaction) and its arguments.
+    static let touchSessionSQL = "UPDATE session SET lastSeenAt = ? WHERE digest = ? AND lastSeenAt <= ?"
+
+    /// The same touch on PostgreSQL, passing over a row another transaction holds (a sign-out ending it, another
+    /// host's touch) instead of waiting for it; same arguments.
+    static let touchSessionSkippingLockedSQL = """
+        UPDATE session SET lastSeenAt = ?
+        WHERE digest = (SELECT digest FROM session WHERE digest = ? AND lastSeenAt <= ? FOR UPDATE SKIP LOCKED)
+        """
+
+    static func touchSessionArguments(digest: Data, at now: Date, staleBefore: Date) -> SQLArguments {
+        [now.timeIntervalSince1970, digest, staleBefore.timeIntervalSince1970]
     }
 
     /// Deletes the session `digest`; returns how many rows went (0 or 1).
