@@ -6,6 +6,7 @@
 // winner holds by the transaction alone here; the constraints in the schema hold it on PostgreSQL as well.
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// SQLite under the storage seam.
 public final class SQLiteBackend: StorageBackend, Sendable {
@@ -108,26 +109,29 @@ public final class SQLiteBackend: StorageBackend, Sendable {
     }
 }
 
-/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`. Statements are prepared per call,
-/// as GRDB's `fetchAll(db, sql:)` does (the hot path has its own prepared statement in SessionLookup): a statement in
-/// GRDB's cache keeps its last arguments bound, and LeakSanitizer found blob arguments lost that way (api-fuzz).
+/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`. Statements come from GRDB's
+/// per-connection cache (compiling one costs several times running it) and are released after every use: a cached
+/// statement otherwise keeps its last arguments (GRDB's copy and SQLite's bindings) until its next use, and
+/// LeakSanitizer reported blob arguments held that way as leaked (api-fuzz).
 struct SQLiteConnection: SQLConnection {
     let db: Database
 
     func query(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
         try SQLiteBackend.mapped {
-            let statement = try db.makeStatement(sql: sql)
+            let statement = try db.cachedStatement(sql: sql)
+            defer { Self.release(statement) }
             try statement.setArguments(StatementArguments(arguments.values.map(Self.databaseValue)))
-            let columns = statement.columnNames
+            let columns = SQLColumns(statement.columnNames)
             return try Row.fetchAll(statement).map { row in
-                SQLRow(columns: columns, values: (0..<columns.count).map { Self.sqlValue(row[$0] as DatabaseValue) })
+                SQLRow(columns: columns, values: (0..<columns.names.count).map { Self.sqlValue(row[$0] as DatabaseValue) })
             }
         }
     }
 
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try SQLiteBackend.mapped {
-            let statement = try db.makeStatement(sql: sql)
+            let statement = try db.cachedStatement(sql: sql)
+            defer { Self.release(statement) }
             try statement.execute(arguments: StatementArguments(arguments.values.map(Self.databaseValue)))
             return db.changesCount
         }
@@ -143,6 +147,15 @@ struct SQLiteConnection: SQLConnection {
         }
         guard let result else { throw StorageError.failed("savepoint ended without a result") }
         return result
+    }
+
+    /// Leaves a cached statement holding nothing of its last use: reset, its arguments forgotten and its bindings
+    /// cleared (`setUncheckedArguments` with none resets, drops GRDB's copy and calls sqlite3_clear_bindings). The
+    /// reset comes first and by hand because after a failed step SQLite's first reset answers that step's error, which
+    /// GRDB's own reset there would not survive; a second reset answers SQLITE_OK.
+    static func release(_ statement: Statement) {
+        sqlite3_reset(statement.sqliteStatement)
+        statement.setUncheckedArguments(StatementArguments())
     }
 
     static func databaseValue(_ value: SQLValue) -> DatabaseValue {
