@@ -71,9 +71,15 @@ public final class SQLiteBackend: StorageBackend, Sendable {
         try Self.mapped { try writer.write { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
     }
 
+    /// A file's lookup failing (the file cannot be opened, SQLITE_BUSY past the busy timeout, an I/O error) is storage
+    /// trouble like any other here: `StorageError.unavailable`, which a page answers with 503 and Retry-After.
     public func findBrowserSession(digest: Data) throws -> SessionInfo? {
-        if let sessionLookup { return try sessionLookup.find(digest: digest) }
-        return try read { tx in try tx.browserSession(digest: digest) }
+        guard let sessionLookup else { return try read { tx in try tx.browserSession(digest: digest) } }
+        do {
+            return try sessionLookup.find(digest: digest)
+        } catch let error as SessionLookupError {
+            throw StorageError.unavailable(error.description)
+        }
     }
 
     public func appliedMigrations() throws -> [String] {
