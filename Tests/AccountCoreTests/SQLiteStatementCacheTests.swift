@@ -52,4 +52,29 @@ struct SQLiteStatementCacheTests {
             #expect(try connection.query("SELECT id FROM t ORDER BY id", []).map { $0["id"] as Int64? } == [1, 3])
         }
     }
+
+    /// `SQLiteBackend.write` begins and commits with cached statements; a body that fails rolls everything back, and
+    /// once the transaction is gone (SQLite rolls back by itself on some errors; here the body does) no later statement
+    /// of the body runs on its own in autocommit mode.
+    @Test func aWriteCommitsOrRollsBackWholeAndRefusesStatementsAfterItsTransactionEnded() throws {
+        let database = try AppDatabase.inMemory()
+        _ = try database.write { tx in try tx.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        #expect(try database.write { tx in try tx.execute("INSERT INTO t (id) VALUES (1)") } == 1)
+        #expect(throws: StorageError.self) {
+            try database.write { tx in
+                _ = try tx.execute("INSERT INTO t (id) VALUES (2)")
+                _ = try tx.execute("INSERT INTO t (id) VALUES (1)")   // unique: the whole write goes
+            }
+        }
+        let refused = #expect(throws: StorageError.self) {
+            try database.write { tx in
+                _ = try tx.execute("INSERT INTO t (id) VALUES (3)")
+                _ = try tx.execute("ROLLBACK")
+                _ = try tx.execute("INSERT INTO t (id) VALUES (4)")
+            }
+        }
+        #expect(refused.map(StorageFailure.isUnavailable) == true)
+        #expect(try database.read { tx in try tx.values(Int64.self, "SELECT id FROM t ORDER BY id") } == [1])
+        #expect(try database.write { tx in try tx.execute("INSERT INTO t (id) VALUES (5)") } == 1, "the writer is usable again")
+    }
 }

@@ -67,8 +67,25 @@ public final class SQLiteBackend: StorageBackend, Sendable {
         try Self.mapped { try writer.read { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
     }
 
+    /// One write transaction. BEGIN IMMEDIATE and COMMIT come from the statement cache: GRDB's `write` compiles both
+    /// afresh each time, which cost more than the touch's UPDATE itself (bench/callgrind-sqlite). Any failure, of the
+    /// body or of COMMIT, rolls back through GRDB's `rollback`, which does nothing when SQLite already rolled back
+    /// (SQLITE_FULL, I/O errors); a statement after such a rollback is refused (`SQLiteConnection.inWrite`) instead of
+    /// running on its own in autocommit mode.
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try Self.mapped { try writer.write { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
+        try Self.mapped {
+            try writer.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                do {
+                    let result = try body(Transaction(connection: SQLiteConnection(db: db, inWrite: true), dialect: .sqlite))
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    try? db.rollback()
+                    throw error
+                }
+            }
+        }
     }
 
     /// A file's lookup failing (the file cannot be opened, SQLITE_BUSY past the busy timeout, an I/O error) is storage
@@ -121,9 +138,18 @@ public final class SQLiteBackend: StorageBackend, Sendable {
 /// LeakSanitizer reported blob arguments held that way as leaked (api-fuzz).
 struct SQLiteConnection: SQLConnection {
     let db: Database
+    /// Inside `SQLiteBackend.write`'s transaction: every statement needs it still open.
+    var inWrite = false
+
+    /// SQLite rolls a transaction back by itself on some errors (full, I/O, busy); a body that caught such an error
+    /// and went on must not have its later statements commit one by one.
+    private func requireTransaction() throws {
+        if inWrite && !db.isInsideTransaction { throw StorageError.unavailable("SQLite rolled the transaction back after an error") }
+    }
 
     func query(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
-        try SQLiteBackend.mapped {
+        try requireTransaction()
+        return try SQLiteBackend.mapped {
             let statement = try db.cachedStatement(sql: sql)
             defer { Self.release(statement) }
             try statement.setArguments(StatementArguments(arguments.values.map(Self.databaseValue)))
@@ -135,7 +161,8 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        try SQLiteBackend.mapped {
+        try requireTransaction()
+        return try SQLiteBackend.mapped {
             let statement = try db.cachedStatement(sql: sql)
             defer { Self.release(statement) }
             try statement.execute(arguments: StatementArguments(arguments.values.map(Self.databaseValue)))
@@ -144,6 +171,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try requireTransaction()
         var result: T?
         try SQLiteBackend.mapped {
             try db.inSavepoint {
