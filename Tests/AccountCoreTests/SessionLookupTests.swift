@@ -57,6 +57,28 @@ struct SessionLookupTests {
         let lastSeen = try #require(try services.sessions.find(token: grant.token.encoded)).lastSeenAt
         #expect(lastSeen == clock.now(), "the touch written by the writer connection is read back by the lookup")
     }
+
+    /// A lookup that cannot read the file (it cannot be opened, here because it was moved away; or SQLITE_BUSY) is
+    /// storage trouble, which pages answer with 503 and Retry-After: the seam's `StorageError.unavailable`.
+    @Test func aLookupThatCannotOpenTheFileIsStorageUnavailable() throws {
+        let (services, _, folder) = try fileServices()
+        let moved = folder + "-moved"
+        defer { for path in [folder, moved] { try? FileManager.default.removeItem(atPath: path) } }
+        guard case .signedIn(let grant) = try services.registration.signUp(TestFixture.form(email: "Ann@Example.com"), client: ClientInfo()) else {
+            Issue.record("sign-up did not sign in"); return
+        }
+        try FileManager.default.moveItem(atPath: folder, toPath: moved)
+        // A thread that has not looked anything up yet opens its read-only connection now, and cannot.
+        let outcome = Locked<Result<SessionInfo?, any Error>?>(nil)
+        Thread { outcome.change { $0 = Result { try services.sessions.find(token: grant.token.encoded) } } }.start()
+        let result = try #require(outcome.withLock(waitingUntil: { $0 != nil }) { $0 } ?? nil)
+        #expect(throws: StorageError.self) { try result.get() }
+        if case .failure(let error) = result {
+            #expect(StorageFailure.isUnavailable(error), "\(error)")
+            guard case StorageError.unavailable(let detail) = error else { Issue.record("not unavailable: \(error)"); return }
+            #expect(detail.contains("cannot open"))
+        }
+    }
 }
 
 private final class Counter: @unchecked Sendable { var value = 0 }

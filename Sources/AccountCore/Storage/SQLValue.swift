@@ -125,20 +125,59 @@ public struct SQLArguments: ExpressibleByArrayLiteral, Sendable, Equatable {
     }
 }
 
+/// A result set's column names and where each is, by name ignoring case; made once per statement and shared by all
+/// its rows, so a lookup by name is one hash instead of a case-insensitive compare with every column before it.
+public final class SQLColumns: Sendable {
+    public let names: [String]
+    /// Lower-cased name → the first column with that name ignoring case.
+    private let folded: [String: Int]
+    /// Each name as written → the same position `folded` gives it: a lookup spelled as the statement spells the column
+    /// (always the case on SQLite) needs no lower-casing.
+    private let exact: [String: Int]
+
+    public init(_ names: [String]) {
+        var folded: [String: Int] = [:], exact: [String: Int] = [:]
+        for (index, name) in names.enumerated() {
+            let lower = name.lowercased()
+            if folded[lower] == nil { folded[lower] = index }
+            if exact[name] == nil { exact[name] = folded[lower] }
+        }
+        self.names = names
+        self.folded = folded
+        self.exact = exact
+    }
+
+    /// The position of column `name` (case ignored), or nil.
+    public func position(of name: String) -> Int? {
+        exact[name] ?? folded[name.lowercased()]
+    }
+}
+
 /// One result row: values by column position and by name (names compare ignoring case: PostgreSQL folds unquoted
 /// identifiers to lower case, SQLite keeps them as written).
 public struct SQLRow: Sendable, Equatable {
-    public let columns: [String]
+    public var columns: [String] { header.names }
     public let values: [SQLValue]
+    private let header: SQLColumns
 
+    /// A row of its own columns (a backend building many rows passes one `SQLColumns` to all of them instead).
     public init(columns: [String], values: [SQLValue]) {
-        self.columns = columns
+        self.init(columns: SQLColumns(columns), values: values)
+    }
+
+    /// A row of a result set whose columns are `columns`.
+    public init(columns: SQLColumns, values: [SQLValue]) {
+        header = columns
         self.values = values
+    }
+
+    public static func == (left: SQLRow, right: SQLRow) -> Bool {
+        left.values == right.values && (left.header === right.header || left.columns == right.columns)
     }
 
     /// The raw value of column `name` (`.null` when there is no such column).
     public func value(_ name: String) -> SQLValue {
-        guard let index = columns.firstIndex(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else { return .null }
+        guard let index = header.position(of: name), index < values.count else { return .null }
         return values[index]
     }
 

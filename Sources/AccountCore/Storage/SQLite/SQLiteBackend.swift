@@ -6,6 +6,7 @@
 // winner holds by the transaction alone here; the constraints in the schema hold it on PostgreSQL as well.
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// SQLite under the storage seam.
 public final class SQLiteBackend: StorageBackend, Sendable {
@@ -66,13 +67,36 @@ public final class SQLiteBackend: StorageBackend, Sendable {
         try Self.mapped { try writer.read { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
     }
 
+    /// One write transaction. BEGIN IMMEDIATE and COMMIT come from the statement cache: GRDB's `write` compiles both
+    /// afresh each time, which cost more than the touch's UPDATE itself (bench/callgrind-sqlite). Any failure, of the
+    /// body or of COMMIT, rolls back through GRDB's `rollback`, which does nothing when SQLite already rolled back
+    /// (SQLITE_FULL, I/O errors); a statement after such a rollback is refused (`SQLiteConnection.inWrite`) instead of
+    /// running on its own in autocommit mode.
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try Self.mapped { try writer.write { db in try body(Transaction(connection: SQLiteConnection(db: db), dialect: .sqlite)) } }
+        try Self.mapped {
+            try writer.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                do {
+                    let result = try body(Transaction(connection: SQLiteConnection(db: db, inWrite: true), dialect: .sqlite))
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    try? db.rollback()
+                    throw error
+                }
+            }
+        }
     }
 
+    /// A file's lookup failing (the file cannot be opened, SQLITE_BUSY past the busy timeout, an I/O error) is storage
+    /// trouble like any other here: `StorageError.unavailable`, which a page answers with 503 and Retry-After.
     public func findBrowserSession(digest: Data) throws -> SessionInfo? {
-        if let sessionLookup { return try sessionLookup.find(digest: digest) }
-        return try read { tx in try tx.browserSession(digest: digest) }
+        guard let sessionLookup else { return try read { tx in try tx.browserSession(digest: digest) } }
+        do {
+            return try sessionLookup.find(digest: digest)
+        } catch let error as SessionLookupError {
+            throw StorageError.unavailable(error.description)
+        }
     }
 
     public func appliedMigrations() throws -> [String] {
@@ -108,32 +132,46 @@ public final class SQLiteBackend: StorageBackend, Sendable {
     }
 }
 
-/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`. Statements are prepared per call,
-/// as GRDB's `fetchAll(db, sql:)` does (the hot path has its own prepared statement in SessionLookup): a statement in
-/// GRDB's cache keeps its last arguments bound, and LeakSanitizer found blob arguments lost that way (api-fuzz).
+/// A GRDB connection inside one of its transactions, as the seam's `SQLConnection`. Statements come from GRDB's
+/// per-connection cache (compiling one costs several times running it) and are released after every use: a cached
+/// statement otherwise keeps its last arguments (GRDB's copy and SQLite's bindings) until its next use, and
+/// LeakSanitizer reported blob arguments held that way as leaked (api-fuzz).
 struct SQLiteConnection: SQLConnection {
     let db: Database
+    /// Inside `SQLiteBackend.write`'s transaction: every statement needs it still open.
+    var inWrite = false
+
+    /// SQLite rolls a transaction back by itself on some errors (full, I/O, busy); a body that caught such an error
+    /// and went on must not have its later statements commit one by one.
+    private func requireTransaction() throws {
+        if inWrite && !db.isInsideTransaction { throw StorageError.unavailable("SQLite rolled the transaction back after an error") }
+    }
 
     func query(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
-        try SQLiteBackend.mapped {
-            let statement = try db.makeStatement(sql: sql)
+        try requireTransaction()
+        return try SQLiteBackend.mapped {
+            let statement = try db.cachedStatement(sql: sql)
+            defer { Self.release(statement) }
             try statement.setArguments(StatementArguments(arguments.values.map(Self.databaseValue)))
-            let columns = statement.columnNames
+            let columns = SQLColumns(statement.columnNames)
             return try Row.fetchAll(statement).map { row in
-                SQLRow(columns: columns, values: (0..<columns.count).map { Self.sqlValue(row[$0] as DatabaseValue) })
+                SQLRow(columns: columns, values: (0..<columns.names.count).map { Self.sqlValue(row[$0] as DatabaseValue) })
             }
         }
     }
 
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        try SQLiteBackend.mapped {
-            let statement = try db.makeStatement(sql: sql)
+        try requireTransaction()
+        return try SQLiteBackend.mapped {
+            let statement = try db.cachedStatement(sql: sql)
+            defer { Self.release(statement) }
             try statement.execute(arguments: StatementArguments(arguments.values.map(Self.databaseValue)))
             return db.changesCount
         }
     }
 
     func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try requireTransaction()
         var result: T?
         try SQLiteBackend.mapped {
             try db.inSavepoint {
@@ -143,6 +181,15 @@ struct SQLiteConnection: SQLConnection {
         }
         guard let result else { throw StorageError.failed("savepoint ended without a result") }
         return result
+    }
+
+    /// Leaves a cached statement holding nothing of its last use: reset, its arguments forgotten and its bindings
+    /// cleared (`setUncheckedArguments` with none resets, drops GRDB's copy and calls sqlite3_clear_bindings). The
+    /// reset comes first and by hand because after a failed step SQLite's first reset answers that step's error, which
+    /// GRDB's own reset there would not survive; a second reset answers SQLITE_OK.
+    static func release(_ statement: Statement) {
+        sqlite3_reset(statement.sqliteStatement)
+        statement.setUncheckedArguments(StatementArguments())
     }
 
     static func databaseValue(_ value: SQLValue) -> DatabaseValue {
