@@ -74,7 +74,6 @@ public struct Residences: Sendable {
                 throw AccountError.refused("residence_throttled")
             }
             let now = clock.now().timeIntervalSince1970
-            try tx.deleteExpiredResidences(now: now)
             try tx.insertResidence(id: id, address: address, normalizedAddress: EmailFormat.normalized(address), secretDigest: secret.digest,
                                    linkDigest: link.digest, userAgent: client.userAgent, remoteAddress: client.remoteAddress,
                                    createdAt: now, expiresAt: now + lifetime)

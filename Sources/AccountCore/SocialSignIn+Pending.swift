@@ -101,7 +101,7 @@ extension SocialSignIn {
             return (found, try lockout.isBlocked(client, in: tx))
         }
         guard let (target, hash, typed) = found else { throw AccountError.refused("social_pending_invalid") }
-        if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
+        if blocked { try lockout.refuseBlocked(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
         if try database.read({ tx in try lockout.isLocked(accountId: target, in: tx) }) {
