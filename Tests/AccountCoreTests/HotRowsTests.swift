@@ -67,6 +67,25 @@ struct HotRowsTests {
         #expect(try fixture.services.audit.counts(of: [.signIn, .signInFailed, .lockout]) == ["sign_in": 4, "sign_in_failed": 1])
     }
 
+    /// A CGI process prunes one batch per kind after its answer (`pruneOnce(maxBatches: 1)`): ended rows go a batch at a
+    /// time, the rest at the next request.
+    @Test func oneCGIPassDeletesOneBatchOfEachEndedKind() throws {
+        let fixture = try TestFixture(session: SessionPolicy(lifetime: 600, idleTimeout: 300, rememberLifetime: 3600, touchInterval: 60))
+        try fixture.signUp("ann@example.com")
+        for _ in 0..<2 { try fixture.signIn("ann@example.com") }
+        for _ in 0..<2 { failSignIn(fixture, client: attacker) }
+        fixture.clock.advance(by: 7200)
+        var retention = fixture.services.retention
+        retention.batchSize = 1
+        let pruner = Pruner(retention: retention, logger: fixture.services.reminder.logger)
+        #expect(pruner.pruneOnce(maxBatches: 1) != nil)
+        #expect(try fixture.count("session") == 1, "three ended: one expired batch, one idle batch")
+        #expect(try fixture.count("signInFailure") == 1)
+        #expect(pruner.pruneOnce(maxBatches: 1) != nil)
+        #expect(try fixture.count("session") == 0)
+        #expect(try fixture.count("signInFailure") == 0)
+    }
+
     /// PostgreSQL: the pruner deletes ended sessions without a NOTIFY (every cache refuses them already); a sign-out
     /// still tells every host. Notifications arrive in commit order, so the sign-out's being first proves the purge
     /// sent none.
