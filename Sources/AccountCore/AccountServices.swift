@@ -95,7 +95,7 @@ public struct AccountServices: Sendable {
         residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
                                 validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
                                 logger: logger, lifetime: configuration.residenceLifetime)
-        retention = Retention(database: database, policy: configuration.retention, clock: clock)
+        retention = Retention(database: database, policy: configuration.retention, clock: clock, ending: Retention.Ending(configuration))
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
     }

@@ -1,8 +1,10 @@
 // AuditLog.swift: the `audit` table: who did what, when, from where. Written in the same transaction as the change.
 //
 // Options: none here; rows older than `retention.audit` are pruned (see Retention). Rows are never updated; the table
-// has no foreign key, so the trail outlives a deleted account. Triggers keep each event's total (`auditCount`) and each
-// account's last sign-in (`account.lastSignInAt`) beside it, so neither is lost with pruned rows.
+// has no foreign key, so the trail outlives a deleted account. Triggers keep what pruning took of each event
+// (`auditCount`, added by the deleting statement) and each account's last sign-in (`account.lastSignInAt`) beside it,
+// so neither is lost with pruned rows. An insert touches no row shared by other requests (a counter bumped on every
+// insert was one row per event that every sign-in of every host held until its COMMIT).
 // The detail column holds the real reason of a failure (which the person never sees). Never a password or token.
 import Foundation
 
@@ -97,8 +99,8 @@ public struct AuditLog: Sendable {
     }
 
     /// How many times each of `events` was recorded since the trail began (for metrics): event name → total, events
-    /// never recorded left out. Read by key from `auditCount`, which a trigger keeps up on every insert and pruning
-    /// leaves alone, so the totals never fall and a scrape never counts the table.
+    /// never recorded left out. What pruning took (`auditCount`, by key) plus the rows still there (counted on an
+    /// index), so the totals never fall when rows go.
     public func counts(of events: [AuditEvent] = AuditEvent.allCases) throws -> [String: Int] {
         try database.read { tx in try tx.auditTotals(of: events) }
     }

@@ -44,7 +44,7 @@ public struct Authentication: Sendable {
         let typed = String(email.prefix(320))
         if addressBlocked {
             // A blocked address gets the usual answer without the hash work: it is the address that is refused.
-            try lockout.refuse(accountId: found?.id, email: typed, client: client, reason: "client address blocked")
+            try lockout.refuseBlocked(accountId: found?.id, email: typed, client: client, reason: "client address blocked")
         }
         guard !email.isEmpty, password.utf8.count <= 4096, let found else {
             _ = hasher.verifyAgainstDummy(password)
@@ -76,10 +76,12 @@ public struct Authentication: Sendable {
             }
             let primary = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? email
             try lockout.recordSuccess(accountId: found.id, in: tx)
+            let grant = try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind,
+                                            here: here, keepPrevious: keepPrevious)
+            // The audit row last, as in every sign-in: one lock order everywhere.
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: tx)
-            return try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind,
-                                       here: here, keepPrevious: keepPrevious)
+            return grant
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant

@@ -97,20 +97,24 @@ public struct Confirmation: Sendable {
     /// An address added in the settings (not primary) gets the "confirm the address you added" wording, not sign-up's.
     /// Answers nothing either way: the caller shows one neutral page.
     public func resend(email: String, client: ClientInfo = ClientInfo()) throws {
-        try database.write { tx in
-            guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt == nil, let emailId = held.id else { return }
+        // Why nothing was resent, logged after the transaction (a retried body would log twice).
+        let unsent = try database.write { tx -> String? in
+            guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt == nil, let emailId = held.id else { return nil }
             guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx) else {
-                logger.info("confirmation not resent: account locked or client address blocked")
-                return
+                return "confirmation not resent: account locked or client address blocked"
             }
             let added = !held.isPrimary
             guard try !mail.isThrottled(added ? .addressVerification(token: "") : .confirmation(token: ""), to: held.address, in: tx) else {
-                logger.info("confirmation resend throttled")
-                return
+                return "confirmation resend throttled"
             }
-            guard added else { return try start(accountId: held.accountId, emailAddressId: emailId, address: held.address, in: tx) }
+            guard added else {
+                try start(accountId: held.accountId, emailAddressId: emailId, address: held.address, in: tx)
+                return nil
+            }
             let token = try tokens.issue(.confirmation, accountId: held.accountId, emailAddressId: emailId, lifetime: lifetime, in: tx)
             try mail.enqueue(.addressVerification(token: token.encoded), to: held.address, fallback: client.language, in: tx)
+            return nil
         }
+        if let unsent { logger.info("\(unsent)") }
     }
 }

@@ -22,22 +22,24 @@ extension EmailAddresses {
     @discardableResult
     public func requestPrimaryChange(to address: String, accountId: Int64, client: ClientInfo) throws -> Bool {
         let address = try validated(address)
-        let changed = try unavailableOnConflict {
-            try database.write { tx -> Bool in
+        let (changed, dropped) = try unavailableOnConflict {
+            try database.write { tx -> (Bool, Int64?) in
                 guard let own = try EmailAddress.holding(address, in: tx), own.accountId == accountId else {
-                    let added = try insert(address, to: accountId, client: client, in: tx)
+                    var dropped: Int64?
+                    let added = try insert(address, to: accountId, client: client, dropped: &dropped, in: tx)
                     try markPrimaryOnVerify(added, in: tx)
-                    return true
+                    return (true, dropped)
                 }
-                if own.isPrimary { return false }
+                if own.isPrimary { return (false, nil) }
                 if own.verifiedAt != nil {
                     try Self.switchPrimary(to: own, client: client, mail: mail, audit: audit, in: tx)
-                    return true
+                    return (true, nil)
                 }
                 let marked = try markPrimaryOnVerify(own, in: tx)
-                return try sendLinkUnlessThrottled(own, in: tx) || marked
+                return (try sendLinkUnlessThrottled(own, in: tx) || marked, nil)
             }
         }
+        if let dropped { logger.info("stale unverified address dropped", metadata: ["account": "\(dropped)"]) }
         logger.info("primary address change requested", metadata: ["account": "\(accountId)", "changed": "\(changed)"])
         return changed
     }

@@ -44,9 +44,13 @@ public struct EmailAddresses: Sendable {
     @discardableResult
     public func add(_ address: String, to accountId: Int64, client: ClientInfo) throws -> EmailAddress {
         let address = try validated(address)
-        let added = try unavailableOnConflict {
-            try database.write { tx in try insert(address, to: accountId, client: client, in: tx) }
+        let (added, dropped) = try unavailableOnConflict {
+            try database.write { tx -> (EmailAddress, Int64?) in
+                var dropped: Int64?
+                return (try insert(address, to: accountId, client: client, dropped: &dropped, in: tx), dropped)
+            }
         }
+        if let dropped { logger.info("stale unverified address dropped", metadata: ["account": "\(dropped)"]) }
         logger.info("address added", metadata: ["account": "\(accountId)"])
         return added
     }
@@ -121,7 +125,8 @@ public struct EmailAddresses: Sendable {
     }
 
     /// `add`'s checks and row: the address (valid, trimmed) becomes the account's, unverified, and is mailed a link.
-    func insert(_ address: String, to accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> EmailAddress {
+    /// `dropped`: set to the account whose stale claim on the address was dropped (for the log after the commit).
+    func insert(_ address: String, to accountId: Int64, client: ClientInfo, dropped: inout Int64?, in tx: Transaction) throws -> EmailAddress {
         let now = clock.now()
         let held = try EmailAddress.holding(address, in: tx)
         if held?.accountId == accountId { throw invalid("address_already_yours") }
@@ -130,14 +135,15 @@ public struct EmailAddresses: Sendable {
         try tx.serialize(on: Self.addressLock(accountId))
         guard try tx.countEmailAddresses(of: accountId) < Self.limit else { throw invalid("address_limit", ["count": String(Self.limit)]) }
         if let held {
-            guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime else {
-                logger.info("address not added: held by another account")
+            // `held` was read before any lock: the owner may confirm it meanwhile (under their own address lock), so the
+            // DELETE takes it only while it is still unverified and not primary, and its count decides.
+            guard !held.isPrimary, held.verifiedAt == nil, now.timeIntervalSince(held.createdAt) > confirmation.lifetime,
+                  let heldId = held.id, try tx.deleteUnverifiedClaim(id: heldId) else {
                 throw invalid("address_unavailable")
             }
-            if let heldId = held.id { try tx.deleteEmailAddress(id: heldId) }
             try audit.record(.emailRemoved, accountId: held.accountId, email: held.address, client: client,
                              detail: "stale claim: added by account \(accountId)", in: tx)
-            logger.info("stale unverified address dropped", metadata: ["account": "\(held.accountId)"])
+            dropped = held.accountId
         }
         let email = try tx.insertEmailAddress(address, normalized: EmailFormat.normalized(address), accountId: accountId, createdAt: now)
         try sendLink(email, in: tx)

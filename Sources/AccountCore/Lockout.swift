@@ -7,7 +7,8 @@
 //                          an IPv6 client counts by its network (`ClientInfo.addressGroup`, `client.ipv6_prefix`)
 //   address_window, address_duration   the same for an address
 // Defaults: LockoutPolicy (see the key table).
-// A locked account or blocked address gets the same answer as a wrong password, even with the right one.
+// A locked account or blocked address gets the same answer as a wrong password, even with the right one. An attempt
+// from an address already blocked writes nothing per attempt (Lockout+Blocked).
 // Locks expire by themselves; the owner is mailed a reset link, and a password reset lifts the lock.
 // Reminders and confirmation resends are not sent while the account is locked or the address blocked.
 import Foundation
@@ -24,6 +25,8 @@ public struct Lockout: Sendable {
     let logger: Logger
     /// Lifetime of the reset link in the lock mail.
     let resetLifetime: TimeInterval
+    /// Attempts from blocked addresses left unrecorded (Lockout+Blocked), shared by every copy of this value.
+    let blockedAttempts = BlockedAttempts()
 
     /// What recording a failure locked or blocked, for the log written after the transaction.
     struct FailureOutcome: Sendable {
@@ -77,7 +80,6 @@ public struct Lockout: Sendable {
         if let accountId { try tx.serialize(on: "lockout.account.\(accountId)") }
         if !client.addressGroup.isEmpty { try tx.serialize(on: "lockout.address.\(client.addressGroup)") }
         try tx.recordSignInFailure(accountId: accountId, addressGroup: client.addressGroup, at: now)
-        try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: tx)
         if let accountId, policy.maxFailures > 0, try !isLocked(accountId: accountId, in: tx) {
             let failures = try tx.countRecentFailures(accountId: accountId, since: now - policy.window)
             if failures >= policy.maxFailures, try lock(accountId: accountId, until: now + policy.duration, client: client, in: tx) {
@@ -93,7 +95,8 @@ public struct Lockout: Sendable {
                 outcome.blockedAddress = true
             }
         }
-        try purge(before: now - max(policy.window, policy.addressWindow), in: tx)
+        // The audit row last, as in every sign-in: one lock order everywhere.
+        try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: reason, in: tx)
         return outcome
     }
 
@@ -161,11 +164,5 @@ public struct Lockout: Sendable {
 
     private func primaryAddress(_ accountId: Int64, in tx: Transaction) throws -> String? {
         try EmailAddress.primaryAddress(of: accountId, in: tx)
-    }
-
-    /// Failures older than every window no longer count.
-    private func purge(before cutoff: Double, in tx: Transaction) throws {
-        try tx.purgeSignInFailures(before: cutoff)
-        try tx.purgeAddressBlocks(endedBy: clock.now().timeIntervalSince1970)
     }
 }

@@ -35,22 +35,18 @@ public struct PasswordReminder: Sendable {
     /// Mails a reset link when `email` is a known, confirmed address not mailed within the throttle window,
     /// its account not locked and `client`'s address not blocked.
     public func sendReminder(email: String, client: ClientInfo = ClientInfo()) throws {
-        try database.write { tx in
-            guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt != nil else {
-                logger.info("reminder not sent", metadata: ["reason": "unknown or unconfirmed address"])
-                return
-            }
+        // Why nothing was sent, logged after the transaction (a retried body would log twice, or log work rolled back).
+        let unsent = try database.write { tx -> String? in
+            guard let held = try EmailAddress.holding(email, in: tx), held.verifiedAt != nil else { return "unknown or unconfirmed address" }
             guard try lockout.allowsMail(accountId: held.accountId, client: client, in: tx) else {
-                logger.info("reminder not sent", metadata: ["reason": "account locked or client address blocked"])
-                return
+                return "account locked or client address blocked"
             }
-            guard try !mail.isThrottled(.passwordReset(token: ""), to: held.address, in: tx) else {
-                logger.info("reminder not sent", metadata: ["reason": "throttled"])
-                return
-            }
+            guard try !mail.isThrottled(.passwordReset(token: ""), to: held.address, in: tx) else { return "throttled" }
             let token = try tokens.issue(.reset, accountId: held.accountId, emailAddressId: nil, lifetime: lifetime, in: tx)
             try mail.enqueue(.passwordReset(token: token.encoded), to: held.address, fallback: client.language, in: tx)
+            return nil
         }
+        if let unsent { logger.info("reminder not sent", metadata: ["reason": "\(unsent)"]) }
     }
 
     /// The providers linked to the account of reset link `token` while it can be used (empty otherwise): the reset page

@@ -1,5 +1,7 @@
-// Pruner.swift: the background thread of `serve` that prunes old rows (see Retention) and expires what was never
-// confirmed (Retention+Unconfirmed) at start and then every `retention.prune_interval`.
+// Pruner.swift: the background thread of `serve` that prunes old rows (see Retention), deletes rows whose time is over
+// (Retention+Expiry: sessions, failed sign-ins, blocks, residences, social flows) and expires what was never confirmed
+// (Retention+Unconfirmed) at start and then every `retention.prune_interval`; a CGI process runs one batch of each after
+// its answer.
 //
 // One per process, whatever the number of worker threads; several processes on one database each run their own,
 // harmlessly: a batch deletes what is still there, and the work is shared.
@@ -27,10 +29,13 @@ public final class Pruner: Sendable {
     public func pruneOnce(maxBatches: Int = .max) -> [Retention.Outcome]? {
         do {
             let outcomes = try retention.prune(maxBatches: maxBatches)
+            let ended = try retention.deleteEnded(maxBatches: maxBatches)
             let expired = try retention.expireUnconfirmed(maxBatches: maxBatches)
-            if outcomes.contains(where: { $0.deleted > 0 }) || expired.accounts > 0 || expired.addresses > 0 {
+            if outcomes.contains(where: { $0.deleted > 0 }) || ended.values.contains(where: { $0 > 0 }) || expired.accounts > 0
+                || expired.addresses > 0 {
                 var metadata: Logger.Metadata = [:]
                 for outcome in outcomes { metadata[outcome.kind.rawValue] = "\(outcome.deleted)" }
+                for (kind, deleted) in ended where deleted > 0 { metadata[kind.rawValue] = "\(deleted)" }
                 metadata["unconfirmed_accounts"] = "\(expired.accounts)"
                 metadata["unconfirmed_addresses"] = "\(expired.addresses)"
                 logger.info("pruned old rows", metadata: metadata)

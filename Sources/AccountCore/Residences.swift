@@ -74,7 +74,6 @@ public struct Residences: Sendable {
                 throw AccountError.refused("residence_throttled")
             }
             let now = clock.now().timeIntervalSince1970
-            try tx.deleteExpiredResidences(now: now)
             try tx.insertResidence(id: id, address: address, normalizedAddress: EmailFormat.normalized(address), secretDigest: secret.digest,
                                    linkDigest: link.digest, userAgent: client.userAgent, remoteAddress: client.remoteAddress,
                                    createdAt: now, expiresAt: now + lifetime)
@@ -110,24 +109,25 @@ public struct Residences: Sendable {
     ///   account may be used or made for the address (the request is marked refused).
     @discardableResult
     public func approve(token: String, client: ClientInfo) throws -> String {
-        let (address, approved) = try database.write { tx -> (String, Bool) in
+        let (address, approved, created) = try database.write { tx -> (String, Bool, Int64?) in
             let request = try pending(link: token, deciding: true, in: tx)
             let id = request.id, address = request.address
             let now = clock.now().timeIntervalSince1970
             // One decision per request: the request's row is held from the lookup on (a concurrent approval waits there,
             // then finds it decided: an unknown link), and the conditional UPDATE (still pending) decides.
-            guard let accountId = try account(for: address, client: client, in: tx) else {
+            guard let (accountId, created) = try account(for: address, client: client, in: tx) else {
                 guard try tx.refuseResidence(id: id) else { throw AccountError.invalidToken }
                 try audit.record(.residenceRefused, accountId: try EmailAddress.holding(address, in: tx)?.accountId, email: address,
                                  client: client, in: tx)
-                return (address, false)
+                return (address, false, nil)
             }
             guard try tx.approveResidence(id: id, accountId: accountId, verifiedAt: now, expiresAt: now + lifetime) else {
                 throw AccountError.invalidToken
             }
             try audit.record(.residenceApproved, accountId: accountId, email: address, client: client, in: tx)
-            return (address, true)
+            return (address, true, created ? accountId : nil)
         }
+        if let created { logger.info("account created through a residence", metadata: ["account": "\(created)"]) }
         logger.info("residence decided", metadata: ["approved": "\(approved)"])
         guard approved else { throw AccountError.refused("residence_refused") }
         return address
@@ -182,23 +182,22 @@ public struct Residences: Sendable {
     /// The account an approval of `address` signs in to, in the caller's transaction: the account holding it verified,
     /// or as its primary address (verified now: the mail's owner opened the link); else, when sign-up is open, a new
     /// account without a password. Nil (refused) for another account's unverified added address, or when sign-up is
-    /// by invitation or closed.
-    private func account(for address: String, client: ClientInfo, in tx: Transaction) throws -> Int64? {
+    /// by invitation or closed. `created`: the account is new (logged after the commit).
+    private func account(for address: String, client: ClientInfo, in tx: Transaction) throws -> (id: Int64, created: Bool)? {
         let now = clock.now()
         if let held = try EmailAddress.holding(address, in: tx) {
-            if held.verifiedAt != nil { return held.accountId }
+            if held.verifiedAt != nil { return (held.accountId, false) }
             guard held.isPrimary, let heldId = held.id else { return nil }
             try tx.markEmailAddressVerified(id: heldId, at: now)
             try audit.record(.emailConfirmed, accountId: held.accountId, email: held.address, client: client, detail: "residence", in: tx)
             try IdentityProof.settle(accountId: held.accountId, browser: nil, reason: "address confirmed through a device's link",
                                      client: client, audit: audit, in: tx)
-            return held.accountId
+            return (held.accountId, false)
         }
         guard invitations.policy.mode == .open else { return nil }
         let (accountId, _) = try Account.insert(address: address, passwordHash: "", verified: true, language: client.language,
                                                 now: now, in: tx)
         try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "residence", in: tx)
-        logger.info("account created through a residence", metadata: ["account": "\(accountId)"])
-        return accountId
+        return (accountId, true)
     }
 }

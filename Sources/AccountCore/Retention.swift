@@ -7,7 +7,8 @@
 // Each batch of `batchSize` rows is a transaction of its own, so the one SQLite writer is never held for long and a
 // pruning stopped half-way leaves whole batches deleted. Two processes pruning at once only share the work.
 // Rules that read these tables look back less far than the shortest retention allowed (`shortestRetention`), and what
-// must outlive the rows is kept beside them (migration v11: `auditCount` totals, `account.lastSignInAt`).
+// must outlive the rows is kept beside them (`auditCount`: what pruning took of each event, added by the deleting
+// statement since v14; `account.lastSignInAt`).
 import Foundation
 
 /// Prunes the tables that grow with use.
@@ -36,13 +37,16 @@ public struct Retention: Sendable {
     let database: AppDatabase
     public let policy: RetentionPolicy
     let clock: any Clock
+    /// What ends sessions and failed sign-ins (Retention+Expiry).
+    public let ending: Ending
     /// Rows deleted per transaction.
     public var batchSize = 1000
 
-    public init(database: AppDatabase, policy: RetentionPolicy, clock: any Clock) {
+    public init(database: AppDatabase, policy: RetentionPolicy, clock: any Clock, ending: Ending = Ending()) {
         self.database = database
         self.policy = policy
         self.clock = clock
+        self.ending = ending
     }
 
     /// How often `serve` prunes.

@@ -5,7 +5,8 @@
 //   idle_timeout       ends a session unused this long (not for remember-me sessions)
 //   remember_lifetime  absolute lifetime with "remember me"
 //   api.token_lifetime absolute lifetime of an API token (no idle timeout)
-// Only the SHA-256 digest of the cookie's token is stored. Expired rows are removed whenever a session is created.
+// Only the SHA-256 digest of the cookie's token is stored. Ended rows wait, refused by `isLive`, until the pruner
+// removes them (Retention+Expiry), never in a sign-in.
 // A session is of one kind: `browser` (the session cookie; the gate, pages and BrowserID read only these) or `api`
 // (the JSON API's X-User-Token, found by `APITokens.find`, only together with one of the account's addresses).
 import Foundation
@@ -78,14 +79,13 @@ public struct Sessions: Sendable {
         self.random = random
     }
 
-    /// Starts a session for `accountId` and removes expired ones. An `api` session lasts `apiTokenLifetime` and has no
+    /// Starts a session for `accountId`. An `api` session lasts `apiTokenLifetime` and has no
     /// idle timeout (it is stored as remembered; `rememberMe` is ignored). `recentSignIn: false` (a bearer token an app
     /// handed over, which proves nothing about who holds the device now): the session never counts as a recent sign-in,
     /// so Reauthentication asks the password before sensitive changes.
     func create(in tx: Transaction, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo,
                 kind: SessionKind = .browser, recentSignIn: Bool = true) throws -> SessionGrant {
         let now = clock.now()
-        try purgeExpired(in: tx, now: now)
         let token = SecretToken(random: random)
         let remembered = kind == .api || rememberMe
         let lifetime = kind == .api ? policy.apiTokenLifetime : (rememberMe ? policy.rememberLifetime : policy.lifetime)
@@ -153,10 +153,5 @@ public struct Sessions: Sendable {
     @discardableResult
     func revoke(digest: Data, in tx: Transaction) throws -> Bool {
         try tx.deleteSession(digest: digest) == 1
-    }
-
-    /// Removes sessions past their absolute lifetime or idle timeout.
-    func purgeExpired(in tx: Transaction, now: Date) throws {
-        try tx.purgeExpiredSessions(now: now, idleSince: now - policy.idleTimeout)
     }
 }

@@ -116,10 +116,7 @@ public struct SocialFlows: Sendable {
         let flow = StoredSocialFlow(digest: state.digest, provider: provider, purpose: purpose.rawValue, accountId: accountId,
                                     bindingDigest: Self.digest(binding), returnTo: returnTo, sealedInvite: sealedInvite, rememberMe: rememberMe,
                                     pendingDigest: pendingDigest, createdAt: now, expiresAt: now + lifetime)
-        try database.write { tx in
-            try tx.deleteExpiredSocialFlows(now: now)
-            try tx.insertSocialFlow(flow)
-        }
+        try database.write { tx in try tx.insertSocialFlow(flow) }
         return SocialFlowStart(state: state.encoded, codeVerifier: Self.codeVerifier(state: state.encoded, binding: binding),
                                nonce: Self.nonce(state: state.encoded, binding: binding))
     }

@@ -58,6 +58,7 @@ extension SocialSignIn {
             })
         }
         guard case .signedIn(let grant, let created) = outcome else { throw AccountError.refused("social_state_invalid") }
+        logSignIn(outcome, provider: record.provider)
         return (grant, created)
     }
 }

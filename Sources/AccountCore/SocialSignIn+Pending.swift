@@ -42,8 +42,9 @@ extension SocialSignIn {
         let address = email.trimmingWhitespace()
         let errors = emailRules.validate(["email": address])
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
-        return try retryingOnce {
-            try database.write { tx -> SignUpOutcome in
+        // What to log once committed: the account made, or that the address's owner was told.
+        let (outcome, created, ownerNotified) = try retryingOnce {
+            try database.write { tx -> (SignUpOutcome, Int64?, Bool) in
                 guard let pending = try store.pending(digest: digest, binding: binding, in: tx), pending.linkAccountId == nil else {
                     throw AccountError.refused("social_pending_invalid")
                 }
@@ -56,10 +57,7 @@ extension SocialSignIn {
                 if let held = try EmailAddress.heldAddress(address, in: tx) {
                     // One winner per pending identity: markUsed's conditional UPDATE.
                     guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
-                    if try confirmation.noteSignUpAttempt(to: held, in: tx) {
-                        logger.info("address given for a provider identity has an account; owner notified")
-                    }
-                    return .confirmationSent
+                    return (.confirmationSent, nil, try confirmation.noteSignUpAttempt(to: held, in: tx))
                 }
                 let invite = store.invite(of: pending)
                 let invited = invite.isEmpty ? false : try invitations.redeem(token: invite, address: address, in: tx)
@@ -75,12 +73,15 @@ extension SocialSignIn {
                 if confirmation.required && !invited {
                     let emailId = try tx.primaryAddressId(accountId: accountId)
                     try confirmation.start(accountId: accountId, emailAddressId: emailId ?? 0, address: address, in: tx)
-                    return .confirmationSent
+                    return (.confirmationSent, accountId, false)
                 }
-                return .signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
-                                                  here: here, in: tx))
+                return (.signedIn(try startSession(accountId: accountId, email: address, rememberMe: pending.rememberMe, client: client,
+                                                   here: here, in: tx)), accountId, false)
             }
         }
+        if ownerNotified { logger.info("address given for a provider identity has an account; owner notified") }
+        if let created { logger.info("account created through a provider", metadata: ["account": "\(created)"]) }
+        return outcome
     }
 
     /// Links a pending identity to the account holding its address after that account's password: signs in.
@@ -101,7 +102,7 @@ extension SocialSignIn {
             return (found, try lockout.isBlocked(client, in: tx))
         }
         guard let (target, hash, typed) = found else { throw AccountError.refused("social_pending_invalid") }
-        if blocked { try lockout.refuse(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
+        if blocked { try lockout.refuseBlocked(accountId: target, email: typed, client: client, reason: "linking: client address blocked") }
         let usable = !hash.isEmpty && password.utf8.count <= 4096
         let matches = usable ? hasher.verify(password, against: hash) : hasher.verifyAgainstDummy(password)
         if try database.read({ tx in try lockout.isLocked(accountId: target, in: tx) }) {

@@ -43,7 +43,7 @@ extension SocialSignIn {
     func linkPending(_ record: IdentityRecord, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
                      here: BrowserTokens?) throws -> SocialOutcome {
         guard let key = flow.pendingKey else { throw AccountError.refused("social_pending_invalid") }
-        return try retryingOnce {
+        let outcome = try retryingOnce {
             try settle(database.write { tx -> Settled in
                 guard let pending = try store.pending(digest: key, binding: binding, in: tx), let target = pending.linkAccountId else {
                     throw AccountError.refused("social_pending_invalid")
@@ -64,10 +64,13 @@ extension SocialSignIn {
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
                                              client: client, here: here, in: tx)
                 try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: tx)
-                logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(target)"])
                 return .done(.signedIn(grant, created: false))
             })
         }
+        if case .signedIn(let grant, _) = outcome {
+            logger.info("pending identity linked after a provider sign-in", metadata: ["account": "\(grant.session.accountId)"])
+        }
+        return outcome
     }
 
     /// Links `record` to the account in the caller's transaction; false when it already was (nothing but its last use

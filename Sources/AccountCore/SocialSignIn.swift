@@ -147,8 +147,10 @@ public struct SocialSignIn: Sendable {
         let record = try store.record(identity)
         switch flow.purpose {
         case .signIn:
-            return try retryingOnce { try signIn(record, identity: identity, flow: flow, binding: binding, client: client,
-                                                 here: here, browserAccounts: browserAccounts) }
+            let outcome = try retryingOnce { try signIn(record, identity: identity, flow: flow, binding: binding, client: client,
+                                                        here: here, browserAccounts: browserAccounts) }
+            logSignIn(outcome, provider: record.provider)
+            return outcome
         case .link:
             return try link(record, flow: flow, session: session, binding: binding, client: client)
         case .reauthenticate:
@@ -172,7 +174,6 @@ public struct SocialSignIn: Sendable {
                 try checkSignUpAllowed(invite: flow.invite, in: tx)
                 let token = try store.createPending(record, emailVerified: false, linkAccountId: nil, flow: flow, binding: binding,
                                                     lifetime: pendingLifetime, random: random, in: tx)
-                logger.info("social sign-in needs an address", metadata: ["provider": "\(record.provider)"])
                 return .done(.needsEmail(pendingToken: token))
             }
             try releaseUnconfirmedClaim(on: address, provider: record.provider, client: client, in: tx)
@@ -198,7 +199,6 @@ public struct SocialSignIn: Sendable {
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
                                      here: here, kind: kind, recentSignIn: recentSignIn, in: tx)
         try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx)
-        logger.info("signed in through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return .done(.signedIn(grant, created: false))
     }
 
@@ -231,6 +231,20 @@ public struct SocialSignIn: Sendable {
         switch settled {
         case .done(let outcome): return outcome
         case .failed(let error): throw error
+        }
+    }
+
+    /// Logs what a committed sign-in through `provider` did (never inside its transaction: a retried body would log twice,
+    /// and a rolled-back one would log what did not happen).
+    func logSignIn(_ outcome: SocialOutcome, provider: String) {
+        switch outcome {
+        case .signedIn(let grant, let created):
+            logger.info(created ? "account created through a provider" : "signed in through a provider",
+                        metadata: ["account": "\(grant.session.accountId)", "provider": "\(provider)"])
+        case .needsEmail:
+            logger.info("social sign-in needs an address", metadata: ["provider": "\(provider)"])
+        default:
+            break
         }
     }
 
@@ -275,7 +289,6 @@ public struct SocialSignIn: Sendable {
                                     unprovenBinding: try IdentityProof.unprovenBinding(for: accountId, browser: binding, in: tx))
         try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: detail, in: tx)
         try audit.record(.identityLinked, accountId: accountId, email: address, client: client, detail: record.provider, in: tx)
-        logger.info("account created through a provider", metadata: ["account": "\(accountId)", "provider": "\(record.provider)"])
         return accountId
     }
 

@@ -60,13 +60,12 @@ struct SocialStore: Sendable {
     // MARK: Pending identities
 
     /// Stores a pending identity bound to `binding` until `lifetime` passes; returns its token (for the cookie). Expired
-    /// pending identities go first.
+    /// pending identities are the pruner's (Retention+Expiry).
     func createPending(_ record: IdentityRecord, emailVerified: Bool, linkAccountId: Int64?, flow: SocialFlow, binding: [UInt8],
                        lifetime: TimeInterval, random: any RandomSource, in tx: Transaction) throws -> String {
         let token = SecretToken(random: random)
         let now = clock.now()
         let invite = flow.invite.isEmpty ? nil : try vault.seal(Data(flow.invite.utf8), context: SocialFlows.inviteContext)
-        try tx.deleteExpiredSocialPending(now: now)
         let pending = PendingRecord(digest: token.digest, bindingDigest: SocialFlows.digest(binding), identity: record,
                                     emailVerified: emailVerified, linkAccountId: linkAccountId, returnTo: flow.returnTo,
                                     sealedInvite: invite, rememberMe: flow.rememberMe)

@@ -9,7 +9,9 @@ struct AppDatabaseTests {
         let database = try AppDatabase.inMemory()
         #expect(try database.appliedMigrations() == ["v1-accounts-sessions", "v2-tokens-mail", "v3-signing-keys", "v4-lockout-audit-invites",
                                                        "v5-session-idle-index", "v6-self-service", "v7-social", "v8-native", "v9-language",
-                                                       "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof"])
+                                                       "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof",
+                                                       "v14-expiry-indexes", "v14-quiet-purges", "v14-audit-totals-at-prune",
+                                                       "v14-one-session-account-index"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
@@ -83,7 +85,7 @@ struct AppDatabaseTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds private keys: owner only")
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.appliedMigrations().count == 13)
+        #expect(try reopened.appliedMigrations().count == 17)
         #expect(try reopened.secret(named: "csrf", random: SeededRandomSource(seed: 4)) == made)
     }
 
@@ -101,24 +103,29 @@ struct AppDatabaseTests {
         #expect(throws: DatabaseNotReady.readableByOthers(path, mode: 0o644)) { try AppDatabase.openExisting(path: path) }
         #expect(throws: DatabaseNotReady.readableByOthers(path, mode: 0o644)) { try AppDatabase.open(path: path) }
         chmod(path, 0o640)
-        #expect(throws: DatabaseNotReady.outOfDate(path, pending: ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof"])) {
+        #expect(throws: DatabaseNotReady.outOfDate(path, pending: ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof", "v14-expiry-indexes",
+                                                     "v14-quiet-purges", "v14-audit-totals-at-prune", "v14-one-session-account-index"])) {
             try AppDatabase.openExisting(path: path)
         }
         let old = try AppDatabase.openExisting(path: path, requireCurrent: false)
         #expect(try old.appliedMigrations().last == "v8-native", "opened as it is, for a backup")
-        #expect(try old.pendingMigrations() == ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof"])
+        #expect(try old.pendingMigrations() == ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof", "v14-expiry-indexes",
+                                                     "v14-quiet-purges", "v14-audit-totals-at-prune", "v14-one-session-account-index"])
         try old.migrate()
-        #expect(try old.pendingMigrations().isEmpty && AppDatabase.open(path: path).appliedMigrations().count == 13)
-        #expect(try AppDatabase.openExisting(path: path).appliedMigrations().count == 13)
+        #expect(try old.pendingMigrations().isEmpty && AppDatabase.open(path: path).appliedMigrations().count == 17)
+        #expect(try AppDatabase.openExisting(path: path).appliedMigrations().count == 17)
     }
 
-    @Test func purgingExpiredAndIdleSessionsUsesIndexesNotAScan() throws {
+    /// Every batch of the pruner's expiry (Retention+Expiry) finds its rows through an index: the inner SELECT searches
+    /// an index on the end time, the DELETE its primary key; no step scans a table.
+    @Test func purgingEndedRowsUsesIndexesNotAScan() throws {
         let database = try AppDatabase.inMemory()
-        let plans = try database.writer.read { db in
-            try ["DELETE FROM session WHERE expiresAt <= 1", "DELETE FROM session WHERE NOT rememberMe AND lastSeenAt <= 1"].map { sql in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ")
+        for kind in Retention.Ended.allCases {
+            let plan = try database.writer.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Transaction.endedBatchSQL(kind), arguments: [1.0, 1000]).map { $0["detail"] as String }
             }
+            #expect(plan.contains { $0.hasPrefix("SEARCH") && $0.contains("INDEX") && !$0.contains("PRIMARY KEY") }, "\(kind): \(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(kind): \(plan)")
         }
-        #expect(plans.allSatisfy { $0.contains("USING") && $0.contains("INDEX") }, "\(plans)")
     }
 }

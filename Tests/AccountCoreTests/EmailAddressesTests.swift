@@ -148,6 +148,23 @@ struct EmailAddressesTests {
         #expect(try fixture.count("emailAddress") == 4)
     }
 
+    /// The takeover reads the claim before any lock, so its owner may confirm it (under the owner's own address lock)
+    /// before the taker deletes it: the DELETE takes the row only while it is unverified and not primary, and says so.
+    @Test func aClaimConfirmedMeanwhileIsNotTakenOver() throws {
+        let fixture = try TestFixture()
+        let bob = try verifiedAccount(fixture, "bob@example.com")
+        let claim = try fixture.services.addresses.add("ann@work.example", to: bob, client: client)
+        let id = try #require(claim.id)
+        // Confirmed between the taker's read and its DELETE
+        try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1 WHERE id = ?", [id]) }
+        #expect(try fixture.database.write { tx in try tx.deleteUnverifiedClaim(id: id) } == false)
+        let primary = try #require(try fixture.services.addresses.all(of: bob).first { $0.isPrimary }?.id)
+        #expect(try fixture.database.write { tx in try tx.deleteUnverifiedClaim(id: primary) } == false)
+        #expect(try fixture.services.addresses.all(of: bob).count == 2, "neither went")
+        try fixture.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = NULL WHERE id = ?", [id]) }
+        #expect(try fixture.database.write { tx in try tx.deleteUnverifiedClaim(id: id) } == true, "a claim still stale goes")
+    }
+
     @Test func anAccountHoldsAtMostTenAddresses() throws {
         let fixture = try TestFixture()
         let ann = try verifiedAccount(fixture)

@@ -112,11 +112,14 @@ struct ResidencesTests {
         #expect(try fixture.audits(.residenceRequested).map { $0["accountId"] as Int64? } == [accountId, nil])
     }
 
-    @Test func expiredRequestsGoWhenANewOneIsMade() throws {
+    @Test func expiredRequestsAreRefusedAndThePrunerRemovesThem() throws {
         let fixture = try TestFixture()
         let old = try fixture.services.residences.register(email: "ann@example.com", client: device)
         fixture.clock.advance(by: 3601)
         _ = try fixture.services.residences.register(email: "bob@example.com", client: device)
+        #expect(try fixture.count("residence") == 2, "a new request purges nothing")
+        #expect(throws: AccountError.notFound) { try fixture.services.residences.collect(id: old.id, secret: old.secret, client: device) }
+        #expect(try fixture.services.retention.deleteEnded()[.residences] == 1)
         #expect(try residence(fixture, old.id) == nil)
         #expect(try fixture.count("residence") == 1)
     }

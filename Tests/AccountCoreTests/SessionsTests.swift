@@ -103,24 +103,32 @@ struct SessionsTests {
         #expect(try fixture.count("session") == 1)
     }
 
-    @Test func expiredSessionsAreRemovedWhenASessionIsCreated() throws {
+    /// A sign-in deletes nothing: ended sessions are refused where they are, and the pruner removes them (in batches,
+    /// a CGI process one batch per kind).
+    @Test func endedSessionsAreRefusedAndThePrunerRemovesThem() throws {
         // Given a normal session, a remembered one, and enough time for the normal one to go idle
         let fixture = try TestFixture(session: Self.policy)
         let normal = try fixture.signUp()
         let remembered = try fixture.signIn(rememberMe: true)
         fixture.clock.advance(by: 300)
-        #expect(try fixture.count("session") == 2, "nothing is removed by time alone")
-        // When someone signs in
+        // When someone signs in, nothing is removed, but the idle one no longer counts
         let fresh = try fixture.signIn()
-        // Then the idle row is gone, the others stay
+        #expect(try fixture.count("session") == 3, "a sign-in purges nothing")
+        #expect(try fixture.services.sessions.find(token: normal.token.encoded) == nil)
+        #expect(try fixture.services.sessions.find(token: remembered.token.encoded) != nil)
+        // Then the pruner removes the idle row; the others stay
+        #expect(try fixture.services.retention.deleteEnded()[.idleSessions] == 1)
         #expect(try fixture.sessionRow(normal) == nil)
         #expect(try fixture.sessionRow(remembered) != nil)
         #expect(try fixture.sessionRow(fresh) != nil)
-        // And past its absolute lifetime the remembered one goes too
+        // And past its absolute lifetime the remembered one goes too, in batches
         fixture.clock.advance(by: 3300)
-        _ = try fixture.signIn(rememberMe: true)
+        var retention = fixture.services.retention
+        retention.batchSize = 1
+        #expect(try retention.deleteEnded(maxBatches: 1)[.expiredSessions] == 1, "one batch of one (both have expired)")
+        #expect(try retention.deleteEnded()[.expiredSessions] == 1, "the next pass takes the rest")
         #expect(try fixture.sessionRow(remembered) == nil)
-        #expect(try fixture.count("session") == 1)
+        #expect(try fixture.count("session") == 0)
     }
 
     @Test func onlyTheTokensDigestIsStored() throws {

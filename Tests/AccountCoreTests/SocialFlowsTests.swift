@@ -80,13 +80,16 @@ struct SocialFlowsTests {
         #expect(refusalKey { _ = try flows.finish(state: start.state, provider: "corp", binding: binding) } == "social_state_invalid")
     }
 
-    @Test func expiredFlowsAreRemovedWhenOneBegins() throws {
+    @Test func expiredFlowsAreRefusedAndThePrunerRemovesThem() throws {
         let fixture = try TestFixture()
         let flows = fixture.services.socialFlows
-        _ = try flows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: binding)
+        let old = try flows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: binding)
         _ = try flows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: binding)
         fixture.clock.advance(by: 601)
         _ = try flows.begin(provider: "corp", purpose: .signIn, accountId: nil, binding: binding)
+        #expect(try fixture.count("socialFlow") == 3, "beginning one purges nothing")
+        #expect(refusalKey { _ = try flows.finish(state: old.state, provider: "corp", binding: binding) } == "social_state_invalid")
+        #expect(try fixture.services.retention.deleteEnded()[.socialFlows] == 2)
         #expect(try fixture.count("socialFlow") == 1)
     }
 

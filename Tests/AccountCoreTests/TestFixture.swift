@@ -16,11 +16,13 @@ struct TestFixture {
     let database: AppDatabase
     let services: AccountServices
 
-    /// Confirmation is off unless asked for, so sign-up signs in directly. `databasePath`: a database file instead of memory.
+    /// Confirmation is off unless asked for, so sign-up signs in directly. `databasePath`: a database file instead of memory;
+    /// `database`: one the test opened (a shared one).
     init(session: SessionPolicy = .default, confirmationRequired: Bool = false, lockout: LockoutPolicy = .default,
-         signUp: SignUpPolicy = .default, databasePath: String? = nil, backend: SQLDialect = TestDatabase.backend, seed: UInt64 = 1) throws {
+         signUp: SignUpPolicy = .default, databasePath: String? = nil, backend: SQLDialect = TestDatabase.backend, seed: UInt64 = 1,
+         database given: AppDatabase? = nil) throws {
         random = SeededRandomSource(seed: seed)
-        database = try databasePath.map { try AppDatabase.open(path: $0) } ?? TestDatabase.make(backend)
+        database = try given ?? databasePath.map { try AppDatabase.open(path: $0) } ?? TestDatabase.make(backend)
         let configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
                                               mail: MailPolicy(confirmationRequired: confirmationRequired), lockout: lockout,
                                               signUp: signUp)

@@ -13,9 +13,10 @@
 //   else, e.g. a newer Frontdoor's table, is refused), with the same columns; every target table must be empty.
 // - At the end, still inside that transaction, each table's count must equal the source's, else nothing is committed;
 //   after the commit they are counted once more on a fresh read.
-// - Audit triggers (v11, auditCount and account.lastSignInAt): paused on the target for the copy, inside its
-//   transaction (PostgreSQL: DISABLE TRIGGER USER; SQLite: dropped and made again from their own text), so auditCount
-//   and lastSignInAt are copied as they are, never counted twice, and a failed copy restores them with the rest.
+// - Audit triggers (account.lastSignInAt on insert; before v14 also auditCount on insert, since v14 auditCount on
+//   delete, which a copy never does): paused on the target for the copy, inside its transaction (PostgreSQL: DISABLE
+//   TRIGGER USER; SQLite: dropped and made again from their own text), so auditCount and lastSignInAt are copied as
+//   they are, never counted twice, and a failed copy restores them with the rest.
 //   (Not merely undone afterwards: on PostgreSQL a trigger bumping one auditCount row per copied audit row, all in
 //   one transaction, grows that row's version chain with every row: 100 000 audit rows took minutes.)
 // - Ids: each identity table's high-water mark (its highest id, or the source's sequence when higher: an id once given

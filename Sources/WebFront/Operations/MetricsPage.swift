@@ -29,8 +29,8 @@ struct MetricsPage: Sendable {
                                                          ("sign_in_failures", .signInFailed, "Failed sign-ins (any reason)."),
                                                          ("lockouts", .lockout, "Accounts locked."),
                                                          ("address_blocks", .addressBlocked, "Client addresses blocked.")]
-        // Totals kept on write (auditCount): a few rows read by key, however long the audit trail, and never falling
-        // when old rows are pruned.
+        // Totals never falling when old rows are pruned: what pruning took (auditCount, by key) plus the rows kept
+        // (counted on an index; see AuditLog.counts).
         let events = try audit.counts(of: families.map(\.1))
         for (name, event, help) in families {
             text += "# HELP frontdoor_\(name)_total \(help)\n# TYPE frontdoor_\(name)_total counter\n"

@@ -239,5 +239,57 @@ enum PostgresMigrations {
                 FOR EACH ROW WHEN (OLD.isPrimary OR NEW.isPrimary) EXECUTE FUNCTION session_notify()
             """,
         ]),
+        // Ended rows are deleted by the pruner in batches, never in a request (Retention+Expiry): an index serves each
+        // batch (session, residence and social tables had theirs).
+        Migration(name: "v14-expiry-indexes", statements: [
+            "CREATE INDEX signInFailure_createdAt ON signInFailure (createdAt)",
+            "CREATE INDEX addressBlock_blockedUntil ON addressBlock (blockedUntil)",
+        ]),
+        // The pruner's sessions are ended already and every cache refuses them: its transaction sets
+        // `frontdoor.purging`, and their deletion tells no host (one NOTIFY per row bumped every host's cache). The
+        // trigger cannot tell ended rows by itself: the idle timeout is each host's configuration, not the database's.
+        Migration(name: "v14-quiet-purges", statements: [
+            """
+            CREATE OR REPLACE FUNCTION session_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_TABLE_NAME = 'session' AND current_setting('frontdoor.purging', true) = 'on' THEN
+                    RETURN NULL;
+                END IF;
+                PERFORM pg_notify('frontdoor_sessions', OLD.accountId::text);
+                RETURN NULL;
+            END $$
+            """,
+        ]),
+        // An event's total is no longer counted on every insert (one row per event that every sign-in on every host
+        // held until its COMMIT): `auditCount` now holds what was pruned, added by the statement that deletes the
+        // rows, and a total is that plus the rows still there (AuditStore.auditTotals). The insert trigger keeps only
+        // the account's last sign-in. Inserts wait while this step runs (the table lock), so the rows subtracted are
+        // exactly those the old trigger had counted.
+        Migration(name: "v14-audit-totals-at-prune", statements: [
+            "LOCK TABLE audit IN SHARE ROW EXCLUSIVE MODE",
+            """
+            CREATE OR REPLACE FUNCTION audit_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.event = 'sign_in' AND NEW.accountId IS NOT NULL THEN
+                    UPDATE account SET lastSignInAt = NEW.createdAt WHERE id = NEW.accountId;
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION audit_pruned() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO auditCount (event, total) SELECT event, COUNT(*) FROM pruned GROUP BY event
+                    ON CONFLICT (event) DO UPDATE SET total = auditCount.total + excluded.total;
+                RETURN NULL;
+            END $$
+            """,
+            "CREATE TRIGGER audit_pruned AFTER DELETE ON audit REFERENCING OLD TABLE AS pruned FOR EACH STATEMENT EXECUTE FUNCTION audit_pruned()",
+            "UPDATE auditCount SET total = total - (SELECT COUNT(*) FROM audit WHERE audit.event = auditCount.event)",
+        ]),
+        // `session(accountId)` was indexed twice (v1's index_session_on_accountId and v6's session_account).
+        Migration(name: "v14-one-session-account-index", statements: [
+            "DROP INDEX session_account",
+        ]),
     ]
 }

@@ -279,6 +279,31 @@ extension SQLiteBackend {
                     SELECT 1 FROM emailAddress e WHERE e.accountId = socialIdentity.accountId AND e.verifiedAt IS NOT NULL)
                 """)
         }
+        migrator.registerMigration("v14-expiry-indexes") { db in
+            // Ended rows are deleted by the pruner in batches, never in a request (Retention+Expiry): an index serves
+            // each batch (session, residence and social tables had theirs).
+            try db.create(index: "signInFailure_createdAt", on: "signInFailure", columns: ["createdAt"])
+            try db.create(index: "addressBlock_blockedUntil", on: "addressBlock", columns: ["blockedUntil"])
+        }
+        migrator.registerMigration("v14-quiet-purges") { _ in
+            // PostgreSQL's step stops the pruner's session deletions from telling other hosts; SQLite has none to tell.
+        }
+        migrator.registerMigration("v14-audit-totals-at-prune") { db in
+            // An event's total is no longer counted on every insert: `auditCount` holds what was pruned, added as rows
+            // are deleted, and a total is that plus the rows still there (AuditStore.auditTotals).
+            try db.execute(sql: """
+                DROP TRIGGER audit_count;
+                CREATE TRIGGER audit_pruned AFTER DELETE ON audit
+                BEGIN
+                    INSERT INTO auditCount (event, total) VALUES (OLD.event, 1) ON CONFLICT (event) DO UPDATE SET total = total + 1;
+                END;
+                UPDATE auditCount SET total = total - (SELECT COUNT(*) FROM audit WHERE audit.event = auditCount.event);
+                """)
+        }
+        migrator.registerMigration("v14-one-session-account-index") { db in
+            // `session(accountId)` was indexed twice (v1's index_session_on_accountId and v6's session_account).
+            try db.drop(index: "session_account")
+        }
         return migrator
     }
 }

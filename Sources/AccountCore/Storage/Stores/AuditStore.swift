@@ -1,8 +1,9 @@
-// AuditStore.swift: the store operations on the audit trail (`audit`, and the `auditCount` totals a trigger keeps
-// beside it), and the retention deletes that prune old rows (audit rows, delivered mail).
+// AuditStore.swift: the store operations on the audit trail (`audit`, and `auditCount`, what pruning took of each
+// event, kept beside it), and the retention deletes that prune old rows (audit rows, delivered mail).
 //
 // Options: none; retention ages are the caller's (RetentionPolicy). Times are seconds since 1970.
-// The triggers that keep `auditCount` and `account.lastSignInAt` belong to the backend's migrations.
+// The triggers that keep `auditCount` (on delete: the pruner's transaction, never a request's) and
+// `account.lastSignInAt` belong to the backend's migrations (v14-audit-totals-at-prune).
 import Foundation
 
 extension Transaction {
@@ -40,19 +41,29 @@ extension Transaction {
         }
     }
 
-    /// The totals of `events` since the trail began, read by key from `auditCount` (events never recorded left out).
+    /// The totals of `events` since the trail began (events never recorded left out): what pruning took, read by key
+    /// from `auditCount`, plus the rows still there, counted on the index `audit_event` (index entries only: one per
+    /// row kept, so a read costs in proportion to `retention.audit`).
     func auditTotals(of events: [AuditEvent]) throws -> [String: Int] {
         guard !events.isEmpty else { return [:] }
         var totals: [String: Int] = [:]
-        for row in try rows(Self.auditTotalsSQL(events.count), SQLArguments(events.map(\.rawValue))) {
-            totals[try row.decode("event")] = try row.decode("total")
+        let names = SQLArguments(events.map(\.rawValue))
+        for sql in [Self.auditTotalsSQL(events.count), Self.auditRowCountsSQL(events.count)] {
+            for row in try rows(sql, names) {
+                totals[try row.decode("event"), default: 0] += try row.decode("total") as Int
+            }
         }
-        return totals
+        return totals.filter { $0.value > 0 }
     }
 
-    /// The statement `auditTotals(of:)` runs for `count` events (at least one).
+    /// What pruning took of `count` events (at least one), by key.
     static func auditTotalsSQL(_ count: Int) -> String {
         "SELECT event, total FROM auditCount WHERE event IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+    }
+
+    /// The rows still there of `count` events (at least one).
+    static func auditRowCountsSQL(_ count: Int) -> String {
+        "SELECT event, COUNT(*) AS total FROM audit WHERE event IN (\(Array(repeating: "?", count: count).joined(separator: ", "))) GROUP BY event"
     }
 
     // MARK: Retention

@@ -60,6 +60,12 @@ extension Transaction {
         try execute("DELETE FROM emailAddress WHERE id = ?", [id])
     }
 
+    /// Deletes the address `id` only while it is still a stale claim's: never verified and not primary (its owner may
+    /// have confirmed it since it was read, under their own address lock, not the taker's); true when it went.
+    func deleteUnverifiedClaim(id: Int64) throws -> Bool {
+        try execute("DELETE FROM emailAddress WHERE id = ? AND verifiedAt IS NULL AND NOT isPrimary", [id]) == 1
+    }
+
     /// Makes the account's verified address `addressId` its only primary address and drops any waiting primary change;
     /// false when that address is gone (removed meanwhile): the caller throws, so the clearing is undone too.
     /// Cleared first: `emailAddress_onePrimary` allows one primary address per account at any moment, so two concurrent

@@ -54,9 +54,10 @@ extension Transaction {
         try execute("DELETE FROM signInFailure WHERE accountId = ?", [accountId])
     }
 
-    /// Deletes failed sign-ins recorded at or before `cutoff`.
-    func purgeSignInFailures(before cutoff: Double) throws {
-        try execute("DELETE FROM signInFailure WHERE createdAt <= ?", [cutoff])
+    /// Deletes at most `limit` failed sign-ins recorded at or before `cutoff`, the oldest first (the pruner's batch, on
+    /// the index `signInFailure_createdAt`); returns how many went.
+    func purgeSignInFailures(before cutoff: Double, limit: Int) throws -> Int {
+        try execute(Self.endedBatchSQL(.signInFailures), [cutoff, limit])
     }
 
     // MARK: Blocked addresses
@@ -74,8 +75,9 @@ extension Transaction {
             """, [addressGroup, until])
     }
 
-    /// Deletes blocks that ended at or before `now`.
-    func purgeAddressBlocks(endedBy now: Double) throws {
-        try execute("DELETE FROM addressBlock WHERE blockedUntil <= ?", [now])
+    /// Deletes at most `limit` blocks that ended at or before `now` (the pruner's batch, on the index
+    /// `addressBlock_blockedUntil`); returns how many went.
+    func purgeAddressBlocks(endedBy now: Double, limit: Int) throws -> Int {
+        try execute(Self.endedBatchSQL(.addressBlocks), [now, limit])
     }
 }

@@ -18,9 +18,9 @@ struct PendingResidence: Sendable, Equatable {
 }
 
 extension Transaction {
-    /// Deletes the requests that expired at `now` or before.
-    func deleteExpiredResidences(now: Double) throws {
-        try execute("DELETE FROM residence WHERE expiresAt <= ?", [now])
+    /// Deletes at most `limit` requests that expired at `now` or before (the pruner's batch); returns how many went.
+    func deleteExpiredResidences(now: Double, limit: Int) throws -> Int {
+        try execute(Self.endedBatchSQL(.residences), [now, limit])
     }
 
     /// Stores a pending request for `address`.

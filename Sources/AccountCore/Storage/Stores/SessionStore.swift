@@ -54,12 +54,26 @@ extension Transaction {
         return try execute("DELETE FROM session WHERE digest = ?", [digest])
     }
 
-    /// Deletes sessions past their absolute lifetime (`expiresAt` at or before `now`) and sessions not remembered that
-    /// were last seen at or before `idleSince`.
-    func purgeExpiredSessions(now: Date, idleSince: Date) throws {
-        // Two statements, each on its own index (an OR of both would scan the table).
-        try execute("DELETE FROM session WHERE expiresAt <= ?", [now.timeIntervalSince1970])
-        try execute("DELETE FROM session WHERE NOT rememberMe AND lastSeenAt <= ?", [idleSince.timeIntervalSince1970])
+    /// Deletes at most `limit` sessions past their absolute lifetime (`expiresAt` at or before `now`), the pruner's batch
+    /// (index `session(expiresAt)`); returns how many went. No other host is told (`quietPurge`).
+    func purgeExpiredSessions(endedBy now: Date, limit: Int) throws -> Int {
+        try quietPurge()
+        return try execute(Self.endedBatchSQL(.expiredSessions), [now.timeIntervalSince1970, limit])
+    }
+
+    /// Deletes at most `limit` sessions not remembered that were last seen at or before `idleSince`, the pruner's batch
+    /// (the partial index `session_idle`); returns how many went. No other host is told (`quietPurge`).
+    func purgeIdleSessions(lastSeenBy idleSince: Date, limit: Int) throws -> Int {
+        try quietPurge()
+        return try execute(Self.endedBatchSQL(.idleSessions), [idleSince.timeIntervalSince1970, limit])
+    }
+
+    /// Marks this transaction as the pruner's (PostgreSQL: `frontdoor.purging`, until it ends), so the session trigger
+    /// sends no NOTIFY for the ended sessions it deletes: one per row, each bumping every host's cache, for rows every
+    /// cache already refuses. SQLite has no other host to tell.
+    private func quietPurge() throws {
+        guard dialect == .postgresql else { return }
+        _ = try row("SELECT set_config('frontdoor.purging', 'on', true) AS purging")
     }
 
     /// The live sessions (expiring after `now`; remembered, or seen after `idleSince`) of `accountId`, or of every

@@ -70,9 +70,9 @@ extension PendingRecord {
 extension Transaction {
     // MARK: Flows
 
-    /// Deletes the flows that expired at or before `now`.
-    func deleteExpiredSocialFlows(now: Date) throws {
-        try execute("DELETE FROM socialFlow WHERE expiresAt <= ?", [now])
+    /// Deletes at most `limit` flows that expired at or before `now` (the pruner's batch); returns how many went.
+    func deleteExpiredSocialFlows(now: Date, limit: Int) throws -> Int {
+        try execute(Self.endedBatchSQL(.socialFlows), [now, limit])
     }
 
     /// Stores a new flow (its digest, a fresh random state's, is the primary key).
@@ -97,9 +97,9 @@ extension Transaction {
 
     // MARK: Pending identities
 
-    /// Deletes the pending identities that expired at or before `now`.
-    func deleteExpiredSocialPending(now: Date) throws {
-        try execute("DELETE FROM socialPending WHERE expiresAt <= ?", [now])
+    /// Deletes at most `limit` pending identities that expired at or before `now` (the pruner's batch); returns how many went.
+    func deleteExpiredSocialPending(now: Date, limit: Int) throws -> Int {
+        try execute(Self.endedBatchSQL(.socialPending), [now, limit])
     }
 
     /// Stores a pending identity made `createdAt`, usable until `expiresAt` (its digest, a fresh random token's, is the
