@@ -241,10 +241,14 @@ enum PostgresMigrations {
         ]),
         // Ended rows are deleted by the pruner in batches, never in a request (Retention+Expiry): an index serves each
         // batch (session, residence and social tables had theirs).
+        // Built concurrently: signInFailure is the table a stuffing flood grows, and a plain build would hold every
+        // failed sign-in of every host (an older host's included) for as long as it reads the table.
         Migration(name: "v14-expiry-indexes", statements: [
-            "CREATE INDEX signInFailure_createdAt ON signInFailure (createdAt)",
-            "CREATE INDEX addressBlock_blockedUntil ON addressBlock (blockedUntil)",
-        ]),
+            "DROP INDEX CONCURRENTLY IF EXISTS signInFailure_createdAt",
+            "CREATE INDEX CONCURRENTLY signInFailure_createdAt ON signInFailure (createdAt)",
+            "DROP INDEX CONCURRENTLY IF EXISTS addressBlock_blockedUntil",
+            "CREATE INDEX CONCURRENTLY addressBlock_blockedUntil ON addressBlock (blockedUntil)",
+        ], transactional: false),
         // The pruner's sessions are ended already and every cache refuses them: its transaction sets
         // `frontdoor.purging`, and their deletion tells no host (one NOTIFY per row bumped every host's cache). The
         // trigger cannot tell ended rows by itself: the idle timeout is each host's configuration, not the database's.
@@ -289,7 +293,7 @@ enum PostgresMigrations {
         ]),
         // `session(accountId)` was indexed twice (v1's index_session_on_accountId and v6's session_account).
         Migration(name: "v14-one-session-account-index", statements: [
-            "DROP INDEX session_account",
-        ]),
+            "DROP INDEX CONCURRENTLY IF EXISTS session_account",
+        ], transactional: false),
     ]
 }
