@@ -102,6 +102,7 @@ import Testing
                 }
             }
             #expect(errors.compactMap { $0.map { "\($0)" } } == [], "every sign-in succeeds")
+            #expect((fixture.database.backend.figures?.retries ?? 0) == 0, "no write ran again after a conflict")
         }
         let after = try deadlocks(shared)
         #expect(after == before, "deadlocks before \(before.map(String.init) ?? "-"), after \(after.map(String.init) ?? "-")")

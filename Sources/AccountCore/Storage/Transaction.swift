@@ -172,10 +172,13 @@ extension StorageBackend {
 /// What a server backend reports about itself since the process started.
 public struct StorageFigures: Sendable, Equatable {
     public var roundTrips: Int
+    /// Writes run again after a deadlock or serialization failure (each one a lock-order or hot-row bug to find).
+    public var retries: Int
     public var sessionCache: SessionCacheFigures?
 
-    public init(roundTrips: Int, sessionCache: SessionCacheFigures? = nil) {
+    public init(roundTrips: Int, retries: Int = 0, sessionCache: SessionCacheFigures? = nil) {
         self.roundTrips = roundTrips
+        self.retries = retries
         self.sessionCache = sessionCache
     }
 }

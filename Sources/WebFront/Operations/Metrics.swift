@@ -76,6 +76,8 @@ public final class Metrics: @unchecked Sendable {
     static func storageText(_ figures: StorageFigures) -> String {
         var out = "# HELP frontdoor_database_round_trips_total Statements sent to the database server.\n"
         out += "# TYPE frontdoor_database_round_trips_total counter\nfrontdoor_database_round_trips_total \(figures.roundTrips)\n"
+        out += "# HELP frontdoor_database_retries_total Writes run again after a deadlock or serialization failure.\n"
+        out += "# TYPE frontdoor_database_retries_total counter\nfrontdoor_database_retries_total \(figures.retries)\n"
         guard let cache = figures.sessionCache else { return out }
         for (name, value, help) in [("hits", cache.hits, "Session lookups answered from this host's cache."),
                                     ("misses", cache.misses, "Session lookups that went to the database."),

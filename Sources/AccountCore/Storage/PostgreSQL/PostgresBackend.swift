@@ -100,7 +100,9 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// The connections, handed out first come, first served.
     let pool: PostgresPool
     /// Statements sent to the server, for `/metrics`.
-    let roundTrips = RoundTrips()
+    let roundTrips = Tally()
+    /// Writes run again after a conflict, for `/metrics` (a counter like round trips).
+    let retries = Tally()
     /// This host's session lookups and the listener that keeps them current (nil when the cache is off).
     let sessionCache: SessionCache?
     private let listener: PostgresListener?
@@ -127,7 +129,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     deinit { listener?.stop() }
 
     public var figures: StorageFigures? {
-        var figures = StorageFigures(roundTrips: roundTrips.count)
+        var figures = StorageFigures(roundTrips: roundTrips.count, retries: retries.count)
         figures.sessionCache = sessionCache?.currentFigures
         return figures
     }
@@ -144,6 +146,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
             } catch StorageError.conflict(let detail) {
                 guard attempt < 5 else { throw StorageError.conflict(detail) }
                 attempt += 1
+                retries.add()
                 usleep(UInt32.random(in: 1_000...(10_000 * UInt32(attempt))))   // let the other writer finish
             }
         }

@@ -20,11 +20,11 @@ final class PostgresConnection {
     /// PQstatus does not always report at once.
     private var broken = false
     /// Counts every statement sent (shared by the pool's connections).
-    private let roundTrips: RoundTrips?
+    private let roundTrips: Tally?
 
     /// Connects with libpq's keywords (`dbname` may be a `postgresql://` URL); throws `StorageError.unavailable` with
     /// libpq's one-line reason.
-    init(keywords: [(String, String)], roundTrips: RoundTrips? = nil) throws {
+    init(keywords: [(String, String)], roundTrips: Tally? = nil) throws {
         self.roundTrips = roundTrips
         let names = keywords.map { strdup($0.0) } + [nil]
         let values = keywords.map { strdup($0.1) } + [nil]
@@ -284,8 +284,8 @@ private enum StalePlan: Error {
     case inTransaction(String)
 }
 
-/// How many statements the process sent to the server (`frontdoor_database_round_trips_total`).
-final class RoundTrips: Sendable {
+/// A count the threads of the process add to (statements sent to the server, writes run again), for `/metrics`.
+final class Tally: Sendable {
     private let value = Locked(0)
 
     func add() { value.withLock { $0 += 1 } }
