@@ -69,17 +69,18 @@ public struct APIContext {
 
     /// `passwordConfirmation` → `password_confirmation`; snake_case stays.
     /// Public for the fuzz targets (fuzz/).
+    /// By scalar, not by character: a capital followed by a combining mark is one character that is not ASCII.
     public static func snakeCase(_ key: String) -> String {
-        var out = ""
-        for character in key {
-            if character.isUppercase, character.isASCII {
+        var out = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars {
+            if (0x41...0x5A).contains(scalar.value) {
                 if !out.isEmpty { out.append("_") }
-                out += character.lowercased()
+                out.append(Unicode.Scalar(scalar.value + 0x20)!)
             } else {
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// The token the request authenticates with (echoed back in the user JSON).
