@@ -234,7 +234,7 @@ def run_as_cgi(stack, path="/sign_in"):
                           cwd=stack.folder)
 
 
-@pytest.mark.skipif(not backends.POSTGRESQL, reason="on SQLite the first CGI request makes the database file")
+@pytest.mark.postgresql_only("on SQLite the first CGI request makes the database file")
 def test_a_cgi_request_on_postgresql_migrates_nothing(tmp_path):
     """Each CGI request is a process of its own: on PostgreSQL it neither migrates (that is `frontdoor migrate`'s job,
     run before the web server sends requests) nor listens for other hosts' changes."""
