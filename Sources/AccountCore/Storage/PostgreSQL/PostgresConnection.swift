@@ -221,7 +221,7 @@ final class PostgresConnection {
     /// The rows of a successful result, each value turned into the seam's kind by its column type.
     private static func rows(of result: OpaquePointer) -> [SQLRow] {
         let columnCount = Int(PQnfields(result))
-        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        let columns = SQLColumns((0..<columnCount).map { String(cString: PQfname(result, Int32($0))) })   // one name map per result set
         let types = (0..<columnCount).map { PQftype(result, Int32($0)) }
         return (0..<Int(PQntuples(result))).map { row in
             SQLRow(columns: columns, values: (0..<columnCount).map { column in
