@@ -4,6 +4,8 @@
 --   BENCH_METHOD   GET (default) or POST
 --   BENCH_BODY     request body (POST; sent as application/x-www-form-urlencoded)
 --   BENCH_COOKIE   Cookie header, if any
+--   BENCH_BODIES   a file of request bodies, one per line, used in turn (each thread from its own place in the list):
+--                  sign-ins spread over many accounts, as many people signing in are
 --   BENCH_STEADY   1: also time every response and report "steady_rps", the rate once the pipeline is full
 --                  (from the 32nd answer to the last, BENCH_CONNECTIONS if not 32; wrk's rate under 64 answers): with sign-ins taking seconds
 --                  each, wrk's own rate loses the time before the first answers (and the requests cut off at the
@@ -24,6 +26,18 @@ end
 local threads = {}
 function setup(thread)
    table.insert(threads, thread)
+   thread:set("offset", #threads * 7)
+end
+
+local bodies_path = os.getenv("BENCH_BODIES")
+if bodies_path and bodies_path ~= "" then
+   local bodies = {}
+   for line in io.lines(bodies_path) do bodies[#bodies + 1] = line end
+   local next_body = nil
+   function request()
+      next_body = ((next_body or offset or 0) % #bodies) + 1
+      return wrk.format(nil, nil, nil, bodies[next_body])
+   end
 end
 
 if os.getenv("BENCH_STEADY") == "1" then
