@@ -204,9 +204,11 @@ def test_lighttpd_serves_the_static_files_itself(cgi_stack):
 
 
 def test_a_request_lighttpd_gave_up_on_ends_with_its_sigterm(slow_cgi_stack):
-    """mod_cgi has no cap on processes: a request lighttpd abandons (here its cgi.limits read-timeout, as for a client
-    that went away) must end with the SIGTERM lighttpd sends, not run on (here a /verify waiting on a provider that
-    never answers, for up to fetch_timeout: 60 s)."""
+    """mod_cgi has no cap on processes: a request lighttpd abandons (the client went away: the sample's cgi.limits
+    tcp-fin-propagate; or nothing written for its read-timeout) must end with the SIGTERM lighttpd sends, not run on
+    (here a /verify waiting on a provider that never answers, for up to fetch_timeout: 60 s). Both of lighttpd's ways
+    are in play: lighttpd 1.4.69 sometimes misses one (once in six runs under load it logged no read timeout in 15 s;
+    twice in eight it noticed no FIN and the read timeout ended it), and frontdoor's part is the same for both."""
     stack, idp = slow_cgi_stack
     wait_for(lambda: not frontdoor_processes(), what="the start-up requests' processes to end")
     assertion = make_assertion("ann@slow.test", "https://rp.example.com", issuer="slow.test")
@@ -219,9 +221,10 @@ def test_a_request_lighttpd_gave_up_on_ends_with_its_sigterm(slow_cgi_stack):
         waiting = frontdoor_processes()
         assert len(waiting) == 1, waiting
         assert sigterm_ignored(waiting[0]) is False, "while answering, SIGTERM must end the process"
+        client.shutdown(socket.SHUT_WR)   # the client goes away: the sample's tcp-fin-propagate sends SIGTERM at once
         wait_for(lambda: waiting[0] not in frontdoor_processes(), timeout=15, what="the abandoned request's process to end")
         answer = client.recv(200)
-    assert answer.startswith(b"HTTP/1.1 50"), answer   # lighttpd's own error answer, not frontdoor's
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 50"), answer   # lighttpd's own answer or none, never frontdoor's
 
 
 def run_as_cgi(stack, path="/sign_in"):
