@@ -63,13 +63,9 @@ extension Retention {
             case .signInFailures: now - ending.failureWindow
             default: now
             }
-            var total = 0
-            for _ in 0..<max(maxBatches, 0) {
-                let count = try database.write { tx in try tx.deleteEndedBatch(kind, at: cutoff, limit: batchSize) }
-                total += count
-                if count < batchSize { break }
+            deleted[kind] = try deleteInBatches(maxBatches: maxBatches) { tx in
+                try tx.deleteEndedBatch(kind, at: cutoff, limit: batchSize)
             }
-            deleted[kind] = total
         }
         return deleted
     }

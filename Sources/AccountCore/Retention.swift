@@ -61,15 +61,18 @@ public struct Retention: Sendable {
             let keep = age ?? policy.age(of: kind)
             guard keep > 0 else { return Outcome(kind: kind, cutoff: nil, deleted: 0) }
             let cutoff = now - keep
-            return Outcome(kind: kind, cutoff: cutoff, deleted: try deleteBatches(kind, before: cutoff, maxBatches: maxBatches))
+            return Outcome(kind: kind, cutoff: cutoff, deleted: try deleteInBatches(maxBatches: maxBatches) { tx in
+                try tx.pruneBatch(kind, before: cutoff, limit: batchSize)
+            })
         }
     }
 
-    /// Deletes `kind`'s rows from before `cutoff`, one transaction per batch, until a batch comes back short.
-    private func deleteBatches(_ kind: Kind, before cutoff: Date, maxBatches: Int) throws -> Int {
+    /// Runs `batch` (which deletes at most `batchSize` rows and says how many) one transaction at a time, until a batch
+    /// comes back short or `maxBatches` ran; returns how many rows went.
+    func deleteInBatches(maxBatches: Int, _ batch: (Transaction) throws -> Int) throws -> Int {
         var deleted = 0
         for _ in 0..<max(maxBatches, 0) {
-            let count = try database.write { tx in try tx.pruneBatch(kind, before: cutoff, limit: batchSize) }
+            let count = try database.write(batch)
             deleted += count
             if count < batchSize { break }
         }
