@@ -114,8 +114,11 @@ import StorageTestKit
         #expect(try #require(hosts.b.figures?.sessionCache).entries == 1)
         let resets = try #require(hosts.b.figures?.sessionCache).resets
         // The server drops every listener connection (as a failover would): its last statement is LISTEN or a heartbeat.
+        // Only this test's database: the other tests run at the same time on the same server, and a listener of theirs
+        // dropped empties their caches behind their backs (a sign-out test once saw its session forgotten by no
+        // invalidation at all).
         try PostgresAdmin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE (query LIKE 'LISTEN%' OR query LIKE 'NOTIFY%') "
-                              + "AND pid <> pg_backend_pid()", url: hosts.url)
+                              + "AND datname = current_database() AND pid <> pg_backend_pid()", url: hosts.url)
         try waitUntil("B noticed and listens again", seconds: 10) {
             let figures = try #require(hosts.b.figures?.sessionCache)
             return figures.resets >= resets + 2 && figures.listening
