@@ -35,6 +35,7 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case residenceRequested = "residence_requested"
     case residenceApproved = "residence_approved"
     case residenceRefused = "residence_refused"
+    case usernameChanged = "username_changed"
 }
 
 /// One audit row.

@@ -7,6 +7,8 @@
 //   invitations    Invitations (`signup`: open | invite | closed; `invite.lifetime`)
 //   profile        Profile (`profile.fields`): the declared fields with `sign_up` are stored with the account, in its
 //                  transaction; a unique value another account holds is `taken` on that field, and nothing is created
+//   usernames      Usernames (`identity.username`): unless `off`, the form's `username` is the account's (checked by
+//                  AccountRules' `Username` rule, required when `required`; `taken` when held); else one is made
 // With confirmation required, an address that already has an account gets the same outcome as a new
 // one (`.confirmationSent`), nothing is created, and its owner is mailed instead: nobody can learn
 // from sign-up which addresses have accounts. Both paths hash the password, so they take as long.
@@ -40,6 +42,7 @@ public struct Registration: Sendable {
     let audit: AuditLog
     let invitations: Invitations
     let profile: Profile
+    let usernames: Usernames
     let clock: any Clock
     let logger: Logger
 
@@ -62,7 +65,9 @@ public struct Registration: Sendable {
         var values = profile.normalized(form, signUp: true)
         let address = (form["email"] ?? "").trimmingWhitespace()
         values["email"] = address
+        values["username"] = usernames.mode == .off ? "" : (form["username"] ?? "").trimmingWhitespace()
         var errors = validator.validate(values)
+        errors.append(try usernameErrors(values["username"] ?? ""))
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
                 return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client, kind: kind,
@@ -88,7 +93,7 @@ public struct Registration: Sendable {
                 // at once cannot both take the last place.
                 guard try allowsAnotherAccount(from: client, in: tx) else { return .rateLimited }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
-                                                             language: client.language, in: tx)
+                                                             language: client.language, username: values["username"] ?? "", in: tx)
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx)
                 if confirmation.required {
@@ -152,7 +157,7 @@ public struct Registration: Sendable {
                 // UPDATE decides (InviteStore.redeemInvite).
                 guard try invitations.redeem(token: invite, address: address, in: tx) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
-                                                       language: client.language, in: tx)
+                                                       language: client.language, username: values["username"] ?? "", in: tx)
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx)
                 return try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind,
@@ -167,9 +172,26 @@ public struct Registration: Sendable {
         }
     }
 
-    private func insertAccount(address: String, passwordHash: String, verified: Bool, language: String?,
+    private func insertAccount(address: String, passwordHash: String, verified: Bool, language: String?, username: String,
                                in tx: Transaction) throws -> (Int64, Int64) {
-        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(), in: tx)
+        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(),
+                           username: username, in: tx)
+    }
+
+    /// What is wrong with the chosen `username` (empty when the setting is `off`): the rule, then `taken` when another
+    /// account holds it (a race past this check is settled by the unique index: Usernames.assign).
+    private func usernameErrors(_ username: String) throws -> ValidationErrors {
+        var errors = ValidationErrors()
+        guard usernames.mode != .off else { return errors }
+        let displayName = validator.field(named: "username")?.displayName ?? "Username"
+        if !username.isEmpty || usernames.mode == .required, let problem = Username.problem(username) {
+            errors.add(problem, to: "username", displayName: displayName)
+            return errors
+        }
+        if !username.isEmpty, try database.read({ tx in try tx.account(withUsername: username) }) != nil {
+            errors.add(takenError, to: "username", displayName: displayName)
+        }
+        return errors
     }
 
     private var takenError: FieldError { FieldError(key: "taken") }

@@ -53,6 +53,13 @@ public struct SessionInfo: Sendable, Equatable {
     /// Whether the primary address was verified (the gate passes on and matches only a verified address); false
     /// where the row did not say (a session just made, an API token).
     public var emailVerified: Bool = false
+    /// The account's username (Usernames.swift); "" where the row did not say (a session just made, an API token) or
+    /// the account has none yet (made by an older host: `find` gives it one).
+    public var username: String = ""
+    /// The account's display name; "" when unset.
+    public var displayName: String = ""
+    /// The account's groups (filled by the groups feature; empty until then).
+    public var groups: [String] = []
 }
 
 /// A new session: the token for the cookie (never stored) and what was stored.
@@ -103,7 +110,10 @@ public struct Sessions: Sendable {
     /// snapshot; see SessionLookup), and a write only when `lastSeenAt` is older than the touch interval.
     public func find(token encoded: String) throws -> SessionInfo? {
         guard let token = SecretToken(encoded: encoded) else { return nil }
-        guard let info = try database.backend.findBrowserSession(digest: token.digest) else { return nil }
+        guard var info = try database.backend.findBrowserSession(digest: token.digest) else { return nil }
+        if info.username.isEmpty, isLive(info, at: clock.now()) {
+            info.username = try Usernames(database: database).ensure(accountId: info.accountId, address: info.email)
+        }
         return try touched(info)
     }
 

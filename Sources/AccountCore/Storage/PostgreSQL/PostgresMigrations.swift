@@ -295,5 +295,34 @@ enum PostgresMigrations {
         Migration(name: "v14-one-session-account-index", statements: [
             "DROP INDEX CONCURRENTLY IF EXISTS session_account",
         ], transactional: false),
+        // Usernames (Usernames.swift), unique without case by the index on the lower-cased name; nullable so an older
+        // host's sign-up (its INSERT names no username) still works while hosts are upgraded: AppDatabase.migrate
+        // fills the accounts there are once this step is applied, and an account made by an older host gets its name
+        // at its first session lookup. The session lookup now reads username and displayName too, so a change to
+        // either tells every host's cache like an address change (session_notify learns the account table's `id`).
+        Migration(name: "v15-usernames", statements: [
+            "ALTER TABLE account ADD COLUMN username text",
+            "CREATE UNIQUE INDEX account_username ON account (lower(username))",
+            "CREATE INDEX account_withoutUsername ON account (id) WHERE username IS NULL",
+            """
+            CREATE OR REPLACE FUNCTION session_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_TABLE_NAME = 'session' AND current_setting('frontdoor.purging', true) = 'on' THEN
+                    RETURN NULL;
+                END IF;
+                IF TG_TABLE_NAME = 'account' THEN
+                    PERFORM pg_notify('frontdoor_sessions', OLD.id::text);
+                ELSE
+                    PERFORM pg_notify('frontdoor_sessions', OLD.accountId::text);
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER account_notify AFTER UPDATE OF username, displayName ON account FOR EACH ROW
+                WHEN (OLD.username IS DISTINCT FROM NEW.username OR OLD.displayName IS DISTINCT FROM NEW.displayName)
+                EXECUTE FUNCTION session_notify()
+            """,
+        ]),
     ]
 }

@@ -16,8 +16,9 @@ struct SessionLookupError: Error, CustomStringConvertible {
 /// Per-thread read-only connections to the database file at `path`, each with the lookup statement prepared.
 final class SessionLookup: @unchecked Sendable {
     static let sql = """
-        SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe, e.verifiedAt IS NOT NULL AS verified
-        FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary
+        SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe, e.verifiedAt IS NOT NULL AS verified,
+            a.username, a.displayName
+        FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary JOIN account a ON a.id = s.accountId
         WHERE s.digest = ? AND s.kind = 'browser'
         """
     let path: String
@@ -34,7 +35,8 @@ final class SessionLookup: @unchecked Sendable {
 
     deinit { pthread_key_delete(key) }
 
-    /// The session whose digest is `digest`, with its account's primary address (and whether it is verified), or nil.
+    /// The session whose digest is `digest`, with its account's primary address (and whether it is verified), username and
+    /// display name, or nil.
     func find(digest: Data) throws -> SessionInfo? {
         try connection().lookup(digest)
     }
@@ -94,7 +96,9 @@ private final class ThreadConnection {
                                lastSeenAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 3)),
                                expiresAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 4)),
                                rememberMe: sqlite3_column_int64(statement, 5) != 0,
-                               emailVerified: sqlite3_column_int64(statement, 6) != 0)
+                               emailVerified: sqlite3_column_int64(statement, 6) != 0,
+                               username: sqlite3_column_text(statement, 7).map { String(cString: $0) } ?? "",
+                               displayName: sqlite3_column_text(statement, 8).map { String(cString: $0) } ?? "")
         case SQLITE_DONE:
             return nil
         default:

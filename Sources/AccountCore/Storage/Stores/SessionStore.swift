@@ -221,6 +221,7 @@ extension SessionInfo {
     init(lookupRow row: SQLRow, digest: Data) throws {
         self.init(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
-                  expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"))
+                  expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"),
+                  username: row["username"] ?? "", displayName: row["displayName"] ?? "")
     }
 }
