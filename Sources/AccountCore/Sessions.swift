@@ -99,8 +99,9 @@ public struct Sessions: Sendable {
         let expiresAt = now + lifetime
         try tx.insertSession(digest: token.digest, accountId: accountId, now: now, expiresAt: expiresAt, rememberMe: remembered,
                              client: client, kind: kind, authenticated: recentSignIn)
-        let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
+        var info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
+        (info.username, info.displayName) = try tx.names(of: accountId) ?? ("", "")
         return SessionGrant(token: token, session: info, browser: nil)
     }
 

@@ -3,7 +3,7 @@
 extension MessageCatalog {
     /// Merged into `english` (a key there must not repeat here).
     static let englishUsername: [String: String] = [
-        "field_username": "Username",
+        "username_label": "Username",
         "username_characters": "may contain only letters, digits, “.”, “_” and “-”",
         "username_start": "must start with a letter",
         "username_reserved": "is reserved",

@@ -3,7 +3,7 @@
 extension MessageCatalog {
     /// Merged into `french` (a key there must not repeat here).
     static let frenchUsername: [String: String] = [
-        "field_username": "Nom d’utilisateur",
+        "username_label": "Nom d’utilisateur",
         "username_characters": "ce nom ne peut contenir que des lettres, des chiffres, « . », « _ » et « - »",
         "username_start": "ce nom doit commencer par une lettre",
         "username_reserved": "ce nom est réservé",

@@ -3,7 +3,7 @@
 extension MessageCatalog {
     /// Merged into `german` (a key there must not repeat here).
     static let germanUsername: [String: String] = [
-        "field_username": "Benutzername",
+        "username_label": "Benutzername",
         "username_characters": "darf nur Buchstaben, Ziffern, „.“, „_“ und „-“ enthalten",
         "username_start": "muss mit einem Buchstaben beginnen",
         "username_reserved": "ist reserviert",

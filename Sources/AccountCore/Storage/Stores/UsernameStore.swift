@@ -11,6 +11,11 @@ extension Transaction {
         try value(String.self, "SELECT username FROM account WHERE id = ?", [accountId])
     }
 
+    /// The account's username ("" when it has none yet) and display name; nil when the account is gone.
+    func names(of accountId: Int64) throws -> (username: String, displayName: String)? {
+        try row("SELECT username, displayName FROM account WHERE id = ?", [accountId]).map { (($0["username"] as String?) ?? "", try $0.decode("displayName")) }
+    }
+
     /// The id of the account whose username is `name`, compared without case.
     func account(withUsername name: String) throws -> Int64? {
         try value(Int64.self, "SELECT id FROM account WHERE lower(username) = ?", [Username.key(name)])
