@@ -65,13 +65,14 @@ public struct Registration: Sendable {
         var values = profile.normalized(form, signUp: true)
         let address = (form["email"] ?? "").trimmingWhitespace()
         values["email"] = address
-        values["username"] = usernames.mode == .off ? "" : (form["username"] ?? "").trimmingWhitespace()
+        // Off, `username` is not ours: a declared profile field may have the name (ConfigReader refuses it otherwise).
+        let username = usernames.mode == .off ? "" : (form["username"] ?? "").trimmingWhitespace()
         var errors = validator.validate(values)
-        errors.append(try usernameErrors(values["username"] ?? ""))
+        errors.append(try usernameErrors(username))
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client, kind: kind,
-                                         here: here)
+                return try signUpInvited(address: address, username: username, values: values, invite: invite, errors: errors,
+                                         client: client, kind: kind, here: here)
             }
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
@@ -93,7 +94,7 @@ public struct Registration: Sendable {
                 // at once cannot both take the last place.
                 guard try allowsAnotherAccount(from: client, in: tx) else { return .rateLimited }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
-                                                             language: client.language, username: values["username"] ?? "", in: tx)
+                                                             language: client.language, username: username, in: tx)
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx)
                 if confirmation.required {
@@ -144,7 +145,7 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
+    private func signUpInvited(address: String, username: String, values: [String: String], invite: String, errors: ValidationErrors,
                                client: ClientInfo, kind: SessionKind, here: BrowserTokens?) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
@@ -157,7 +158,7 @@ public struct Registration: Sendable {
                 // UPDATE decides (InviteStore.redeemInvite).
                 guard try invitations.redeem(token: invite, address: address, in: tx) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
-                                                       language: client.language, username: values["username"] ?? "", in: tx)
+                                                       language: client.language, username: username, in: tx)
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx)
                 return try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind,

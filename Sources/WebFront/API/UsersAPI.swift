@@ -91,7 +91,8 @@ struct UsersAPI: Sendable {
                 try addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client)
             }
         }
-        if let username = form["username"] {
+        // A declared profile field named username (only while `identity.username` is off) keeps the key.
+        if let username = form["username"], !self.profile.fields.contains(where: { $0.name == "username" }) {
             try context.api.call { try usernames.change(accountId: session.accountId, to: username, client: context.client) }
         }
         if let profile {

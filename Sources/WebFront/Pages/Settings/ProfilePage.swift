@@ -15,10 +15,14 @@ struct ProfilePage: Sendable {
     let usernames: Usernames
     init(_ core: AccountServices) { (profile, usernames) = (core.profile, core.usernames) }
 
+    /// Whether the page shows the account's username: not when the operator declared a profile field of that name
+    /// (allowed only while `identity.username` is off; the declared field keeps the name then).
+    private var showsUsername: Bool { !profile.fields.contains { $0.name == "username" } }
+
     func show(_ context: RequestContext) throws -> Response {
         let session = try context.requireSession()
         var form = try profile.values(of: session.accountId).form
-        form["username"] = try usernames.username(of: session.accountId) ?? ""
+        if showsUsername { form["username"] = try usernames.username(of: session.accountId) ?? "" }
         return try render(context, form: form)
     }
 
@@ -26,9 +30,9 @@ struct ProfilePage: Sendable {
         let session = try context.requireSession()
         var form = context.form
         do {
-            if usernames.mode == .off {
+            if showsUsername, usernames.mode == .off {
                 form["username"] = try usernames.username(of: session.accountId) ?? ""
-            } else if let chosen = form["username"] {
+            } else if showsUsername, let chosen = form["username"] {
                 try usernames.change(accountId: session.accountId, to: chosen, client: context.client)
             }
             try profile.update(accountId: session.accountId, form: context.form, client: context.client)
@@ -46,7 +50,7 @@ struct ProfilePage: Sendable {
         var username = InputSpec(name: "username", type: "text", autocomplete: "username", keepsValue: true,
                                  hintKey: usernames.mode == .off ? "username_fixed" : "username_hint", labelKey: "username_label")
         username.optional = true
-        var values = FormView.fields([username, displayName], form: form, errors: errors, catalog: catalog)
+        var values = FormView.fields(showsUsername ? [username, displayName] : [displayName], form: form, errors: errors, catalog: catalog)
         if usernames.mode == .off, var fields = values["fields"] as? [String: Any], var field = fields["username"] as? [String: Any] {
             field["readonly"] = true
             fields["username"] = field
