@@ -67,11 +67,14 @@ public struct Registration: Sendable {
         values["email"] = address
         // Off, `username` is not ours: a declared profile field may have the name (ConfigReader refuses it otherwise).
         let username = usernames.mode == .off ? "" : (form["username"] ?? "").trimmingWhitespace()
+        // A display name sent with the sign-up (the JSON API's `displayName`) is kept, under the profile page's rule.
+        let displayName = (form["display_name"] ?? "").trimmingWhitespace()
         var errors = validator.validate(values)
+        errors.append(AccountForms.profile([]).validate(["display_name": displayName]))
         errors.append(try usernameErrors(username))
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, username: username, values: values, invite: invite, errors: errors,
+                return try signUpInvited(address: address, username: username, displayName: displayName, values: values, invite: invite, errors: errors,
                                          client: client, kind: kind, here: here)
             }
             // In open mode an invitation for another address is simply not used.
@@ -95,6 +98,8 @@ public struct Registration: Sendable {
                 guard try allowsAnotherAccount(from: client, in: tx) else { return .rateLimited }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
                                                              language: client.language, username: username, in: tx)
+                if !displayName.isEmpty { try tx.setDisplayName(displayName, of: accountId) }
+                if !displayName.isEmpty { try tx.setDisplayName(displayName, of: accountId) }
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx)
                 if confirmation.required {
@@ -145,7 +150,7 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    private func signUpInvited(address: String, username: String, values: [String: String], invite: String, errors: ValidationErrors,
+    private func signUpInvited(address: String, username: String, displayName: String, values: [String: String], invite: String, errors: ValidationErrors,
                                client: ClientInfo, kind: SessionKind, here: BrowserTokens?) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }

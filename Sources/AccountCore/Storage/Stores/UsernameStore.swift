@@ -16,6 +16,11 @@ extension Transaction {
         try row("SELECT username, displayName FROM account WHERE id = ?", [accountId]).map { (($0["username"] as String?) ?? "", try $0.decode("displayName")) }
     }
 
+    /// Sets the account's display name (a sign-up that sent one); the value must follow the profile's rule.
+    func setDisplayName(_ displayName: String, of accountId: Int64) throws {
+        try execute("UPDATE account SET displayName = ? WHERE id = ?", [displayName, accountId])
+    }
+
     /// The id of the account whose username is `name`, compared without case.
     func account(withUsername name: String) throws -> Int64? {
         try value(Int64.self, "SELECT id FROM account WHERE lower(username) = ?", [Username.key(name)])
