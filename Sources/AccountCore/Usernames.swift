@@ -72,7 +72,9 @@ public struct Usernames: Sendable {
 
     /// The account's username, made from `address` first when it has none (an account an older host created).
     public func ensure(accountId: Int64, address: String) throws -> String {
-        try database.write { tx in
+        // Read first: another host (or request) may have given it since this lookup was cached; only a write gives one.
+        if let name = try database.read({ tx in try tx.username(of: accountId) }) { return name }
+        return try database.write { tx in
             if let name = try tx.username(of: accountId) { return name }
             return try Self.assignMade(from: address, to: accountId, in: tx)
         }

@@ -300,6 +300,8 @@ enum PostgresMigrations {
         // fills the accounts there are once this step is applied, and an account made by an older host gets its name
         // at its first session lookup. The session lookup now reads username and displayName too, so a change to
         // either tells every host's cache like an address change (session_notify learns the account table's `id`).
+        // A first name (NULL → name: every sign-up, and the fill) tells nobody: no host can hold a lookup with a name
+        // to forget, and a host whose cached lookup has none asks Usernames.ensure, which reads the name given.
         Migration(name: "v15-usernames", statements: [
             "ALTER TABLE account ADD COLUMN username text",
             "CREATE UNIQUE INDEX account_username ON account (lower(username))",
@@ -320,7 +322,8 @@ enum PostgresMigrations {
             """,
             """
             CREATE TRIGGER account_notify AFTER UPDATE OF username, displayName ON account FOR EACH ROW
-                WHEN (OLD.username IS DISTINCT FROM NEW.username OR OLD.displayName IS DISTINCT FROM NEW.displayName)
+                WHEN ((OLD.username IS NOT NULL AND OLD.username IS DISTINCT FROM NEW.username)
+                      OR OLD.displayName IS DISTINCT FROM NEW.displayName)
                 EXECUTE FUNCTION session_notify()
             """,
         ]),
