@@ -4,8 +4,10 @@ recipes' nginx locations (nginx/recipes/) and app settings (docs/recipes.md) as 
 What the gate sends for a person is written here once (expected_user, expected_name, expected_groups), so the day
 Remote-User changes meaning one line changes."""
 import configparser
+import os
 import re
 import secrets
+import signal
 import subprocess
 from pathlib import Path
 
@@ -76,16 +78,30 @@ def recipe_settings(heading):
 
 
 class Fcgiwrap:
-    """Debian's fcgiwrap on a unix socket in `folder` (what the fcgiwrap.socket unit gives an operator)."""
+    """Debian's fcgiwrap on a unix socket in `folder` (what the fcgiwrap.socket unit gives an operator), in a process
+    group of its own: its preforked children outlive a SIGTERM to the parent alone, so stop() ends the whole group."""
 
     def __init__(self, folder: Path):
         self.socket = folder / "fcgiwrap.sock"
         self.log = open(folder / "fcgiwrap.log", "w")
         self.process = subprocess.Popen(["fcgiwrap", "-c", "2", "-s", f"unix:{self.socket}"], stdin=subprocess.DEVNULL,
-                                        stdout=self.log, stderr=subprocess.STDOUT, cwd=folder)
+                                        stdout=self.log, stderr=subprocess.STDOUT, cwd=folder, start_new_session=True)
         wait_for(lambda: self.socket.exists() or self.process.poll() is not None, what="the fcgiwrap socket")
         assert self.process.poll() is None, (folder / "fcgiwrap.log").read_text()
 
     def stop(self):
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
         stop_process(self.process)
+        wait_for(lambda: not group_alive(self.process.pid), what="fcgiwrap's children to end")
         self.log.close()
+
+
+def group_alive(group):
+    try:
+        os.killpg(group, 0)
+        return True
+    except ProcessLookupError:
+        return False
