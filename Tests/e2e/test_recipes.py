@@ -12,8 +12,8 @@ import requests
 from flask import Response, request
 
 from fakeserver import FakeServer
-from recipes import (Fcgiwrap, confirmed_person, expected_groups, expected_name, expected_user, recipe_location,
-                     recipe_section, recipe_settings)
+from recipes import (Fcgiwrap, confirmed_person, expected_groups, expected_name, expected_user, new_address,
+                     recipe_location, recipe_section, recipe_settings)
 from stack import ROOT, new_stack
 
 INTRUDER = "intruder"
@@ -48,7 +48,20 @@ def echo_app():
 
 def server_files(port, wiki_folder, fcgi_socket):
     def files(stack):
+        # docs/recipes.md "Before you start": the gate copied under another name with a rule, the protect snippet
+        # copied to point at it, and the Grafana location including that copy (here at /team/).
+        snippets = stack.folder / "nginx/snippets"
+        team_gate = (snippets / "frontdoor-gate.conf").read_text().replace(
+            "location = /internal/frontdoor/check {",
+            'location = /internal/frontdoor/check-team {\n    fastcgi_param FRONTDOOR_ALLOW "@team.test";')
+        protect = (snippets / "frontdoor-protect.conf").read_text()
+        assert protect.count("auth_request /internal/frontdoor/check;") == 1
+        (snippets / "frontdoor-protect-team.conf").write_text(
+            protect.replace("auth_request /internal/frontdoor/check;", "auth_request /internal/frontdoor/check-team;"))
+        team = recipe_location("grafana", {"127.0.0.1:3000": f"127.0.0.1:{port}", "location /grafana/ {": "location /team/ {",
+                                           "snippets/frontdoor-protect.conf": "snippets/frontdoor-protect-team.conf"})
         return {
+            "team.conf": team_gate + "\n" + team,
             "grafana.conf": recipe_location("grafana", {"127.0.0.1:3000": f"127.0.0.1:{port}"}),
             "gitea.conf": recipe_location("gitea", {"127.0.0.1:3000": f"127.0.0.1:{port}"}),
             "ikiwiki.conf": recipe_location("ikiwiki", {"/var/www/wiki": str(wiki_folder),
@@ -167,3 +180,15 @@ def test_the_docs_show_each_recipe_location_as_it_is_in_nginx_recipes():
         location = (ROOT / "nginx/recipes" / f"{name}.conf").read_text()
         blocks = [block for block in recipe_section(heading).split("```nginx\n")[1:]]
         assert any(block.split("```", 1)[0] == location for block in blocks), f"docs/recipes.md's {heading} location differs from nginx/recipes/{name}.conf"
+
+
+def test_a_rule_on_the_apps_gate_keeps_out_whoever_it_does_not_name(recipe_stack, echo_app):
+    """The way "Before you start" closes an app to people outside the team while sign-up stays open."""
+    stack = recipe_stack
+    outsider, _ = confirmed_person(stack)
+    before = list(echo_app.seen)
+    assert outsider.get(f"http://127.0.0.1:{stack.port}/team/d/home").status_code == 403
+    assert echo_app.seen == before
+    member, email = confirmed_person(stack, new_address().replace("@example.com", "@team.test"))
+    answer = member.get(f"http://127.0.0.1:{stack.port}/team/d/home")
+    assert answer.status_code == 200 and ["Remote-User", expected_user(stack, email)] in answer.json()["headers"]
