@@ -9,7 +9,8 @@
 // Addresses and domains match only a verified primary address (with `confirmation.required` off an address may be
 // unproven: it meets no entry, not even one naming it). A group entry matches by membership, which the operator
 // gave the account, whatever its address. A word with another `kind:` prefix (a typo, or a kind of a later
-// version) matches nobody: the rule fails closed, so a mistake refuses people instead of admitting them.
+// version), or with a `/` (a network), matches nobody: the rule fails closed, so a mistake refuses people instead
+// of admitting them.
 //
 // What is not in it, and why:
 // - A client network (CIDR). The entries are alternatives, so `10.0.0.0/8` would admit anyone signed in from the
@@ -47,11 +48,11 @@ struct GateRule: Sendable, Equatable {
     }
 
     private static func entry(_ word: String) -> Entry {
-        if word.hasPrefix("group:") { return .group(String(word.dropFirst("group:".count))) }
+        if word.hasPrefix("group:"), word.count > "group:".count { return .group(String(word.dropFirst("group:".count))) }
         if word.hasPrefix(".") { return .domainAndSubdomains(String(word.dropFirst())) }
         if word.hasPrefix("@") { return .domain(String(word.dropFirst())) }
         if word.contains("@") { return .address(word) }
-        if word.contains(":") { return .unknown(word) }
+        if word.contains(":") || word.contains("/") { return .unknown(word) }   // no domain has either (a network: see above)
         return .domain(word)
     }
 

@@ -222,7 +222,7 @@ extension SessionInfo {
         self.init(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
                   expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"),
-                  groups: Self.groups(try row.decode("groupNames")))
+                  groups: Self.groups(String(sqlValue: row.value("groupNames"))))
     }
 
     /// The lookup's comma-joined group names as a sorted list (without case first, so `Admins` sits beside `admins`).
