@@ -61,6 +61,7 @@ public struct Groups: Sendable {
     public func remove(name: String, force: Bool, client: ClientInfo) throws -> (name: String, members: Int) {
         let (stored, members) = try database.write { tx -> (String, [Int64]) in
             guard let group = try tx.group(named: name) else { throw GroupError.noGroup(name) }
+            try tx.lockGroup(group.id)   // every member is read, audited and forgotten at once by this host, none added meanwhile
             let members = try tx.groupMembers(group.id)
             guard members.isEmpty || force else { throw GroupError.hasMembers(group.name, count: members.count) }
             guard try tx.deleteGroup(group.id, members: members) else { throw GroupError.noGroup(name) }

@@ -5,9 +5,10 @@
 //   FRONTDOOR_ALLOW    optional rule for this location: addresses, domains and groups separated by spaces or commas
 //                      (`alice@example.com @example.org .example.net group:admins`; GateRule.swift); a signed-in
 //                      person it does not admit gets 403
-// Answers 200 with Remote-User (account id), Remote-Email and Remote-Name; 401 with `Location: <sign-in URL>?rd=…`
-// (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed
-// SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most once a minute per session.
+// Answers 200 with Remote-User (account id), Remote-Email, Remote-Name and Remote-Groups (comma-separated); 401 with
+// `Location: <sign-in URL>?rd=…` (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses.
+// The hot path is one indexed SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most
+// once a minute per session.
 // Only a verified primary address counts: with `confirmation.required` off a person is signed in with an address
 // nobody proved, so it meets no address or domain entry (403, even one naming it) and is not passed on (200 with
 // Remote-User only); a `group:` entry counts membership, which the operator gave, whatever the address.

@@ -30,6 +30,14 @@ extension Transaction {
         }
     }
 
+    /// Holds group `groupId` until this transaction ends, so no membership of it is added meanwhile (a membership's
+    /// foreign key check waits for the row, then finds it gone): what the caller reads next is every member there
+    /// will be. SQLite runs one writer at a time already.
+    func lockGroup(_ groupId: Int64) throws {
+        guard dialect == .postgresql else { return }
+        try execute("SELECT id FROM accountGroup WHERE id = ? FOR UPDATE", [groupId])
+    }
+
     /// Every group with its member count, by name.
     func groupSummaries() throws -> [GroupSummary] {
         try rows("""
