@@ -66,3 +66,32 @@ extension PostgresSessionCacheTests {
         }
     }
 }
+
+extension PostgresSessionCacheTests {
+    /// Removing a group reads its members and lets the cascade delete their memberships: a membership added on another
+    /// host in between would go unaudited and stay in the remover's cache until the notification. The group's row is
+    /// held first (`lockGroup`), so such an insert waits, then finds the group gone.
+    @Test func aMembershipAddedWhileItsGroupIsRemovedWaitsAndIsRefused() throws {
+        let hosts = try twoHosts()
+        let id = try account("hal@example.com", session: Data(repeating: 20, count: 32), on: hosts.a)
+        let ops = try group("ops", on: hosts.a)
+        let held = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        let removal = Thread {
+            _ = try? hosts.a.write { tx in
+                try tx.lockGroup(ops)
+                held.signal()
+                usleep(300_000)   // B's insert is sent meanwhile (without the lock it commits here, and the test fails)
+                return try tx.deleteGroup(ops, members: try tx.groupMembers(ops))
+            }
+            ended.signal()
+        }
+        removal.start()
+        held.wait()
+        // The insert's foreign key check waits for the held row, then finds the group gone.
+        #expect(throws: StorageError.self) {
+            try hosts.b.write { tx in _ = try tx.insertGroupMember(accountId: id, groupId: ops, now: Date()) }
+        }
+        ended.wait()
+        #expect(try hosts.b.read { tx in try tx.groupNames(of: id) } == [])
+    }
+}
