@@ -53,6 +53,9 @@ public struct SessionInfo: Sendable, Equatable {
     /// Whether the primary address was verified (the gate passes on and matches only a verified address); false
     /// where the row did not say (a session just made, an API token).
     public var emailVerified: Bool = false
+    /// The names of the account's groups, sorted (the gate's `group:` rule and `Remote-Groups`); empty where the row
+    /// did not say.
+    public var groups: [String] = []
 }
 
 /// A new session: the token for the cookie (never stored) and what was stored.

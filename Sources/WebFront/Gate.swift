@@ -2,20 +2,23 @@
 //
 // Options (nginx passes them; see nginx/snippets/frontdoor-gate.conf):
 //   X-Original-URL     the protected URL ($scheme://$http_host$request_uri); the 401's sign-in link returns there (`rd`)
-//   FRONTDOOR_ALLOW    optional rule for this location: addresses and domains separated by spaces or commas
-//                      (`alice@example.com @example.org .example.net`); a signed-in person outside them gets 403
-// Answers 200 with Remote-User (account id), Remote-Email and Remote-Name; 401 with `Location: <sign-in URL>?rd=…`
-// (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed
-// SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most once a minute per session.
+//   FRONTDOOR_ALLOW    optional rule for this location: addresses, domains and groups separated by spaces or commas
+//                      (`alice@example.com @example.org .example.net group:admins`; GateRule.swift); a signed-in
+//                      person it does not admit gets 403
+// Answers 200 with Remote-User (account id), Remote-Email, Remote-Name and Remote-Groups (comma-separated); 401 with
+// `Location: <sign-in URL>?rd=…` (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses.
+// The hot path is one indexed SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most
+// once a minute per session.
 // Only a verified primary address counts: with `confirmation.required` off a person is signed in with an address
-// nobody proved, so it meets no rule (403, even one naming it) and is not passed on (200 with Remote-User only).
+// nobody proved, so it meets no address or domain entry (403, even one naming it) and is not passed on (200 with
+// Remote-User only); a `group:` entry counts membership, which the operator gave, whatever the address.
 import AccountCore
 
 struct Gate: Sendable {
     func check(_ context: RequestContext) throws -> Response {
         guard let session = try context.session() else { return unauthorized(context) }
-        if let rule = context.request.gateRule.map(GateRule.init), !rule.entries.isEmpty,
-           !(session.emailVerified && rule.allows(session.email)) {
+        if let rule = context.request.gateRule.map(GateRule.init),
+           !rule.allows(GateRule.Person(verifiedEmail: session.emailVerified ? session.email : nil, groups: session.groups)) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
         guard session.emailVerified else { return Response(status: 200, headers: [(name: "Remote-User", value: String(session.accountId))]) }
@@ -23,6 +26,7 @@ struct Gate: Sendable {
             (name: "Remote-User", value: String(session.accountId)),
             (name: "Remote-Email", value: session.email),
             (name: "Remote-Name", value: String(session.email.prefix { $0 != "@" })),
+            (name: "Remote-Groups", value: session.groups.joined(separator: ",")),
         ])
     }
 
@@ -35,26 +39,5 @@ struct Gate: Sendable {
         return Response(status: 401, headers: [(name: "Location", value: location),
                                                (name: "Content-Type", value: "text/plain; charset=utf-8")],
                         body: Array("sign in first\n".utf8))
-    }
-}
-
-/// A location's allow rule: exact addresses (`alice@example.com`), domains (`@example.org` or `example.org`), and
-/// domains with their subdomains (`.example.net`). Compared without case. An empty rule allows everyone signed in.
-struct GateRule: Sendable, Equatable {
-    let entries: [String]
-
-    init(_ text: String) {
-        entries = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map { $0.lowercased() }
-    }
-
-    func allows(_ email: String) -> Bool {
-        guard !entries.isEmpty else { return true }
-        let email = email.lowercased()
-        let domain = email.split(separator: "@").last.map(String.init) ?? ""
-        return entries.contains { entry in
-            if entry.hasPrefix(".") { return domain == entry.dropFirst() || domain.hasSuffix(entry) }
-            if entry.hasPrefix("@") { return domain == entry.dropFirst() }
-            return entry.contains("@") ? email == entry : domain == entry
-        }
     }
 }
