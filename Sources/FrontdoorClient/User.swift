@@ -1,6 +1,6 @@
 // User.swift: the account as the API describes it, and the JSON answers that carry one.
 //
-// Options: none. The wire (README "Native apps"):
+// Options: none. The wire (docs/native-apps.md):
 //   {"user":{"id":12,"email":"ann@x","authenticationToken":"…"|null,"createdAt":"2026-11-24T10:00:00.000Z",
 //            "updatedAt":"…"[,"unconfirmedEmail":"new@x"]}[,"confirmationSent":true]}
 // Times are ISO 8601 in UTC with or without milliseconds; keys the client does not know are ignored.

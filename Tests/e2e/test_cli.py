@@ -264,7 +264,7 @@ def test_backup_keeps_the_token_key_apart_and_both_restore(cli_stack, tmp_path):
     (restored / "frontdoor.sqlite").write_bytes(target.read_bytes())
     os.chmod(restored / "frontdoor.sqlite", 0o600)
     (restored / "social-tokens.key").write_bytes(key_copy.read_bytes())
-    os.chmod(restored / "social-tokens.key", 0o600)   # as README's restore says (install -m 600); frontdoor refuses more
+    os.chmod(restored / "social-tokens.key", 0o600)   # as docs/operations.md's restore says (install -m 600); frontdoor refuses more
     config = restored / "frontdoor.yml"
     config.write_text(cli_stack.config_path.read_text().replace(str(cli_stack.folder), str(restored)))
     listed = subprocess.run([BIN, "user", "list", "--search", email, "--json", "--config", str(config)], capture_output=True,

@@ -1,6 +1,6 @@
 // ConfigKeys+Table.swift: the key table: every config key once, with its type, its meaning and where it is kept.
 // A key's default is not written here: it is AppConfiguration's initial value (for AccountCore's keys, the policy in
-// CoreConfiguration.swift), read back through the key. `frontdoor config reference` prints this table as the README's
+// CoreConfiguration.swift), read back through the key. `frontdoor config reference` prints this table as docs/configuration.md's
 // (a test keeps them equal); `frontdoor config check` reads and prints through it. Environment: FRONTDOOR_<KEY> with
 // the dots as underscores, upper-cased. The lists (`profile.fields`, `social.providers`, `messages`) are file only.
 import AccountCore
