@@ -18,7 +18,7 @@ enum Bootstrap {
                 handler.logLevel = level
                 return handler
             }
-            var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
+            var handler = TextLogHandler(label: label, metadataProvider: provider)
             handler.logLevel = level
             return handler
         }, metadataProvider: RequestLog.metadataProvider)

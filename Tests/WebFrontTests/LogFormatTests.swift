@@ -75,3 +75,12 @@ struct LogFormatTests {
         #expect(outside["event"] == "outside" && outside["request_id"] == nil && outside["client"] == nil)
     }
 }
+
+extension LogFormatTests {
+    @Test func aTextLineCannotBeSplitByAValueFromOutside() {
+        let forged = "x\n2026-11-29T04:01:02+0000 info frontdoor : account=- client=192.0.2.1 [AccountCore] sign-in failed"
+        #expect(TextLogHandler.oneLine(forged) == forged.replacingOccurrences(of: "\n", with: "\\n"))
+        #expect(TextLogHandler.oneLine("a\r\u{1b}[31mb\u{85}") == "a\\r\\u{1b}[31mb\\u{85}")
+        #expect(TextLogHandler.oneLine("plain é") == "plain é")
+    }
+}

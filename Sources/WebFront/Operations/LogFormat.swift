@@ -110,3 +110,55 @@ public struct JSONLogHandler: LogHandler {
         return out + "\""
     }
 }
+
+/// swift-log's text lines (StreamLogHandler on stderr), each kept to one line: line breaks and other control characters
+/// in the message or a metadata value are written as `\n`, `\u{1b}`…, so a value from outside (a provider's error text)
+/// cannot start a line of its own that a log reader such as fail2ban would believe.
+public struct TextLogHandler: LogHandler {
+    private var inner: StreamLogHandler
+
+    public init(label: String, metadataProvider: Logger.MetadataProvider?) {
+        inner = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+    }
+
+    public var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+    public var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+    public var metadataProvider: Logger.MetadataProvider? {
+        get { inner.metadataProvider }
+        set { inner.metadataProvider = newValue }
+    }
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var event = event
+        event.message = "\(Self.oneLine("\(event.message)"))"
+        event.metadata = event.metadata?.mapValues { .string(Self.oneLine("\($0)")) }
+        inner.log(event: event)
+    }
+
+    /// `text` with control characters escaped as in Swift string literals.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029 }) else {
+            return text
+        }
+        return text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            case _ where scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029:
+                return "\\u{\(String(scalar.value, radix: 16))}"
+            default: return String(scalar)
+            }
+        }.joined()
+    }
+}
