@@ -29,7 +29,7 @@ public struct Frontdoor: Sendable {
         let context = RequestContext(request: request, site: site, core: services,
                                      isAPI: label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path)))
         // Every line logged while answering (whichever module writes it) names the request and its client (RequestLog).
-        let requestId = RequestLog.requestId(passed: request.requestId) { services.random.bytes(16).map { String(format: "%02x", $0) }.joined() }
+        let requestId = RequestLog.requestId(passed: request.requestId) { services.random.bytes(12).map { String(format: "%02x", $0) }.joined() }
         return RequestLog.$current.withValue(RequestLog.Fields(requestId: requestId, client: context.clientAddress)) {
             answer(context, label: label, matched: matched, started: started)
         }

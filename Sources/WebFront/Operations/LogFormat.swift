@@ -6,7 +6,8 @@
 // Every line written while a request is answered carries that request's `request_id` and `client` address (RequestLog,
 // through swift-log's metadata provider), whichever module logs it, so a failed sign-in's line names the address
 // fail2ban bans (config/fail2ban/) and an operator can follow one request through the log. The request id is nginx's
-// `$request_id` when the site passes it (`fastcgi_param FRONTDOOR_REQUEST_ID`), else made here.
+// `$request_id` when the site passes it (`fastcgi_param FRONTDOOR_REQUEST_ID`: 32 hex digits), else made here (24 hex
+// digits, so a line tells which made it).
 import Foundation
 import Logging
 
