@@ -65,7 +65,7 @@ enum Routes {
             "": .page(["GET": home.show]),
             "sign_up": .form(["GET": signUp.show, "POST": signUp.submit]),
             "sign_in": .form(["GET": signIn.show, "POST": signIn.submit]),
-            "sign_out": .sessionForm(["POST": signOut.submit]),
+            "sign_out": .sessionForm(["GET": signOut.show, "POST": signOut.submit]),
             "confirm": .page(["GET": confirmation.confirm]),
             "confirmation/new": .form(["GET": confirmation.show, "POST": confirmation.submit]),
             "password/new": .form(["GET": reminder.show, "POST": reminder.submit]),

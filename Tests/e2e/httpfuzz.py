@@ -64,7 +64,7 @@ GET_ONLY = {"", "confirm", "browserid/sign_in", "browserid/provision",
             "browserid/authenticate", "settings/sessions", "settings/connections", "internal/provider_token", "auth/check",
             "metrics", "auth/github/callback"}
 ROUTE_METHODS = {route: ["GET"] if route in GET_ONLY else ["GET", "POST"] for route in FORM_FIELDS}
-ROUTE_METHODS.update({route: ["POST"] for route in ["sign_out", "browserid/certify", "settings/emails/resend",
+ROUTE_METHODS.update({route: ["POST"] for route in ["browserid/certify", "settings/emails/resend",
                                                     "settings/emails/remove", "settings/emails/primary",
                                                     "settings/sessions/revoke", "settings/sessions/revoke_others", "switch",
                                                     "language", "settings/connections/unlink", "auth/github", "verify"]})
