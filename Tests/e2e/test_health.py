@@ -1,7 +1,8 @@
 """`<base>/health` and `<base>/health/ready` through nginx on either backend: JSON, no cookie, nothing secret, loopback
 only as nginx/frontdoor.conf ships them; ready turns 503 (with Retry-After) while the database is away and back to 200
 by itself when it returns. On SQLite "away" is the file moved from its path (writes would go to a file nobody reads);
-on PostgreSQL the server stopped (a private cluster, as test_postgres_outage.py does)."""
+on PostgreSQL the server stopped (a private cluster, as test_postgres_outage.py does). Meanwhile /metrics still
+answers, with frontdoor_database_up 0."""
 import json
 import shutil
 import subprocess
@@ -85,6 +86,7 @@ def pg_cluster(command, folder):
 def test_ready_is_503_while_the_database_is_away_and_200_again_when_it_returns(away_stack):
     stack, folder = away_stack
     wait_for(lambda: ready_now(stack), what="ready before")
+    assert "\nfrontdoor_database_up 1\n" in get(stack, "/metrics").text
     if POSTGRESQL:
         pg_cluster("stop", folder)
     else:
@@ -96,6 +98,10 @@ def test_ready_is_503_while_the_database_is_away_and_200_again_when_it_returns(a
         assert assert_plain_json(down) == {"status": "unavailable", "checks": {"database": "unavailable"}}
         alive = get(stack, "/health")
         assert alive.status_code == 200 and alive.json() == {"status": "ok"}   # alive asks no database
+        # The scrape still answers, saying so (config/prometheus/frontdoor-alerts.yml: FrontdoorDatabaseUnavailable).
+        metrics = get(stack, "/metrics")
+        assert metrics.status_code == 200 and "\nfrontdoor_database_up 0\n" in metrics.text, metrics.text[-500:]
+        assert "frontdoor_http_requests_total" in metrics.text and "frontdoor_sign_ins_total" not in metrics.text
     finally:
         if POSTGRESQL:
             pg_cluster("start", folder)

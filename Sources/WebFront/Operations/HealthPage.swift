@@ -24,7 +24,7 @@ struct HealthPage: Sendable {
     /// Ready: the database answers (and, on SQLite, its file is still where the configuration says, since writes to a
     /// file moved or deleted under a running process are lost), and the session-cache listener listens when there is one.
     func ready(_ context: RequestContext) throws -> Response {
-        let databaseUp = databaseAnswers(context.site.configuration)
+        let databaseUp = Self.databaseAnswers(database, context.site.configuration)
         // A server backend with a session cache reports whether its listener hears changes; without one, nothing to wait for.
         let listening = databaseUp ? database.backend.figures?.sessionCache.map(\.listening) : nil
         var checks: [String: Any] = ["database": databaseUp ? "ok" : "unavailable"]
@@ -35,8 +35,8 @@ struct HealthPage: Sendable {
         return response
     }
 
-    /// One round trip (`SELECT 1`); on SQLite also the file at its configured path.
-    private func databaseAnswers(_ configuration: AppConfiguration) -> Bool {
+    /// One round trip (`SELECT 1`); on SQLite also the file at its configured path. Also `frontdoor_database_up`.
+    static func databaseAnswers(_ database: AppDatabase, _ configuration: AppConfiguration) -> Bool {
         if configuration.database.postgresURL == nil, !FileManager.default.fileExists(atPath: configuration.database.sqlitePath) {
             return false
         }
