@@ -6,15 +6,14 @@ import Testing
 @testable import WebFront
 
 struct HealthPageTests {
-    /// An app whose configured SQLite path is a file that exists (the tests' database is in memory).
+    /// An app on an SQLite file at `path`.
     func app(path: String) throws -> TestApp {
-        FileManager.default.createFile(atPath: path, contents: Data())
-        return try makeApp { $0.database.path = path }
+        try makeApp(database: try AppDatabase.open(path: path)) { $0.database.path = path }
     }
 
     @Test func aliveAndReadyAnswerJSONWithNoCookieAndNoStore() throws {
         let path = NSTemporaryDirectory() + "frontdoor-health-\(UUID().uuidString).sqlite"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let browser = TestBrowser(try app(path: path).app)
         let alive = browser.get("/account/health")
         #expect(alive.status == 200 && alive.text == #"{"status":"ok"}"#)
@@ -32,6 +31,7 @@ struct HealthPageTests {
         let path = NSTemporaryDirectory() + "frontdoor-health-\(UUID().uuidString).sqlite"
         let browser = TestBrowser(try app(path: path).app)
         try FileManager.default.removeItem(atPath: path)
+        defer { for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let ready = browser.get("/account/health/ready")
         #expect(ready.status == 503 && ready.text == #"{"checks":{"database":"unavailable"},"status":"unavailable"}"#)
         #expect(ready.headers.contains { $0.name == "Retry-After" && $0.value == HealthPage.retryAfter })

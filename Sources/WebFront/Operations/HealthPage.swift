@@ -21,10 +21,10 @@ struct HealthPage: Sendable {
         Response.json(["status": "ok"])
     }
 
-    /// Ready: the database answers (and, on SQLite, its file is still where the configuration says, since writes to a
+    /// Ready: the database answers (and, on SQLite, its file is still where it was opened, since writes to a
     /// file moved or deleted under a running process are lost), and the session-cache listener listens when there is one.
     func ready(_ context: RequestContext) throws -> Response {
-        let databaseUp = Self.databaseAnswers(database, context.site.configuration)
+        let databaseUp = Self.databaseAnswers(database)
         // A server backend with a session cache reports whether its listener hears changes; without one, nothing to wait for.
         let listening = databaseUp ? database.backend.figures?.sessionCache.map(\.listening) : nil
         var checks: [String: Any] = ["database": databaseUp ? "ok" : "unavailable"]
@@ -35,11 +35,9 @@ struct HealthPage: Sendable {
         return response
     }
 
-    /// One round trip (`SELECT 1`); on SQLite also the file at its configured path. Also `frontdoor_database_up`.
-    static func databaseAnswers(_ database: AppDatabase, _ configuration: AppConfiguration) -> Bool {
-        if configuration.database.postgresURL == nil, !FileManager.default.fileExists(atPath: configuration.database.sqlitePath) {
-            return false
-        }
+    /// One round trip (`SELECT 1`); on SQLite also the file where it was opened. Also `frontdoor_database_up`.
+    static func databaseAnswers(_ database: AppDatabase) -> Bool {
+        if let path = (database.backend as? SQLiteBackend)?.filePath, !FileManager.default.fileExists(atPath: path) { return false }
         return (try? database.read { tx in try tx.value(Int.self, "SELECT 1") }) == 1
     }
 }

@@ -27,7 +27,7 @@ struct MetricsPage: Sendable {
         text += "# HELP frontdoor_host_info The host these figures are from (metrics.host): scrape every host.\n"
         text += "# TYPE frontdoor_host_info gauge\nfrontdoor_host_info{host=\"\(Metrics.escape(settings.host))\"} 1\n"
         if let figures = database.backend.figures { text += Metrics.storageText(figures) }
-        let databaseUp = HealthPage.databaseAnswers(database, context.site.configuration)
+        let databaseUp = HealthPage.databaseAnswers(database)
         text += "# HELP frontdoor_database_up 1 while the database answers (as <base>/health/ready checks it), else 0.\n"
         text += "# TYPE frontdoor_database_up gauge\nfrontdoor_database_up \(databaseUp ? 1 : 0)\n"
         guard databaseUp else { return Response(status: 200, contentType: Self.contentType, text: text + residentText()) }
