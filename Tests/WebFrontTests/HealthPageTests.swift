@@ -1,7 +1,8 @@
 // HealthPageTests.swift: `<base>/health` and `<base>/health/ready` in-process (the e2e suite checks them through nginx,
 // on both backends, with the database away).
-import AccountCore
+@testable import AccountCore
 import Foundation
+import Synchronization
 import Testing
 @testable import WebFront
 
@@ -37,5 +38,38 @@ struct HealthPageTests {
         #expect(ready.headers.contains { $0.name == "Retry-After" && $0.value == HealthPage.retryAfter })
         #expect(!ready.text.contains(path))
         #expect(browser.get("/account/health").status == 200)
+    }
+
+    @Test func readyWaitsForTheSessionCacheListenerWhereThereIsOne() throws {
+        // A server backend's figures as PostgreSQL's reports them, with the listener up or down (the e2e suite cannot
+        // hold a real listener down: it reconnects at once).
+        let backend = ListenerBackend(inner: try SQLiteBackend.memory())
+        let database = AppDatabase(backend: backend)
+        try database.migrate()
+        let browser = TestBrowser(try makeApp(database: database).app)
+        let up = browser.get("/account/health/ready")
+        #expect(up.status == 200 && up.text == #"{"checks":{"database":"ok","listener":"ok"},"status":"ok"}"#)
+        backend.listening.withLock { $0 = false }
+        let down = browser.get("/account/health/ready")
+        #expect(down.status == 503 && down.text == #"{"checks":{"database":"ok","listener":"down"},"status":"unavailable"}"#)
+        #expect(down.headers.contains { $0.name == "Retry-After" })
+    }
+}
+
+/// An in-memory SQLite database that reports a session cache whose listener is up or down.
+final class ListenerBackend: StorageBackend, Sendable {
+    let inner: SQLiteBackend
+    let listening = Mutex(true)
+    init(inner: SQLiteBackend) { self.inner = inner }
+    var dialect: SQLDialect { inner.dialect }
+    func read<T>(_ body: (Transaction) throws -> T) throws -> T { try inner.read(body) }
+    func write<T>(_ body: (Transaction) throws -> T) throws -> T { try inner.write(body) }
+    func findBrowserSession(digest: Data) throws -> SessionInfo? { try inner.findBrowserSession(digest: digest) }
+    func appliedMigrations() throws -> [String] { try inner.appliedMigrations() }
+    var knownMigrations: [String] { inner.knownMigrations }
+    func migrate() throws { try inner.migrate() }
+    var figures: StorageFigures? {
+        StorageFigures(roundTrips: 0, sessionCache: SessionCacheFigures(hits: 0, misses: 0, invalidations: 0, resets: 0, entries: 0,
+                                                                        listening: listening.withLock { $0 }))
     }
 }
