@@ -73,7 +73,8 @@ enum Bootstrap {
             return OutboxTransport(folder: configuration.mail.outbox)
         case .smtp:
             let mail = configuration.mail
-            let password = mail.smtpPasswordFile.isEmpty ? mail.smtpPassword : try passwordFile(mail.smtpPasswordFile, named: "mail.smtp_password_file")
+            let password = mail.smtpPasswordFile.isEmpty ? mail.smtpPassword
+                : try passwordFile(mail.smtpPasswordFile, named: "mail.smtp_password_file")
             return SMTPTransport(settings: .init(url: mail.smtpURL, startTLS: mail.smtpStartTLS, username: mail.smtpUsername,
                                                  password: password, timeout: Int(mail.timeout), caFile: mail.smtpCAFile))
         }

@@ -45,7 +45,8 @@ public enum RequestLog {
 /// `request_id` when known, then the line's other metadata, every value a string.
 ///
 /// ```
-/// {"time":"2026-11-29T04:01:02.345Z","level":"info","event":"sign-in failed","account":"-","client":"203.0.113.9","request_id":"5f0c…","reason":"unknown address"}
+/// {"time":"2026-11-29T04:01:02.345Z","level":"info","event":"sign-in failed","account":"-","client":"203.0.113.9",
+///  "request_id":"5f0c…","reason":"unknown address"}        (one line in the log)
 /// ```
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
