@@ -4,8 +4,6 @@ from a stack here, on either backend), so a renamed family cannot leave an alert
 import re
 import subprocess
 
-import pytest
-
 from backends import POSTGRESQL
 from http_client import Browser
 from stack import ROOT

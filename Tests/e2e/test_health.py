@@ -3,7 +3,6 @@ only as nginx/frontdoor.conf ships them; ready turns 503 (with Retry-After) whil
 by itself when it returns. On SQLite "away" is the file moved from its path (writes would go to a file nobody reads);
 on PostgreSQL the server stopped (a private cluster, as test_postgres_outage.py does). Meanwhile /metrics still
 answers, with frontdoor_database_up 0."""
-import json
 import shutil
 import subprocess
 import tempfile
