@@ -107,6 +107,8 @@ extension ConfigKeys {
         duration("retention.sent_mail", \.retention.sentMail, "delivered mail sent longer ago than this is deleted, unsent mail never (`0`: kept forever); at least `mail.throttle`"),
         duration("retention.prune_interval", \.retention.pruneInterval, "how often `frontdoor serve` prunes, after once at start"),
         duration("retention.unconfirmed", \.retention.unconfirmed, "accounts whose address was never confirmed (and not signed in to since), and added addresses never confirmed, are deleted this long after they were made, once no link mailed for them still works (`0`: kept forever); at least `confirmation.lifetime`. Until then such an address blocks its owner's sign-up"),
+        text("log.format", \.log.format, "`text`: swift-log's lines; `json`: one JSON object per line (time, level, event, account, client, request_id, then the event's own fields)", type: orList(logFormats.map { "`\($0)`" })),
+        text("mail.smtp_password_file", \.mail.smtpPasswordFile, "file whose first line is the SMTP AUTH password (mode 600: refused when others may read it); wins over `mail.smtp_password`"),
     ]
 
     /// The keys that hold lists or mappings: read from the file only, each by its own reader, listed for the reference.

@@ -34,6 +34,7 @@ struct ConfigKey: Sendable {
 /// The builders of the key table's rows, and the value types' parsing.
 enum ConfigKeys {
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    static let logFormats = ["text", "json"]
 
     static func text(_ name: String, _ path: WritableKeyPath<AppConfiguration, String> & Sendable, _ meaning: String,
                      type: String = "text", computedDefault: String? = nil) -> ConfigKey {
