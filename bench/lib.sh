@@ -1,5 +1,5 @@
 # bench/lib.sh: the set-up bench/run and bench/storage share (sourced, never run): a temp folder removed on exit, free
-# loopback ports, nginx rendered from nginx/render with the two-host upstream of README "Several hosts", frontdoor
+# loopback ports, nginx rendered from nginx/render with the two-host upstream of docs/several-hosts.md, frontdoor
 # processes on their sockets, and a clean stop of everything started, also on failure or Ctrl-C.
 #   bench_start NAME        $work (temp folder), $bin, $python; the EXIT trap; NAME prefixes messages
 #   bench_nginx_render      $port/$base (one host, $socket) and $hosts_port/$hosts_base (the upstream over
@@ -55,12 +55,12 @@ bench_nginx_render() {
   # nginx: the dev server from nginx/render, access log off.
   nginx/render --base /account --static "$root/static" --socket "$socket" --server "$work/nginx" "$port"
   sed -i 's|^\( *\)access_log .*;|\1access_log off;|' "$work/nginx/nginx.conf"
-  # The two-host server, as README "Several hosts" tells an operator: the same include rendered with the placeholder
+  # The two-host server, as docs/several-hosts.md tells an operator: the same include rendered with the placeholder
   # socket and pointed at the upstream of nginx/several-hosts.conf (its sockets replaced by this run's), in http { }.
   nginx/render --base /account --static "$root/static" --socket /frontdoor-upstream |
     sed 's|fastcgi_pass unix:/frontdoor-upstream;|fastcgi_pass frontdoor;|' > "$work/nginx/frontdoor-hosts.conf"
   if [ "$(grep -c 'fastcgi_pass frontdoor;' "$work/nginx/frontdoor-hosts.conf")" != 5 ] || grep -q frontdoor-upstream "$work/nginx/frontdoor-hosts.conf"; then
-    say "nginx/render's include no longer has the five fastcgi_pass lines README \"Several hosts\" points at the upstream"; exit 1
+    say "nginx/render's include no longer has the five fastcgi_pass lines docs/several-hosts.md points at the upstream"; exit 1
   fi
   sed -e "s|unix:/run/frontdoor/a.sock|unix:${hosts_sockets[0]}|" -e "s|unix:/run/frontdoor/b.sock|unix:${hosts_sockets[1]}|" \
     nginx/several-hosts.conf > "$work/nginx/hosts.conf"

@@ -40,6 +40,7 @@ public struct AccountServices: Sendable {
     public let apiTokens: APITokens
     public let residences: Residences
     public let retention: Retention
+    public let groups: Groups
     public let usernames: Usernames
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
@@ -100,5 +101,6 @@ public struct AccountServices: Sendable {
         retention = Retention(database: database, policy: configuration.retention, clock: clock, ending: Retention.Ending(configuration))
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
+        groups = Groups(database: database, audit: audit, clock: clock, logger: logger)
     }
 }

@@ -35,6 +35,10 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case residenceRequested = "residence_requested"
     case residenceApproved = "residence_approved"
     case residenceRefused = "residence_refused"
+    case groupCreated = "group_created"
+    case groupDeleted = "group_deleted"
+    case groupMemberAdded = "group_member_added"
+    case groupMemberRemoved = "group_member_removed"
     case usernameChanged = "username_changed"
 }
 

@@ -65,7 +65,8 @@ public struct Authentication: Sendable {
             try lockout.refuse(accountId: found.id, email: typed, client: client, reason: found.hash.isEmpty ? "no password (provider sign-in only)" : "wrong password")
         }
         if confirmationRequired && !found.verified {
-            logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)"])
+            logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)",
+                                                      "client": "\(client.remoteAddress)"])
             try audit.record(.signInFailed, accountId: found.id, email: typed, client: client, detail: "address not confirmed")
             throw AccountError.unconfirmed
         }

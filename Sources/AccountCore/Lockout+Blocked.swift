@@ -46,7 +46,8 @@ extension Lockout {
     /// and an audit row only for the first attempt of the group per interval (see the header).
     func refuseBlocked(accountId: Int64?, email: String, client: ClientInfo, reason: String) throws -> Never {
         if let skipped = blockedAttempts.admit(client.addressGroup, at: clock.now().timeIntervalSince1970) {
-            logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])
+            logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")",
+                                                     "client": "\(client.remoteAddress)"])
             let detail = skipped > 0 ? "\(reason); \(skipped) more not recorded" : reason
             try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: detail)
         }

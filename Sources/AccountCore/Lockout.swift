@@ -56,8 +56,10 @@ public struct Lockout: Sendable {
 
     /// Records a failed password check (counted towards locks unless `counts` is false) and throws the one sign-in
     /// failure, `AccountError.invalidCredentials`: sign-in and linking to an existing account (SocialSignIn) share it.
+    /// Its log line names the client address, which config/fail2ban/ reads.
     func refuse(accountId: Int64?, email: String, client: ClientInfo, reason: String, counts: Bool = true) throws -> Never {
-        logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")"])
+        logger.info("sign-in failed", metadata: ["reason": "\(reason)", "account": "\(accountId.map(String.init) ?? "-")",
+                                                 "client": "\(client.remoteAddress)"])
         let outcome = try database.write { tx -> FailureOutcome in
             if counts {
                 return try recordFailure(accountId: accountId, email: email, client: client, reason: reason, in: tx)

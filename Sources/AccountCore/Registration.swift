@@ -14,8 +14,9 @@
 // from sign-up which addresses have accounts. Both paths hash the password, so they take as long.
 // Without required confirmation a new address is signed in at once, so no answer for a held address could look the
 // same (only a session would): sign-up says `taken`, as Devise and Kratos do in that mode, and mails the owner the
-// same throttled note, so probing is seen by the people probed. The README's `confirmation.required` row says so; an
-// operator who needs sign-up to be silent about addresses keeps confirmation on (the default).
+// same throttled note, so probing is seen by the people probed. The `confirmation.required` row of the key table
+// (docs/configuration.md) says so; an operator who needs sign-up to be silent about addresses keeps confirmation on
+// (the default).
 // With `signup = "invite"` only the address of a valid invitation (form field `invite`) may sign up; the
 // invitation is used up in the transaction that creates the account, and the address counts as confirmed
 // (the operator vouched for it), so the person is signed in at once. An invitation works in open mode too.

@@ -58,7 +58,8 @@ public struct SessionInfo: Sendable, Equatable {
     public var username: String = ""
     /// The account's display name; "" when unset.
     public var displayName: String = ""
-    /// The account's groups (filled by the groups feature; empty until then).
+    /// The names of the account's groups, sorted (the gate's `group:` rule and `Remote-Groups`); empty where the row
+    /// did not say.
     public var groups: [String] = []
 }
 

@@ -1,4 +1,4 @@
-// SocialSignIn.swift: what an identity vouched for by a provider leads to (the README's behaviour table). The model
+// SocialSignIn.swift: what an identity vouched for by a provider leads to (the behaviour table of docs/operations.md). The model
 // decides which rows exist: an identity is linked to one account, an account has at most one identity per provider
 // (socialIdentity's unique keys), and an address belongs to one account (emailAddress's unique key). So:
 //   already linked                        → signed in to that account (its lock does not apply: no password was

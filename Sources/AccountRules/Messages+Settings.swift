@@ -50,5 +50,9 @@ extension MessageCatalog {
         "mail_account_deleted_subject": "Your {site} account was deleted",
         "mail_account_deleted_intro": "Your account and everything it held were deleted, as you asked. Goodbye, and thank you.",
         "mail_account_deleted_not_you": "If you did not ask for this, tell the people who run this site at once.",
+        // The sign-out page an app links to (`<base>/sign_out?rd=…`).
+        "sign_out_title": "Sign out",
+        "sign_out_question": "Sign out of {site}?",
+        "sign_out_cancel": "Stay signed in",
     ]
 }

@@ -18,7 +18,7 @@
 import AccountRules
 import Foundation
 
-/// A provider whose tokens the server checks (`social.providers` entries with these presets, see the README).
+/// A provider whose tokens the server checks (`social.providers` entries with these presets, see docs/configuration.md).
 public struct SocialProvider: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
     public var rawValue: String
 

@@ -1,6 +1,6 @@
 // FrontdoorClientError.swift: every way a client call can fail, and how an HTTP answer becomes one.
 //
-// Options: none. The server's two error shapes (section "Native apps" of the README):
+// Options: none. The server's two error shapes (docs/native-apps.md):
 //   401 {"error":"<message>"}                                       → .unauthorized(message:)
 //   4xx {"error":{"message","code","status"[,"errors":{field:[…]}]}} → by status: 403 .forbidden, 404 .notFound,
 //       409 .pending, 422 .validation(message:fields:), 429 .throttled, anything else .server(status:message:)

@@ -1,6 +1,6 @@
 // User.swift: the account as the API describes it, and the JSON answers that carry one.
 //
-// Options: none. The wire (README "Native apps"):
+// Options: none. The wire (docs/native-apps.md):
 //   {"user":{"id":12,"email":"ann@x","authenticationToken":"…"|null,"createdAt":"2026-11-24T10:00:00.000Z",
 //            "updatedAt":"…","username":"ann","displayName":"Ann Lee","profile":{"phone":"…"}
 //            [,"unconfirmedEmail":"new@x"]}[,"confirmationSent":true]}

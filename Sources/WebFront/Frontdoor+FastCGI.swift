@@ -4,6 +4,7 @@
 // Params read beyond the CGI standard ones (nginx sets them per location; see nginx/snippets/):
 //   FRONTDOOR_ALLOW     Request.gateRule (the gate's allow rule; see Gate)
 //   FRONTDOOR_INTERNAL  Request.isInternal ("1": an operator's internal location)
+//   FRONTDOOR_REQUEST_ID  Request.requestId (nginx's $request_id, for the log; see RequestLog)
 import FastCGI
 
 extension Frontdoor: FastCGI.Responder {
@@ -26,6 +27,7 @@ extension Request {
                   contentType: request.contentType, remoteAddress: request.remoteAddress, isHTTPS: request.isHTTPS,
                   gateRule: request.params["FRONTDOOR_ALLOW"], isInternal: request.params["FRONTDOOR_INTERNAL"] == "1",
                   body: request.body, bodyTooLarge: request.bodyTooLarge, headers: request)
+        requestId = request.params["FRONTDOOR_REQUEST_ID"]
     }
 }
 

@@ -28,6 +28,16 @@ public struct Frontdoor: Sendable {
         let (label, matched) = match(request.path)
         let context = RequestContext(request: request, site: site, core: services,
                                      isAPI: label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path)))
+        // Every line logged while answering (whichever module writes it) names the request and its client (RequestLog).
+        let requestId = RequestLog.requestId(passed: request.requestId) { services.random.bytes(12).map { String(format: "%02x", $0) }.joined() }
+        return RequestLog.$current.withValue(RequestLog.Fields(requestId: requestId, client: context.clientAddress)) {
+            answer(context, label: label, matched: matched, started: started)
+        }
+    }
+
+    /// `respond`'s work, inside the request's log fields: route, turn errors into responses, add cookies and headers, count.
+    private func answer(_ context: RequestContext, label: String, matched: Route?, started: ContinuousClock.Instant) -> Response {
+        let request = context.request
         var response: Response
         do {
             response = try route(context, matched)

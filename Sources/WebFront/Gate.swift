@@ -2,8 +2,9 @@
 //
 // Options (nginx passes the first two; see nginx/snippets/frontdoor-gate.conf):
 //   X-Original-URL     the protected URL ($scheme://$http_host$request_uri); the 401's sign-in link returns there (`rd`)
-//   FRONTDOOR_ALLOW    optional rule for this location: addresses and domains separated by spaces or commas
-//                      (`alice@example.com @example.org .example.net`); a signed-in person outside them gets 403
+//   FRONTDOOR_ALLOW    optional rule for this location: addresses, domains and groups separated by spaces or commas
+//                      (`alice@example.com @example.org .example.net group:admins`; GateRule.swift); a signed-in
+//                      person it does not admit gets 403
 //   gate.headers.*     the answer's header names; gate.account_id: where the account id goes (AppConfiguration+Identity)
 // Answers 200 with the person (docs/headers.md is the contract): Remote-User (the username, or the account id with
 // `gate.account_id: remote_user`), Remote-Name (the display name, else the username), Remote-Email (the primary
@@ -12,14 +13,15 @@
 // `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed SELECT by the cookie's digest; no CSRF
 // cookie, no page rendering, and a write at most once a minute per session.
 // Only a verified primary address counts: with `confirmation.required` off a person is signed in with an address
-// nobody proved, so it meets no rule (403, even one naming it) and is not passed on.
+// nobody proved, so it meets no address or domain entry (403, even one naming it) and is not passed on (no
+// Remote-Email); a `group:` entry counts membership, which the operator gave, whatever the address.
 import AccountCore
 
 struct Gate: Sendable {
     func check(_ context: RequestContext) throws -> Response {
         guard let session = try context.session() else { return unauthorized(context) }
-        if let rule = context.request.gateRule.map(GateRule.init), !rule.entries.isEmpty,
-           !(session.emailVerified && rule.allows(session.email)) {
+        if let rule = context.request.gateRule.map(GateRule.init),
+           !rule.allows(GateRule.Person(verifiedEmail: session.emailVerified ? session.email : nil, groups: session.groups)) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
         return Response(status: 200, headers: Self.identityHeaders(session, gate: context.site.configuration.gate))
@@ -47,26 +49,5 @@ struct Gate: Sendable {
         return Response(status: 401, headers: [(name: "Location", value: location),
                                                (name: "Content-Type", value: "text/plain; charset=utf-8")],
                         body: Array("sign in first\n".utf8))
-    }
-}
-
-/// A location's allow rule: exact addresses (`alice@example.com`), domains (`@example.org` or `example.org`), and
-/// domains with their subdomains (`.example.net`). Compared without case. An empty rule allows everyone signed in.
-struct GateRule: Sendable, Equatable {
-    let entries: [String]
-
-    init(_ text: String) {
-        entries = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map { $0.lowercased() }
-    }
-
-    func allows(_ email: String) -> Bool {
-        guard !entries.isEmpty else { return true }
-        let email = email.lowercased()
-        let domain = email.split(separator: "@").last.map(String.init) ?? ""
-        return entries.contains { entry in
-            if entry.hasPrefix(".") { return domain == entry.dropFirst() || domain.hasSuffix(entry) }
-            if entry.hasPrefix("@") { return domain == entry.dropFirst() }
-            return entry.contains("@") ? email == entry : domain == entry
-        }
     }
 }

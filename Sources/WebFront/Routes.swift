@@ -60,11 +60,12 @@ enum Routes {
         let socialStart = SocialStartAction(core), socialCallback = SocialCallbackPage(core), socialEmail = SocialEmailPage(core)
         let socialLink = SocialLinkPage(core), connections = ConnectionsPage(core), providerToken = ProviderTokenAPI(core)
         let language = LanguageAction(core), native = BrowserIDNativePage(core), picker = SocialPickerPage(core)
+        let health = HealthPage(core)
         var table: [String: Route] = [
             "": .page(["GET": home.show]),
             "sign_up": .form(["GET": signUp.show, "POST": signUp.submit]),
             "sign_in": .form(["GET": signIn.show, "POST": signIn.submit]),
-            "sign_out": .sessionForm(["POST": signOut.submit]),
+            "sign_out": .sessionForm(["GET": signOut.show, "POST": signOut.submit]),
             "confirm": .page(["GET": confirmation.confirm]),
             "confirmation/new": .form(["GET": confirmation.show, "POST": confirmation.submit]),
             "password/new": .form(["GET": reminder.show, "POST": reminder.submit]),
@@ -95,6 +96,8 @@ enum Routes {
             "internal/provider_token": .internal(["GET": providerToken.show]),
             "auth/check": .gate(["GET": gate.check]),
             "metrics": .internal(["GET": metrics.show]),
+            "health": .page(["GET": health.alive]),
+            "health/ready": .page(["GET": health.ready]),
             "verify": .api(["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                             "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod]),
         ]

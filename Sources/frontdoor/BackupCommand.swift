@@ -7,7 +7,7 @@
 // writes a copy of the key (mode 0600) to KEYPATH, which must be in another folder than PATH; the key never changes,
 // so one copy kept apart (once, offline) serves every backup. Prints where it wrote and the size. Failures: one line
 // on stderr, exit 1; usage errors exit 64. Restore: stop frontdoor, copy the backup back, and the key from where it is
-// kept (README: Backups).
+// kept (docs/operations.md, "Operator tools").
 import AccountCore
 import ArgumentParser
 import Foundation

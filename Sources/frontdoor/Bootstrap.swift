@@ -7,14 +7,21 @@ import Logging
 import WebFront
 
 enum Bootstrap {
-    /// Logging to stderr at the configured level (once per process).
+    /// Logging to stderr at the configured level, as text or JSON lines (`log.format`; see LogFormat), once per process.
+    /// Every line logged inside a request carries its request id and client address (RequestLog.metadataProvider).
     static func makeLogger(_ configuration: AppConfiguration) -> Logger {
         let level = Logger.Level(rawValue: configuration.log.level) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+        let json = configuration.log.format == "json"
+        LoggingSystem.bootstrap({ label, provider in
+            if json {
+                var handler = JSONLogHandler(metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            }
+            var handler = TextLogHandler(label: label, metadataProvider: provider)
             handler.logLevel = level
             return handler
-        }
+        }, metadataProvider: RequestLog.metadataProvider)
         return Logger(label: "frontdoor")
     }
 
@@ -46,7 +53,7 @@ enum Bootstrap {
         }
         let services = AccountServices(database: database, configuration: configuration.core, validator: validator,
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
-                                       transport: makeTransport(configuration), logger: logger, profileFields: profileFields,
+                                       transport: try makeTransport(configuration), logger: logger, profileFields: profileFields,
                                        tokenVault: vault)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
         let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock, logger: logger)
@@ -58,15 +65,18 @@ enum Bootstrap {
         return Frontdoor(site: site, services: services)
     }
 
-    /// The configured mail transport.
-    static func makeTransport(_ configuration: AppConfiguration) -> any MailTransport {
+    /// The configured mail transport. The SMTP password is `mail.smtp_password_file`'s first line when that is set (read
+    /// and refused as database.password_file is), else `mail.smtp_password`.
+    static func makeTransport(_ configuration: AppConfiguration) throws -> any MailTransport {
         switch configuration.mail.transport {
         case .outbox:
             return OutboxTransport(folder: configuration.mail.outbox)
         case .smtp:
             let mail = configuration.mail
+            let password = mail.smtpPasswordFile.isEmpty ? mail.smtpPassword
+                : try passwordFile(mail.smtpPasswordFile, named: "mail.smtp_password_file")
             return SMTPTransport(settings: .init(url: mail.smtpURL, startTLS: mail.smtpStartTLS, username: mail.smtpUsername,
-                                                 password: mail.smtpPassword, timeout: Int(mail.timeout), caFile: mail.smtpCAFile))
+                                                 password: password, timeout: Int(mail.timeout), caFile: mail.smtpCAFile))
         }
     }
 

@@ -125,6 +125,8 @@ func worded<T>(_ body: () throws -> T) throws -> T {
         throw CommandFailure("frontdoor: \(error)")
     } catch let error as BackupError {
         throw CommandFailure("frontdoor: \(error)")
+    } catch let error as GroupError {
+        throw CommandFailure("frontdoor: \(error)")
     }
 }
 

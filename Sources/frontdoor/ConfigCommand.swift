@@ -1,7 +1,7 @@
 // ConfigCommand.swift: `frontdoor config check [--verbose]`: prints the effective configuration (with --verbose, each
-// value that differs from its default followed by `# default: …`), or the problem (an unknown key, a value of the wrong
-// type or out of range, named) and exit 1. `frontdoor config reference`: the key table as Markdown (README.md's
-// Configuration table is this output).
+// value that differs from its default followed by `# default: …`) and, on stderr, a line per risky setting
+// (ConfigWarnings: open sign-up); or the problem (an unknown key, a value of the wrong type or out of range, named) and
+// exit 1. `frontdoor config reference`: the key table as Markdown (docs/configuration.md's table is this output).
 // `frontdoor config messages [LANGUAGE]`: prints every message of a language as it would be worded (built-in text with
 // the config's `messages` applied), as YAML ready to copy into `messages:`.
 import AccountRules
@@ -32,13 +32,14 @@ struct ConfigCommand: ParsableCommand {
                 }
                 let defaults = try verbose ? ConfigReader.read(file: nil, environment: [:]) : nil   // paths resolved like the values
                 print(ConfigReader.render(configuration, defaults: defaults), terminator: "")
+                for line in ConfigWarnings.lines(for: configuration) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
             }
         }
     }
 
     struct Reference: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print every config key with its type, default and meaning, as the Markdown table in README.md.")
+            abstract: "Print every config key with its type, default and meaning, as the Markdown table in docs/configuration.md.")
 
         func run() throws { print(ConfigReference.markdown(), terminator: "") }
     }

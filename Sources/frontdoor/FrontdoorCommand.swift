@@ -14,7 +14,8 @@ struct FrontdoorCommand: ParsableCommand {
             (spawn-fcgi, systemd), or, when a web server starts it as plain CGI, the one request in its environment.
             """,
         subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self,
-                      UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self, DatabaseCommand.self],
+                      UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self, DatabaseCommand.self,
+                      GroupCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -173,6 +173,12 @@ import StorageTestKit
             try insert(tx, "signingKey", ["id": 2, "purpose": "browserid", "privateKey": "-----BEGIN PRIVATE KEY-----\nnew", "publicKey": "{\"n\":\"2\"}",
                                           "createdAt": t0 + 50, "retiredAt": nil])
             try insert(tx, "addressBlock", ["remoteAddress": "192.0.2.66", "blockedUntil": t0 + 1800])
+            for (id, name) in [(1, "Admins"), (2, "ops")] {
+                try insert(tx, "accountGroup", ["id": id, "name": name, "normalizedName": name.lowercased(), "createdAt": t0 + Double(id) + 0.5])
+            }
+            for (accountId, groupId) in [(1, 1), (1, 2), (3, 2)] {
+                try insert(tx, "groupMember", ["accountId": accountId, "groupId": groupId, "createdAt": t0 + 7.25])
+            }
             try insert(tx, "invite", ["digest": digest(700), "address": "New@Example.org", "normalizedAddress": "new@example.org", "createdAt": t0,
                                       "expiresAt": t0 + 86_400, "usedAt": nil])
             try insert(tx, "invite", ["digest": digest(701), "address": "used@example.org", "normalizedAddress": "used@example.org", "createdAt": t0,

@@ -32,7 +32,7 @@ import Testing
         let b: Host
 
         /// Two hosts on a new migrated database; the first host's first start makes the token key, which the operator
-        /// copies to the second host (README "Several hosts").
+        /// copies to the second host (docs/several-hosts.md).
         init(lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) throws {
             shared = try SharedTestDatabase.make()
             folder = NSTemporaryDirectory() + "frontdoor-hosts-" + UUID().uuidString

@@ -122,7 +122,7 @@ struct AccountIntegrationTests {
         let email = Integration.email("old")
         let newEmail = Integration.email("new")
         try await client.register(email: email, password: Integration.password)
-        // Verified, the old address keeps authenticating after the switch (an unverified one would not: see README).
+        // Verified, the old address keeps authenticating after the switch (an unverified one would not: see docs/native-apps.md).
         try await Integration.confirmAddress(stack, email: email)
         let pending = try await client.update(email: newEmail)
         #expect(pending.email == email)

@@ -72,6 +72,7 @@ struct ConfigReaderTests {
         ("FRONTDOOR_MAIL_TIMEOUT", "10m", "mail.timeout"),
         ("FRONTDOOR_DATABASE_SESSION_CACHE_MAX_AGE", "1h", "database.session_cache_max_age"),
         ("FRONTDOOR_DATABASE_SESSION_CACHE_SIZE", "0", "database.session_cache_size"),
+        ("FRONTDOOR_LOG_FORMAT", "xml", "log.format"),
     ])
     func aBadValueIsRefusedNamingItsKey(variable: String, value: String, key: String) {
         #expect {

@@ -4,17 +4,17 @@ import Testing
 @testable import WebFront
 
 /// The key table is the one place a key's name, type and meaning are written, and it reads each default from the one
-/// struct that holds it; README.md's table is its output.
+/// struct that holds it; docs/configuration.md's table is its output.
 struct ConfigReferenceTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+    static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
 
-    @Test func theReadmeTableIsTheKeyTablesOutput() throws {
-        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+    @Test func theDocumentedTableIsTheKeyTablesOutput() throws {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
         let section = ConfigReference.section(of: text)
-        #expect(section != nil, "README.md lacks the marker lines around the config table")
+        #expect(section != nil, "docs/configuration.md lacks the marker lines around the config table")
         #expect(section == ConfigReference.markdown(),
-                "README.md's config table differs from the key table: paste `frontdoor config reference` between the markers")
+                "docs/configuration.md's config table differs from the key table: paste `frontdoor config reference` between the markers")
     }
 
     @Test func everyKeyIsListedOnceWithATypeAndAMeaning() {

@@ -37,7 +37,7 @@ struct TestApp {
 /// Builds a `Frontdoor` over an in-memory database (or `database`), the repo's templates, an outbox in a temp folder,
 /// a fixed clock and cheap argon2. With `browserID`, the identity provider too (an RSA key is made: slower). With
 /// `http`, the configured social providers call out through it (a fake provider) instead of libcurl.
-func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: AppDatabase? = nil,
+func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: AppDatabase? = nil, logger: Logger = Logger(label: "test"),
              configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestApp {
     var configuration = AppConfiguration()
     configuration.templates.path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -48,7 +48,6 @@ func makeApp(browserID: Bool = false, http: (any HTTPClient)? = nil, database: A
     configure(&configuration)
     let clock = FixedClock()
     let random = SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max))
-    let logger = Logger(label: "test")
     let renderer = try PageRenderer(directory: configuration.templates.path, localization: Localization(configuration))
     let services = AccountServices(database: try database ?? TestDatabase.make(), configuration: configuration.core,
                                    validator: AccountForms.signUp(),

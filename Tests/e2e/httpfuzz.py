@@ -44,7 +44,7 @@ FORM_FIELDS = {
     "language": ["lang", "back", "scope"], "settings/connections": [], "settings/connections/unlink": ["provider"],
     "auth/email": ["email"], "auth/link": ["email", "password"], "auth/pick": ["choice"], "internal/provider_token": [],
     "auth/check": [], "metrics": [], "verify": ["assertion", "audience"], "residences/confirm": ["token"],
-    "auth/github": ["purpose", "rd", "invite"], "auth/github/callback": [],
+    "auth/github": ["purpose", "rd", "invite"], "auth/github/callback": [], "health": [], "health/ready": [],
 }
 JSON_FIELDS = {
     "v1/users": ["email", "password", "passwordConfirmation", "currentPassword", "language", "displayName"],
@@ -62,9 +62,9 @@ METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 JUNK_METHODS = ["TRACE", "CONNECT", "PROPFIND", "MKCOL", "FOO", "get", "Post", "X" * 300, "G\xe9T", "BREW", "-", "PRI"]
 GET_ONLY = {"", "confirm", "browserid/sign_in", "browserid/provision",
             "browserid/authenticate", "settings/sessions", "settings/connections", "internal/provider_token", "auth/check",
-            "metrics", "auth/github/callback"}
+            "metrics", "auth/github/callback", "health", "health/ready"}
 ROUTE_METHODS = {route: ["GET"] if route in GET_ONLY else ["GET", "POST"] for route in FORM_FIELDS}
-ROUTE_METHODS.update({route: ["POST"] for route in ["sign_out", "browserid/certify", "settings/emails/resend",
+ROUTE_METHODS.update({route: ["POST"] for route in ["browserid/certify", "settings/emails/resend",
                                                     "settings/emails/remove", "settings/emails/primary",
                                                     "settings/sessions/revoke", "settings/sessions/revoke_others", "switch",
                                                     "language", "settings/connections/unlink", "auth/github", "verify"]})

@@ -264,7 +264,7 @@ def test_backup_keeps_the_token_key_apart_and_both_restore(cli_stack, tmp_path):
     (restored / "frontdoor.sqlite").write_bytes(target.read_bytes())
     os.chmod(restored / "frontdoor.sqlite", 0o600)
     (restored / "social-tokens.key").write_bytes(key_copy.read_bytes())
-    os.chmod(restored / "social-tokens.key", 0o600)   # as README's restore says (install -m 600); frontdoor refuses more
+    os.chmod(restored / "social-tokens.key", 0o600)   # as docs/operations.md's restore says (install -m 600); frontdoor refuses more
     config = restored / "frontdoor.yml"
     config.write_text(cli_stack.config_path.read_text().replace(str(cli_stack.folder), str(restored)))
     listed = subprocess.run([BIN, "user", "list", "--search", email, "--json", "--config", str(config)], capture_output=True,
@@ -408,3 +408,19 @@ def test_a_database_or_password_file_others_can_read_is_refused_in_one_line(tmp_
     tight = frontdoor("user", "list", FRONTDOOR_DATABASE_URL="postgresql://frontdoor@/f?host=/nonexistent",
                       FRONTDOOR_DATABASE_PASSWORD_FILE=str(secret))
     assert tight.returncode == 1 and "host unreachable" in tight.stderr and "hunter2" not in tight.stderr
+
+
+@pytest.mark.parametrize("mode", ["open", "invite", "closed"])
+def test_config_check_warns_in_one_line_when_anyone_can_sign_up_and_enter_the_protected_apps(cli_stack, mode):
+    """Open sign-up with a gate that names no FRONTDOOR_ALLOW rule admits whoever makes an account: `config check` says so
+    on stderr in one line with the way out, and still exits 0 with the configuration alone on stdout. Invitation-only and
+    closed sign-up get no warning."""
+    checked = subprocess.run([BIN, "config", "check", "--config", str(cli_stack.config_path)], capture_output=True, text=True,
+                             timeout=60, env={**os.environ, "FRONTDOOR_SIGNUP": mode})
+    assert checked.returncode == 0, checked.stderr
+    assert f'signup: "{mode}"' in checked.stdout and "warning" not in checked.stdout
+    if mode == "open":
+        assert checked.stderr.count("\n") == 1 and checked.stderr.startswith("frontdoor: warning: signup is open: "), checked.stderr
+        assert "FRONTDOOR_ALLOW" in checked.stderr and "set signup: invite (or closed)" in checked.stderr
+    else:
+        assert checked.stderr == ""

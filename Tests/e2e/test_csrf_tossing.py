@@ -1,4 +1,4 @@
-"""CSRF against cookie tossing, through nginx: a sibling subdomain (the README's cross-subdomain layout) or a plain-http
+"""CSRF against cookie tossing, through nginx: a sibling subdomain (docs/protect-apps.md's cross-subdomain layout) or a plain-http
 network attacker can set a cookie for this host's name with Domain= and a longer Path, which the browser then sends
 first. The attacker fetches a signed-out page once, keeps its pair (binding cookie, form token), plants the cookie in
 the victim's browser and posts the victim's forms with the token."""

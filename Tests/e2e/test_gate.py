@@ -1,9 +1,10 @@
-"""The auth_request gate through nginx: the README's "Protect an app" snippet in front of a real upstream app,
+"""The auth_request gate through nginx: the snippet of docs/protect-apps.md in front of a real upstream app,
 sign-in and back with `rd`, headers passed on, per-location rules, sign-out, and open-redirect attempts refused."""
 import os
 import re
 import signal
 import subprocess
+import textwrap
 from urllib.parse import quote
 
 import pytest
@@ -45,11 +46,28 @@ def upstream():
         yield server.port
 
 
-def readme_snippet():
-    """The nginx block of the README's "Protect an app" section, as an operator would paste it."""
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## Protect an app", 1)[1]
-    return re.search(r"```nginx\n(.*?)```", section, re.S).group(1)
+def doc_snippet(document, heading):
+    """The first nginx block after `heading` in `document`, as an operator would paste it (the indentation of a block
+    inside a list item taken off)."""
+    text = (ROOT / document).read_text()
+    section = text.split(heading, 1)[1]
+    block = re.search(r"```nginx\n(.*?)^\s*```", section, re.S | re.M).group(1)
+    return textwrap.dedent(block)
+
+
+def protect_snippet():
+    """The location block of docs/protect-apps.md ("The snippet")."""
+    return doc_snippet("docs/protect-apps.md", "## The snippet")
+
+
+def quick_start_snippet():
+    """The location block of the README's quick start, which `make run` is to serve."""
+    return doc_snippet("README.md", "## Quick start")
+
+
+def test_the_quick_start_shows_the_snippet_of_protect_apps():
+    """The README's five-minute snippet is the documented one, so the test below covers both."""
+    assert quick_start_snippet() == protect_snippet()
 
 
 def server_files(port):
@@ -62,7 +80,7 @@ def server_files(port):
         protect = (prefix / "snippets/frontdoor-protect.conf").read_text()
         admins = protect.replace("auth_request /internal/frontdoor/check;", "auth_request /internal/frontdoor/check-admins;")
         return {
-            "app.conf": readme_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{port}"),
+            "app.conf": protect_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{port}"),
             "admins.conf": admins_gate + "\nlocation /admins/ {\n" + admins + f"\n    proxy_pass http://127.0.0.1:{port}/;\n}}\n",
         }
     return files
@@ -151,7 +169,7 @@ def test_headers_a_client_forges_are_replaced(gate_stack):
     assert "Remote-Groups=None\n" in shown.text and "Remote-Account-Id=None\n" in shown.text, "an empty value sends none"
 
 
-# Both locations: /app/ is the README's block, /admins/ the shipped snippet pasted straight into a location.
+# Both locations: /app/ is docs/protect-apps.md's block, /admins/ the shipped snippet pasted straight into a location.
 PROTECTED = ["/app/cookies", "/admins/cookies"]
 # (Cookie header the browser sends, with S for the session token; what the app must receive, None for no header).
 COOKIE_CASES = [
@@ -280,11 +298,12 @@ def test_allowed_return_targets_are_followed(gate_stack, target):
     assert response.status_code == 303 and response.headers["Location"] == target
 
 
-def test_the_readme_snippet_protects_a_page_in_the_make_run_server(tmp_path, upstream):
-    """scripts/run-dev (what `make run` starts) with the README's snippet saved in run/nginx/server.d/, as the README says."""
+def test_the_quick_start_snippet_protects_a_page_in_the_make_run_server(tmp_path, upstream):
+    """scripts/run-dev (what `make run` starts) with the README's quick-start snippet saved in run/nginx/server.d/, as
+    the README says."""
     port = free_port()
     (tmp_path / "run/nginx/server.d").mkdir(parents=True)
-    (tmp_path / "run/nginx/server.d/app.conf").write_text(readme_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{upstream}"))
+    (tmp_path / "run/nginx/server.d/app.conf").write_text(quick_start_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{upstream}"))
     env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
     # SIGINT at its default (see test_modes): started with SIGINT ignored, run-dev's trap would never stop its nginx.
     script = subprocess.Popen(["env", "--default-signal=INT", str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT,

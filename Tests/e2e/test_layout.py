@@ -1,7 +1,7 @@
-"""The README's module table says what Package.swift and the sources do: one row per target under Sources/, its
-dependencies inside this package exactly as Package.swift declares them, and no source file importing a module of
-this package that its target does not declare. Read with `swift package dump-package` (no build), so the table
-cannot drift from the code."""
+"""The module table of docs/contributing.md ("Layout") says what Package.swift and the sources do: one row per target
+under Sources/, its dependencies inside this package exactly as Package.swift declares them, and no source file
+importing a module of this package that its target does not declare. Read with `swift package dump-package` (no
+build), so the table cannot drift from the code."""
 import json
 import re
 import subprocess
@@ -34,8 +34,8 @@ def package():
 
 
 def readme_table():
-    """The rows of the table under '## Layout': module -> the set named in its 'depends on' column."""
-    text = (ROOT / "README.md").read_text()
+    """The rows of the table under docs/contributing.md's '## Layout': module -> the set named in its 'depends on' column."""
+    text = (ROOT / "docs/contributing.md").read_text()
     section = text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
     rows = {}
     for line in section.splitlines():
@@ -49,9 +49,9 @@ def readme_table():
 
 def test_every_target_has_a_row_naming_exactly_its_declared_dependencies(package):
     rows = readme_table()
-    assert set(rows) == set(package), f"README rows {sorted(rows)} vs Package.swift {sorted(package)}"
+    assert set(rows) == set(package), f"docs/contributing.md rows {sorted(rows)} vs Package.swift {sorted(package)}"
     for module, deps in package.items():
-        assert rows[module] == deps, f"{module}: README says {sorted(rows[module])}, Package.swift {sorted(deps)}"
+        assert rows[module] == deps, f"{module}: docs/contributing.md says {sorted(rows[module])}, Package.swift {sorted(deps)}"
 
 
 def test_no_source_file_imports_a_module_of_this_package_its_target_does_not_declare(package):

@@ -7,6 +7,7 @@ shows; the password appears in no log, command line or error.
 import contextlib
 import hmac
 import json
+import os
 import ssl
 import subprocess
 
@@ -15,7 +16,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from http_client import Browser
 from mails import MailSink
-from stack import BIN, Stack, running
+from stack import BIN, ROOT, Stack, running
 from users import unique_email
 from waits import wait_for
 
@@ -203,3 +204,36 @@ def test_config_refuses_an_unreadable_ca_file_and_a_password_in_the_url(tmp_path
         checked = subprocess.run([BIN, "config", "check", "--config", str(config)], capture_output=True, text=True, timeout=30)
         assert checked.returncode == 1 and expected in checked.stderr, checked.stderr
         assert SECRET not in checked.stdout + checked.stderr
+
+
+def test_the_smtp_password_can_come_from_a_file_and_a_loose_or_missing_one_is_refused(tmp_path_factory, tmp_path, pki):
+    # mail.smtp_password_file, as database.password_file: the first line is the password, so it need not sit in the
+    # config file or the environment; a file others may read, or none, stops the command with one line naming it.
+    secret_file = tmp_path / "smtp-password"
+    secret_file.write_text(SECRET + "\n")
+    secret_file.chmod(0o600)
+    config = mail_config("smtps://127.0.0.1:1", pki, **{"mail.smtp_password_file": str(secret_file)})
+    del config["mail.smtp_password"]
+    with smtps_sink(pki) as sink:
+        config["mail.smtp_url"] = f"smtps://127.0.0.1:{sink.port}"
+        with stack_with(tmp_path_factory, config) as stack:
+            email = sign_up(stack)
+            sink.wait_for_mail(email, "/account/confirm?token=")
+            assert sink.sessions[-1]["authenticated"] and sink.sessions[-1]["login"] == USER.encode()
+            assert_secret_kept(stack)
+    env = {"FRONTDOOR_TEMPLATES_PATH": str(ROOT / "templates"), "FRONTDOOR_DATABASE_PATH": str(tmp_path / "f.sqlite"),
+           "FRONTDOOR_SOCIAL_TOKEN_KEY_FILE": str(tmp_path / "social.key"), "FRONTDOOR_MAIL_TRANSPORT": "smtp",
+           "FRONTDOOR_MAIL_SMTP_URL": "smtps://127.0.0.1:465", "FRONTDOOR_MAIL_SMTP_PASSWORD_FILE": str(secret_file)}
+
+    def frontdoor(*args):
+        return subprocess.run([BIN, *args], env={**os.environ, **env}, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert frontdoor("migrate").returncode == 0
+    assert frontdoor("mail", "list").returncode == 0
+    secret_file.chmod(0o644)
+    loose = frontdoor("mail", "list")
+    assert loose.returncode == 1 and loose.stderr == (f"frontdoor: mail.smtp_password_file {secret_file}: mode 644 lets others "
+                                                      f"read it; make it 600 (chmod 600 {secret_file})\n"), loose.stderr
+    secret_file.unlink()
+    missing = frontdoor("mail", "list")
+    assert missing.returncode == 1 and missing.stderr == f"frontdoor: cannot read mail.smtp_password_file {secret_file}\n", missing.stderr
+    assert SECRET not in loose.stdout + loose.stderr + missing.stdout + missing.stderr

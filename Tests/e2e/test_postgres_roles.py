@@ -1,8 +1,8 @@
-"""Two PostgreSQL roles, as README "PostgreSQL" ("Two roles") sets them up: an owner runs `frontdoor migrate`, and
+"""Two PostgreSQL roles, as docs/several-hosts.md ("Two roles") sets them up: an owner runs `frontdoor migrate`, and
 `frontdoor serve` runs as a runtime role with only SELECT/INSERT/UPDATE/DELETE on the tables and USAGE on the
 sequences (no CREATE), signing people up, in and out through nginx.
 
-The README's SQL block is run as it stands, with the role and database names changed, so the README cannot drift from
+The document's SQL block is run as it stands, with the role and database names changed, so the document cannot drift from
 what works. PostgreSQL only (SQLite has no roles).
 """
 import re
@@ -22,16 +22,16 @@ PASSWORD = "correct horse battery"
 
 
 def readme_grants():
-    """The README's SQL block that sets up the runtime role's privileges."""
-    text = (ROOT / "README.md").read_text()
+    """docs/several-hosts.md's SQL block that sets up the runtime role's privileges."""
+    text = (ROOT / "docs/several-hosts.md").read_text()
     blocks = [block for block in re.findall(r"```sql\n(.*?)```", text, re.S) if "ALTER DEFAULT PRIVILEGES" in block]
-    assert len(blocks) == 1, "README shows the two roles' grants once"
+    assert len(blocks) == 1, "docs/several-hosts.md shows the two roles' grants once"
     return blocks[0]
 
 
 @pytest.fixture(scope="module")
 def roles(tmp_path_factory):
-    """A new database owned by a new owner role, a runtime role, the README's grants run as the owner, and the schema
+    """A new database owned by a new owner role, a runtime role, the document's grants run as the owner, and the schema
     migrated by `frontdoor migrate` as the owner. Returns (the runtime role's URL, the owner's URL)."""
     server = backends.cluster_url()
     suffix = uuid.uuid4().hex[:10]

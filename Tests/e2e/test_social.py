@@ -277,7 +277,7 @@ def test_the_internal_endpoint_gives_the_current_token(social, oauth_provider):
 def test_a_restored_backup_reads_the_provider_tokens_through_the_key_kept_apart(social, oauth_provider, tmp_path):
     """`frontdoor backup` writes the database only, and copies social.token_key_file only where `--token-key` says,
     in another folder (a stolen backup folder must not open the sealed tokens); a Frontdoor served from the backup
-    and that key (as README's restore says) hands out the provider token sealed before the backup."""
+    and that key (as the restore in docs/operations.md says) hands out the provider token sealed before the backup."""
     sub, email = person(oauth_provider)
     social_sign_in(Browser(social), "corp")
     token = provider_token(social, email=email, provider="corp").json()["access_token"]
@@ -293,7 +293,7 @@ def test_a_restored_backup_reads_the_provider_tokens_through_the_key_kept_apart(
     folder.mkdir()
     for source, target in ((copy, "frontdoor.sqlite"), (keys / "social-tokens.key", "social-tokens.key")):
         shutil.copyfile(source, folder / target)
-        os.chmod(folder / target, 0o600)   # README's restore: a file others may read is refused
+        os.chmod(folder / target, 0o600)   # docs/operations.md's restore: a file others may read is refused
     restored = Stack(folder, {"confirmation.required": "false", "mail.transport": "outbox"},
                      extra_yaml=social_provider_yaml(oauth_provider, list(social.social.values()), folder / "social-tokens.key"))
     serving = running(restored)

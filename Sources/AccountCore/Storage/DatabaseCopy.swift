@@ -54,6 +54,8 @@ public enum DatabaseCopy {
         Table(name: "socialPending", key: ["digest"], identity: false),
         Table(name: "residence", key: ["id"], identity: false),
         Table(name: "auditCount", key: ["event"], identity: false),
+        Table(name: "accountGroup", key: ["id"], identity: true),
+        Table(name: "groupMember", key: ["accountId", "groupId"], identity: false),
     ]
 
     /// The migrations' own bookkeeping (GRDB's on SQLite, ours on PostgreSQL): each side keeps its own, not copied.

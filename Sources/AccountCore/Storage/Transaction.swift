@@ -62,7 +62,7 @@ extension SQLConnection {
 /// What a transaction did to the rows the session lookup reads. Only the session store's own writes report it
 /// (Storage/Stores), so no feature can forget to.
 public enum SessionChange: Sendable, Equatable {
-    /// Every session of the account (ended, or its primary address changed).
+    /// Every session of the account (ended, or its primary address or its groups changed).
     case account(Int64)
     /// One session, by digest.
     case session(Data)
@@ -124,8 +124,9 @@ public struct Transaction {
     }
 
     /// Tells the backend that this transaction changed what the session lookup reads for these sessions: a store
-    /// operation that deletes or touches sessions or changes an account's primary address calls it, so this host's
-    /// cache of lookups (PostgreSQL) follows when the transaction ends; other hosts hear it from the database's triggers.
+    /// operation that deletes or touches sessions or changes an account's primary address or groups calls it, so this
+    /// host's cache of lookups (PostgreSQL) follows when the transaction ends; other hosts hear it from the database's
+    /// triggers.
     func sessionsChanged(_ change: SessionChange) {
         connection.sessionsChanged(change)
     }

@@ -51,5 +51,8 @@ extension MessageCatalog {
         "mail_account_deleted_subject": "Votre compte {site} a été supprimé",
         "mail_account_deleted_intro": "Comme vous l’avez demandé, votre compte et tout ce qu’il contenait ont été supprimés. Au revoir, et merci.",
         "mail_account_deleted_not_you": "Si vous n’avez rien demandé de tel, prévenez sans attendre les responsables de ce site.",
+        "sign_out_title": "Se déconnecter",
+        "sign_out_question": "Vous déconnecter de {site} ?",
+        "sign_out_cancel": "Rester connecté",
     ]
 }

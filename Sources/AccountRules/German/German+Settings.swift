@@ -50,5 +50,8 @@ extension MessageCatalog {
         "mail_account_deleted_subject": "Ihr Konto bei {site} wurde gelöscht",
         "mail_account_deleted_intro": "Ihr Konto und alle zugehörigen Daten wurden wie gewünscht gelöscht. Auf Wiedersehen und vielen Dank!",
         "mail_account_deleted_not_you": "Wenn Sie die Löschung nicht veranlasst haben, wenden Sie sich bitte umgehend an die Betreiber dieser Website.",
+        "sign_out_title": "Abmelden",
+        "sign_out_question": "Von {site} abmelden?",
+        "sign_out_cancel": "Angemeldet bleiben",
     ]
 }

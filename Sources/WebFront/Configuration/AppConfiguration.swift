@@ -147,6 +147,8 @@ public struct AppConfiguration: Sendable, Equatable {
         public var smtpStartTLS = false
         public var smtpUsername = ""
         public var smtpPassword = ""
+        /// File whose first line is the SMTP AUTH password (`smtp_password_file`); wins over `smtp_password`.
+        public var smtpPasswordFile = ""
         /// PEM CA certificates trusted for the SMTP server's certificate instead of the system store (`smtp_ca_file`).
         public var smtpCAFile = ""
         /// SMTP connect and transfer limit (`timeout`).
@@ -261,6 +263,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public struct Log: Sendable, Equatable {
         /// trace, debug, info, notice, warning, error or critical (`level`).
         public var level = "info"
+        /// `text` (swift-log's lines) or `json` (one object per line; see LogFormat) (`format`).
+        public var format = "text"
     }
 
     /// `static_path`, or `<base_path>/static` when not set.

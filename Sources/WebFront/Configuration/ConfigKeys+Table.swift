@@ -1,6 +1,6 @@
 // ConfigKeys+Table.swift: the key table: every config key once, with its type, its meaning and where it is kept.
 // A key's default is not written here: it is AppConfiguration's initial value (for AccountCore's keys, the policy in
-// CoreConfiguration.swift), read back through the key. `frontdoor config reference` prints this table as the README's
+// CoreConfiguration.swift), read back through the key. `frontdoor config reference` prints this table as docs/configuration.md's
 // (a test keeps them equal); `frontdoor config check` reads and prints through it. Environment: FRONTDOOR_<KEY> with
 // the dots as underscores, upper-cased. The lists (`profile.fields`, `social.providers`, `messages`) are file only.
 import AccountCore
@@ -107,6 +107,8 @@ extension ConfigKeys {
         duration("retention.sent_mail", \.retention.sentMail, "delivered mail sent longer ago than this is deleted, unsent mail never (`0`: kept forever); at least `mail.throttle`"),
         duration("retention.prune_interval", \.retention.pruneInterval, "how often `frontdoor serve` prunes, after once at start"),
         duration("retention.unconfirmed", \.retention.unconfirmed, "accounts whose address was never confirmed (and not signed in to since), and added addresses never confirmed, are deleted this long after they were made, once no link mailed for them still works (`0`: kept forever); at least `confirmation.lifetime`. Until then such an address blocks its owner's sign-up"),
+        text("log.format", \.log.format, "`text`: swift-log's lines; `json`: one JSON object per line (time, level, event, account, client, request_id, then the event's own fields)", type: orList(logFormats.map { "`\($0)`" })),
+        text("mail.smtp_password_file", \.mail.smtpPasswordFile, "file whose first line is the SMTP AUTH password (mode 600: refused when others may read it); wins over `mail.smtp_password`"),
         choice("identity.username", \.identity.username, "`off`: every username is made from the address (`ann@example.com` → `ann`, then `ann-2` …) and shown read-only in settings; `optional`: sign-up and settings offer a username field (empty: made); `required`: sign-up asks for one. The gate sends it as `gate.headers.user` (see docs/headers.md)"),
         headerName("gate.headers.user", \.gate.headers.user, "the gate's header with the username"),
         headerName("gate.headers.name", \.gate.headers.name, "the gate's header with the display name (the username when none is set)"),

@@ -1,7 +1,7 @@
 // ConfigKeys.swift: what a config key is (name, type, meaning, how it is parsed from text and written back) and the
 // parsing of the value types. The keys themselves, each with its meaning, are the key table: ConfigKeys+Table.swift.
 // A key's default is the value AppConfiguration() holds (for AccountCore's keys, CoreConfiguration's), written once there;
-// the table reads it back (`defaultValue`), so the README's reference and `config check --verbose` never restate it.
+// the table reads it back (`defaultValue`), so docs/configuration.md's table and `config check --verbose` never restate it.
 import AccountCore
 import Foundation
 
@@ -10,7 +10,7 @@ struct ConfigKey: Sendable {
     let name: String
     /// What the value is written as ("duration", "whole number", "`auto` or `always`"…).
     let type: String
-    /// What the key does, in one line of Markdown (the README's "meaning" column).
+    /// What the key does, in one line of Markdown (the "meaning" column of docs/configuration.md's table).
     let meaning: String
     /// How the default reads when it is computed rather than a value (`<base_path>/static`); nil: `defaultValue`.
     let computedDefault: String?
@@ -34,6 +34,7 @@ struct ConfigKey: Sendable {
 /// The builders of the key table's rows, and the value types' parsing.
 enum ConfigKeys {
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    static let logFormats = ["text", "json"]
 
     static func text(_ name: String, _ path: WritableKeyPath<AppConfiguration, String> & Sendable, _ meaning: String,
                      type: String = "text", computedDefault: String? = nil) -> ConfigKey {

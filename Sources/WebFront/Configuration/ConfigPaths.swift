@@ -6,7 +6,7 @@
 // directory, as before. An empty value stays empty (fastcgi.socket: fd 0; password.blocklist_file: none). "." and ".."
 // are folded away. Keys:
 //   database.path   database.password_file   templates.path   fastcgi.socket   password.blocklist_file   mail.outbox   mail.smtp_ca_file
-//   social.token_key_file
+//   social.token_key_file   mail.smtp_password_file
 //   social.providers[].client_secret_file (read while the file is parsed: against the file's folder)
 import Foundation
 
@@ -22,6 +22,7 @@ enum ConfigPaths {
         ("mail.outbox", \.mail.outbox),
         ("mail.smtp_ca_file", \.mail.smtpCAFile),
         ("social.token_key_file", \.social.tokenKeyFile),
+        ("mail.smtp_password_file", \.mail.smtpPasswordFile),
     ]
 
     /// Makes every path key of `configuration` absolute: those named in `fileKeys` (their value came from the config

@@ -200,6 +200,7 @@ public enum ConfigReader {
         try validateRetention(c)
         try MessagesConfig.validate(c.languages, profileFields: c.profileFields.map(\.name))
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
+        try require(ConfigKeys.logFormats.contains(c.log.format), "log.format must be one of \(ConfigKeys.logFormats.joined(separator: ", "))")
     }
 
     /// `/account/` → `/account`, `/` → `` (mounted at the root).

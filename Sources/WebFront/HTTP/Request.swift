@@ -27,6 +27,8 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// The body was longer than the server accepts, and was dropped.
     public var bodyTooLarge: Bool
+    /// nginx's `$request_id` (`fastcgi_param FRONTDOOR_REQUEST_ID`), for the log lines (see RequestLog); nil: made here.
+    public var requestId: String?
     private let headers: any RequestHeaders
 
     init(method: String, uri: String, path: String, query: String, contentType: String?, remoteAddress: String?, isHTTPS: Bool,

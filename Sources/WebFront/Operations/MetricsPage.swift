@@ -5,6 +5,8 @@
 //   allowed_addresses   client addresses and CIDR ranges that may read them; a request nginx marks with
 //                       `fastcgi_param FRONTDOOR_INTERNAL 1` (an `internal` location) may too
 // Anyone else gets the ordinary 404, so the page does not announce itself.
+// `frontdoor_database_up` is the readiness check's answer (HealthPage): while it is 0 the families read from the
+// database are left out and the scrape still succeeds, so an alert can tell "database away" from "process gone".
 import AccountCore
 import Foundation
 import IPAddresses
@@ -25,6 +27,10 @@ struct MetricsPage: Sendable {
         text += "# HELP frontdoor_host_info The host these figures are from (metrics.host): scrape every host.\n"
         text += "# TYPE frontdoor_host_info gauge\nfrontdoor_host_info{host=\"\(Metrics.escape(settings.host))\"} 1\n"
         if let figures = database.backend.figures { text += Metrics.storageText(figures) }
+        let databaseUp = HealthPage.databaseAnswers(database)
+        text += "# HELP frontdoor_database_up 1 while the database answers (as <base>/health/ready checks it), else 0.\n"
+        text += "# TYPE frontdoor_database_up gauge\nfrontdoor_database_up \(databaseUp ? 1 : 0)\n"
+        guard databaseUp else { return Response(status: 200, contentType: Self.contentType, text: text + residentText()) }
         let families: [(String, AuditEvent, String)] = [("sign_ins", .signIn, "Successful sign-ins."),
                                                          ("sign_in_failures", .signInFailed, "Failed sign-ins (any reason)."),
                                                          ("lockouts", .lockout, "Accounts locked."),
@@ -38,11 +44,16 @@ struct MetricsPage: Sendable {
         }
         text += "# HELP frontdoor_mail_queue_depth Mail waiting to be sent.\n# TYPE frontdoor_mail_queue_depth gauge\n"
         text += "frontdoor_mail_queue_depth \(try mail.pendingCount())\n"
-        if let resident = Self.residentBytes() {
-            text += "# HELP process_resident_memory_bytes Resident memory size.\n# TYPE process_resident_memory_bytes gauge\n"
-            text += "process_resident_memory_bytes \(resident)\n"
-        }
-        return Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
+        return Response(status: 200, contentType: Self.contentType, text: text + residentText())
+    }
+
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    /// The process's resident memory family, when it can be read.
+    private func residentText() -> String {
+        guard let resident = Self.residentBytes() else { return "" }
+        return "# HELP process_resident_memory_bytes Resident memory size.\n# TYPE process_resident_memory_bytes gauge\n"
+            + "process_resident_memory_bytes \(resident)\n"
     }
 
     /// The process's resident set in bytes, from /proc/self/statm (nil elsewhere).

@@ -1,7 +1,7 @@
 // SocialCallbackPage.swift: `GET <base>/auth/<provider>/callback`: the provider sends the browser back here with
 // `code` and `state` (or `error`). The flow is used up first, whatever the answer, so a state works once.
 //
-// Outcomes (the README's behaviour table): consent denied → sign-in page, "You cancelled signing in with X"; the
+// Outcomes (the behaviour table of docs/operations.md): consent denied → sign-in page, "You cancelled signing in with X"; the
 // provider unreachable, an error, or a token that fails a check → sign-in page, "We couldn't sign you in with X",
 // nothing created; a bad, used or expired state → "That sign-in attempt has expired or was already used"; otherwise
 // AccountCore's SocialSignIn decides: signed in (or signed up), an address to ask (auth/email), an account to sign in

@@ -165,7 +165,7 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
     /// One prepared SELECT on a pooled connection (the reserve kept for the gate too), outside any transaction.
     private func fetchBrowserSession(digest: Data) throws -> SessionInfo? {
         try withConnection(claiming: .gate) { connection in
-            try connection.run(SessionLookup.sql, [digest]).rows.first.map { try SessionInfo(lookupRow: $0, digest: digest) }
+            try connection.run(SessionLookup.sql(.postgresql), [digest]).rows.first.map { try SessionInfo(lookupRow: $0, digest: digest) }
         }
     }
 

@@ -6,7 +6,8 @@
 //   session_cache_size     entries kept at most; a full cache is emptied and fills again
 // Only live sessions found by `findBrowserSession` are kept (never "no such session": a session made on another host
 // must be found at once). An entry goes when its account changes on any host (PostgresListener hears PostgreSQL's
-// NOTIFY from the triggers of migration `sessionNotifications`), at once when this host made the change (the
+// NOTIFY from the triggers of migrations `sessionNotifications` and `v15-groups`: a session ended, the primary address
+// changed, a group membership came or went), at once when this host made the change (the
 // transaction reports it), and in any case after the max age. While nobody listens (start-up, a lost listener
 // connection) nothing is kept or served: notifications sent meanwhile are lost, so the cache starts empty again.
 // A lookup that began before an invalidation may not store what it read (the generation ticket), so a row read just

@@ -14,12 +14,15 @@ public final class SQLiteBackend: StorageBackend, Sendable {
     let writer: any DatabaseWriter
     /// Per-thread read-only connections for the session lookup on every request (files only; nil in memory).
     let sessionLookup: SessionLookup?
+    /// The file this backend opened (nil in memory): the readiness check looks that it is still there.
+    public let filePath: String?
 
     public var dialect: SQLDialect { .sqlite }
 
     init(writer: any DatabaseWriter, filePath: String?) {
         self.writer = writer
         self.sessionLookup = filePath.map(SessionLookup.init(path:))
+        self.filePath = filePath
     }
 
     /// The file at `path` with the shared connection settings (and the size cap when `maxSizeMB` > 0). Several processes

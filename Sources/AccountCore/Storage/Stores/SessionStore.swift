@@ -23,7 +23,7 @@ extension Transaction {
     /// The browser session `digest` with its account's primary address (the hot path's statement, in this
     /// transaction), live or not; nil when there is none.
     func browserSession(digest: Data) throws -> SessionInfo? {
-        try row(SessionLookup.sql, [digest]).map { try SessionInfo(lookupRow: $0, digest: digest) }
+        try row(SessionLookup.sql(dialect), [digest]).map { try SessionInfo(lookupRow: $0, digest: digest) }
     }
 
     /// Sets the session's `lastSeenAt` (the touch of a session in use) while the stored one is at or before
@@ -220,11 +220,18 @@ extension Transaction {
 }
 
 extension SessionInfo {
-    /// The session a row of the lookup's statement (`SessionLookup.sql`) describes.
+    /// The session a row of the lookup's statement (`SessionLookup.sql(_:)`) describes.
     init(lookupRow row: SQLRow, digest: Data) throws {
         self.init(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
                   expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"),
-                  username: row["username"] ?? "", displayName: row["displayName"] ?? "")
+                  username: row["username"] ?? "", displayName: row["displayName"] ?? "",
+                  groups: Self.groups(String(sqlValue: row.value("groupNames"))))
+    }
+
+    /// The lookup's comma-joined group names as a sorted list (without case first, so `Admins` sits beside `admins`).
+    static func groups(_ joined: String?) -> [String] {
+        guard let joined, !joined.isEmpty else { return [] }
+        return joined.split(separator: ",").map(String.init).sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }
 }
