@@ -102,12 +102,14 @@ public struct Usernames: Sendable {
         }
     }
 
-    /// Changes the account's username to `name` (settings, the JSON API); the same name in another case is a change too.
+    /// Changes the account's username to `name` (settings, the JSON API, the operator); the same name in another case is a
+    /// change too.
     ///
     /// - Throws: `AccountError.refused("username_fixed")` when `mode` is `off`; `AccountError.invalid` on `username`
     ///   when the name breaks the rule or another account holds it; `AccountError.notFound` when the account is gone.
-    public func change(accountId: Int64, to name: String, client: ClientInfo) throws {
-        guard mode != .off else { throw AccountError.refused("username_fixed") }
+    /// `byOperator` (`frontdoor user username --set`): whatever `mode` says; the rule still holds.
+    public func change(accountId: Int64, to name: String, client: ClientInfo, byOperator: Bool = false) throws {
+        guard mode != .off || byOperator else { throw AccountError.refused("username_fixed") }
         let name = name.trimmingWhitespace()
         if let problem = Username.problem(name) {
             var errors = ValidationErrors()

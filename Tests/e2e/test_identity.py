@@ -4,13 +4,14 @@ the display name as Remote-Name, the account id as Remote-Account-Id (`gate.acco
 user object reads back the username, display name and declared profile fields an app registered."""
 import html
 import re
+import subprocess
 
 import pytest
 
 from api_client import Api
 from devise_api import PASSWORD, check_error, check_user
 from http_client import Browser
-from stack import new_stack
+from stack import BIN, new_stack
 from test_gate import EchoApp, origin, server_files
 from users import unique_email
 
@@ -111,3 +112,21 @@ def test_the_api_user_object_reads_back_the_username_display_name_and_declared_f
     assert error["errors"] == {"username": ["Username is reserved"]}
     made = check_user(Api(stack).post("/users", {"user": {"email": unique_email("Made"), "password": PASSWORD}}), 201)["user"]
     assert made["username"] == made["email"].split("@")[0].lower() and made["profile"] == {}
+
+
+def test_the_operator_reads_and_sets_a_username_from_the_command_line(identity_stack):
+    stack = identity_stack
+    email = unique_email("cli")
+    browser, _ = sign_up(stack, email, "")
+
+    def username(*args):
+        return subprocess.run([BIN, "user", "username", email, *args, "--config", str(stack.config_path)],
+                              capture_output=True, text=True, timeout=60)
+
+    shown = username()
+    assert shown.returncode == 0 and shown.stdout == f"{email}: {email.split('@')[0].lower()}\n", shown
+    refused = username("--set", "Admin")
+    assert refused.returncode == 1 and refused.stderr.strip().endswith("Username is reserved"), refused
+    changed = username("--set", "ops-" + email.split("@")[0][-6:])
+    assert changed.returncode == 0, changed
+    assert seen(browser.get(origin(stack) + "/app/"), "Remote-User") == "ops-" + email.split("@")[0][-6:]
