@@ -75,8 +75,8 @@ public struct Registration: Sendable {
         errors.append(try usernameErrors(username))
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, username: username, displayName: displayName, values: values, invite: invite, errors: errors,
-                                         client: client, kind: kind, here: here)
+                return try signUpInvited(address: address, username: username, displayName: displayName, values: values, invite: invite,
+                                         errors: errors, client: client, kind: kind, here: here)
             }
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
@@ -151,7 +151,8 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    private func signUpInvited(address: String, username: String, displayName: String, values: [String: String], invite: String, errors: ValidationErrors,
+    private func signUpInvited(address: String, username: String, displayName: String, values: [String: String], invite: String,
+                               errors: ValidationErrors,
                                client: ClientInfo, kind: SessionKind, here: BrowserTokens?) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }

@@ -13,7 +13,9 @@ extension Transaction {
 
     /// The account's username ("" when it has none yet) and display name; nil when the account is gone.
     func names(of accountId: Int64) throws -> (username: String, displayName: String)? {
-        try row("SELECT username, displayName FROM account WHERE id = ?", [accountId]).map { (($0["username"] as String?) ?? "", try $0.decode("displayName")) }
+        try row("SELECT username, displayName FROM account WHERE id = ?", [accountId]).map { row in
+            ((row["username"] as String?) ?? "", try row.decode("displayName"))
+        }
     }
 
     /// Sets the account's display name (a sign-up that sent one); the value must follow the profile's rule.
