@@ -1,6 +1,7 @@
 # Frontdoor: `make run` serves http://127.0.0.1:8080/account/; `make test` runs every test.
 # Both first install what is missing (scripts/install-deps: Debian packages; .venv for the e2e tests).
-.PHONY: run test deps build build-release unit e2e e2e-postgres bench clean tsan tsan-repeat fuzz-smoke fuzz http-fuzz faults soak
+.PHONY: run test deps build build-release unit e2e e2e-postgres bench clean tsan tsan-repeat fuzz-smoke fuzz http-fuzz faults soak \
+        dist deb deb-check runtime-libraries
 
 PORT ?= 8080
 PYTEST_ARGS ?=
@@ -40,8 +41,8 @@ e2e-postgres: build
 
 # make test = the unit tests (on SQLite and on PostgreSQL), the end-to-end suite (with the short smoke of the HTTP
 # fuzz, faults and soak) on SQLite and again on PostgreSQL, the unit tests under the thread sanitizer, and every fuzz
-# target for a short run over its corpus.
-test: unit e2e e2e-postgres tsan fuzz-smoke
+# target for a short run over its corpus; and docs/install.md's runtime libraries against ldd (runtime-libraries).
+test: unit e2e e2e-postgres tsan fuzz-smoke runtime-libraries
 
 # Issue 11 (SECURITY.md has the figures of the long runs). The thread-sanitized build has its own folder.
 tsan: deps
@@ -89,5 +90,23 @@ bench: build-release
 	@scripts/install-deps --with-venv
 	bench/run $(BENCH_ARGS)
 
+# Packages for machines without a Swift toolchain (docs/install.md): the release tarball, the Debian package, and the
+# package installed and signed in through on a clean debootstrap'd bookworm (root; not part of `make test`).
+dist: deps
+	scripts/dist
+
+deb: dist
+	scripts/deb
+
+deb-check: deb
+	scripts/deb-check
+
+# docs/install.md's runtime libraries against `ldd` of a --static-swift-stdlib binary: a debug build in its own scratch
+# folder, since the static standard library is chosen when modules compile, not only at the link (make dist checks
+# its release binary the same way).
+runtime-libraries: deps
+	swift build --static-swift-stdlib --scratch-path .build-static --product frontdoor
+	scripts/runtime-libraries --check .build-static/debug/frontdoor
+
 clean:
-	rm -rf run .venv
+	rm -rf run .venv dist

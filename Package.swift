@@ -7,7 +7,17 @@
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
 // (Foundation's URLSession, FoundationNetworking on Linux; the Keychain store only where Security exists).
+// CBuildInfo carries the version, commit and build date that scripts/dist passes in the environment (below).
+// License: Apache License 2.0 (LICENSE).
 import PackageDescription
+
+/// FRONTDOOR_VERSION, FRONTDOOR_COMMIT and FRONTDOOR_BUILD_DATE from the build's environment, as C string macros for
+/// CBuildInfo; a value with characters outside [A-Za-z0-9.:+_-] is left out (the binary then says "unknown").
+let buildInfoDefines: [CSetting] = ["FRONTDOOR_VERSION", "FRONTDOOR_COMMIT", "FRONTDOOR_BUILD_DATE"].compactMap { name in
+    guard let value = Context.environment[name], !value.isEmpty,
+          value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".:+_-".contains($0)) }) else { return nil }
+    return .define(name, to: "\"\(value)\"")
+}
 
 let package = Package(
     name: "Frontdoor",
@@ -42,6 +52,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The project's one lock (pthread mutex + condition), below every module that needs one; not a product.
         .target(name: "Locking"),
+        .target(name: "CBuildInfo", cSettings: buildInfoDefines),
         // Addresses as numbers (inet_pton), CIDR ranges and the special-purpose rule (issue 22): a leaf, because
         // AccountCore (per-address limits), BrowserID (which hosts /verify may fetch from) and WebFront all need them.
         .target(name: "IPAddresses"),
@@ -71,7 +82,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "BrowserID", "Encodings", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
+            "AccountCore", "AccountRules", "BrowserID", "CBuildInfo", "Encodings", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

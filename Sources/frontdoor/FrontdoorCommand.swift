@@ -1,5 +1,5 @@
 // FrontdoorCommand.swift: the `frontdoor` command line: serve (the default), migrate, config check, mail, keys, user,
-// sessions, audit, invite, backup, db copy.
+// sessions, audit, invite, backup, db copy; `--version` (BuildInfo).
 import ArgumentParser
 import Foundation
 import WebFront
@@ -13,6 +13,7 @@ struct FrontdoorCommand: ParsableCommand {
             Without a subcommand, frontdoor serves: on --socket, on the listening socket passed as fd 0 \
             (spawn-fcgi, systemd), or, when a web server starts it as plain CGI, the one request in its environment.
             """,
+        version: BuildInfo.current.versionText(),
         subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self,
                       UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self, DatabaseCommand.self,
                       GroupCommand.self],

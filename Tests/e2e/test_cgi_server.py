@@ -26,7 +26,7 @@ from waits import wait_for
 
 PASSWORD = "one process per request 42"
 SAMPLE = ROOT / "config/lighttpd-frontdoor-cgi.conf"
-# The sample's paths (README "Production install") and what they become here.
+# The sample's paths (docs/install.md "Production install") and what they become here.
 SAMPLE_BINARY, SAMPLE_CONFIG, SAMPLE_STATIC = ("/usr/local/bin/frontdoor", "/etc/frontdoor/frontdoor.yml",
                                                "/usr/local/share/frontdoor/static/")
 

@@ -1,7 +1,7 @@
 """A rolling upgrade on PostgreSQL: two hosts on one database behind nginx (hosts.py); host B, still on the running
 binary, keeps serving while the next version's migration step is applied under it.
 
-The step is the kind README "Upgrading" allows while old hosts run: a nullable column added to every table (the
+The step is the kind docs/install.md "Upgrading" allows while old hosts run: a nullable column added to every table (the
 tables an old host reads whole included), applied with the DDL a next version's migration would run and recorded in
 `schemaMigration` under a name this binary does not know. Before it, B has served each flow twice, so its pooled
 connections hold their prepared statements; after it, B serves each flow again: sign-up, confirmation, a password

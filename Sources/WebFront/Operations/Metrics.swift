@@ -43,7 +43,7 @@ public final class Metrics: @unchecked Sendable {
     }
 
     /// The request families in Prometheus text format (requests by route and status, latency histograms by route,
-    /// gate checks by result).
+    /// gate checks by result, and this build: frontdoor_build_info).
     func requestText() -> String {
         let all = snapshot()
         var out = "# HELP frontdoor_http_requests_total Requests answered, by route and status.\n# TYPE frontdoor_http_requests_total counter\n"
@@ -69,6 +69,9 @@ public final class Metrics: @unchecked Sendable {
         for (result, status) in [("allowed", 200), ("unauthenticated", 401), ("forbidden", 403)] {
             out += "frontdoor_gate_checks_total{result=\"\(result)\"} \(gate[status] ?? 0)\n"
         }
+        let build = BuildInfo.current
+        out += "# HELP frontdoor_build_info The version and commit this process runs (always 1).\n# TYPE frontdoor_build_info gauge\n"
+        out += "frontdoor_build_info{version=\"\(Self.escape(build.version))\",commit=\"\(Self.escape(build.commit))\"} 1\n"
         return out
     }
 
