@@ -21,6 +21,12 @@ public struct APIUser: Sendable, Equatable {
     public var updatedAt: Date
     /// An address the API's profile update asked for, waiting for its confirmation to become primary.
     public var pendingEmail: String?
+    /// The account's username ("" only for an account an older host made that was never looked up since).
+    public var username: String = ""
+    /// The display name; "" when unset.
+    public var displayName: String = ""
+    /// The operator's declared profile fields that have a value, by field name (filled by the caller that knows them).
+    public var profile: [String: String] = [:]
 
     public init(id: Int64, email: String, createdAt: Date, updatedAt: Date, pendingEmail: String? = nil) {
         self.id = id

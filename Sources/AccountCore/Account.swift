@@ -16,10 +16,13 @@ public struct Account: Codable, Sendable, Equatable {
 extension Account {
     /// Inserts a new account with `address` as its primary address (verified now when `verified`) and `language` as its
     /// preference, in the caller's transaction; returns the account's and the address's ids. Sign-up, invitations and
-    /// `frontdoor user add` use it.
-    static func insert(address: String, passwordHash: String, verified: Bool, language: String?, now: Date,
+    /// `frontdoor user add` use it. The account's username is `username` (sign-up's chosen one, following the rule), or
+    /// made from the address when empty (Usernames).
+    static func insert(address: String, passwordHash: String, verified: Bool, language: String?, now: Date, username: String = "",
                        in tx: Transaction) throws -> (account: Int64, address: Int64) {
-        try tx.insertAccount(address: address, passwordHash: passwordHash, verified: verified, language: language, now: now)
+        let ids = try tx.insertAccount(address: address, passwordHash: passwordHash, verified: verified, language: language, now: now)
+        try Usernames.assign(chosen: username, orMadeFrom: address, to: ids.account, in: tx)
+        return ids
     }
 }
 

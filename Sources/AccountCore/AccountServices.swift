@@ -41,6 +41,7 @@ public struct AccountServices: Sendable {
     public let residences: Residences
     public let retention: Retention
     public let groups: Groups
+    public let usernames: Usernames
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
@@ -67,9 +68,10 @@ public struct AccountServices: Sendable {
                                   clock: clock, random: random, logger: logger)
         profile = Profile(database: database, fields: profileFields, languages: configuration.languages, audit: audit,
                           clock: clock, logger: logger)
+        usernames = Usernames(database: database, mode: configuration.usernames, audit: audit, logger: logger)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                     confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
-                                    clock: clock, logger: logger)
+                                    usernames: usernames, clock: clock, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         browserSessions = BrowserSessions(database: database, sessions: sessions, audit: audit, logger: logger)

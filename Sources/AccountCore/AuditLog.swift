@@ -39,6 +39,7 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case groupDeleted = "group_deleted"
     case groupMemberAdded = "group_member_added"
     case groupMemberRemoved = "group_member_removed"
+    case usernameChanged = "username_changed"
 }
 
 /// One audit row.

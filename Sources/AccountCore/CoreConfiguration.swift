@@ -172,6 +172,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var languages: [String] = []
     /// How long audit rows and sent mail are kept (config section `retention`).
     public var retention = RetentionPolicy.default
+    /// Whether people choose their username (config `identity.username`).
+    public var usernames = Username.Mode.off
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

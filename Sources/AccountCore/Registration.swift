@@ -7,6 +7,8 @@
 //   invitations    Invitations (`signup`: open | invite | closed; `invite.lifetime`)
 //   profile        Profile (`profile.fields`): the declared fields with `sign_up` are stored with the account, in its
 //                  transaction; a unique value another account holds is `taken` on that field, and nothing is created
+//   usernames      Usernames (`identity.username`): unless `off`, the form's `username` is the account's (checked by
+//                  AccountRules' `Username` rule, required when `required`; `taken` when held); else one is made
 // With confirmation required, an address that already has an account gets the same outcome as a new
 // one (`.confirmationSent`), nothing is created, and its owner is mailed instead: nobody can learn
 // from sign-up which addresses have accounts. Both paths hash the password, so they take as long.
@@ -41,6 +43,7 @@ public struct Registration: Sendable {
     let audit: AuditLog
     let invitations: Invitations
     let profile: Profile
+    let usernames: Usernames
     let clock: any Clock
     let logger: Logger
 
@@ -63,11 +66,17 @@ public struct Registration: Sendable {
         var values = profile.normalized(form, signUp: true)
         let address = (form["email"] ?? "").trimmingWhitespace()
         values["email"] = address
+        // Off, `username` is not ours: a declared profile field may have the name (ConfigReader refuses it otherwise).
+        let username = usernames.mode == .off ? "" : (form["username"] ?? "").trimmingWhitespace()
+        // A display name sent with the sign-up (the JSON API's `displayName`) is kept, under the profile page's rule.
+        let displayName = (form["display_name"] ?? "").trimmingWhitespace()
         var errors = validator.validate(values)
+        errors.append(AccountForms.profile([]).validate(["display_name": displayName]))
+        errors.append(try usernameErrors(username))
         if let invited {
             if EmailFormat.normalized(invited) == EmailFormat.normalized(address) {
-                return try signUpInvited(address: address, values: values, invite: invite, errors: errors, client: client, kind: kind,
-                                         here: here)
+                return try signUpInvited(address: address, username: username, displayName: displayName, values: values, invite: invite,
+                                         errors: errors, client: client, kind: kind, here: here)
             }
             // In open mode an invitation for another address is simply not used.
             if mode == .invite { errors.add(FieldError(key: "not_invited"), to: "email", displayName: emailDisplayName) }
@@ -89,7 +98,9 @@ public struct Registration: Sendable {
                 // at once cannot both take the last place.
                 guard try allowsAnotherAccount(from: client, in: tx) else { return .rateLimited }
                 let (accountId, emailId) = try insertAccount(address: address, passwordHash: passwordHash, verified: false,
-                                                             language: client.language, in: tx)
+                                                             language: client.language, username: username, in: tx)
+                if !displayName.isEmpty { try tx.setDisplayName(displayName, of: accountId) }
+                if !displayName.isEmpty { try tx.setDisplayName(displayName, of: accountId) }
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, in: tx)
                 if confirmation.required {
@@ -140,7 +151,8 @@ public struct Registration: Sendable {
     /// Sign-up through a valid invitation for `address`: the invitation is used only when the account is created
     /// (same transaction); the address is confirmed and the person signed in. Only the invitee holds the link, so
     /// saying that the address is taken tells nobody else anything.
-    private func signUpInvited(address: String, values: [String: String], invite: String, errors: ValidationErrors,
+    private func signUpInvited(address: String, username: String, displayName: String, values: [String: String], invite: String,
+                               errors: ValidationErrors,
                                client: ClientInfo, kind: SessionKind, here: BrowserTokens?) throws -> SignUpOutcome {
         var errors = errors
         if errors.isEmpty, try isTaken(address) { errors.add(takenError, to: "email", displayName: emailDisplayName) }
@@ -153,7 +165,7 @@ public struct Registration: Sendable {
                 // UPDATE decides (InviteStore.redeemInvite).
                 guard try invitations.redeem(token: invite, address: address, in: tx) else { throw AccountError.invitationRequired }
                 let (accountId, _) = try insertAccount(address: address, passwordHash: passwordHash, verified: true,
-                                                       language: client.language, in: tx)
+                                                       language: client.language, username: username, in: tx)
                 try profile.store(values, accountId: accountId, signUp: true, in: tx)
                 try audit.record(.signUp, accountId: accountId, email: address, client: client, detail: "invitation", in: tx)
                 return try sessions.create(in: tx, accountId: accountId, email: address, rememberMe: false, client: client, kind: kind,
@@ -168,9 +180,26 @@ public struct Registration: Sendable {
         }
     }
 
-    private func insertAccount(address: String, passwordHash: String, verified: Bool, language: String?,
+    private func insertAccount(address: String, passwordHash: String, verified: Bool, language: String?, username: String,
                                in tx: Transaction) throws -> (Int64, Int64) {
-        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(), in: tx)
+        try Account.insert(address: address, passwordHash: passwordHash, verified: verified, language: language, now: clock.now(),
+                           username: username, in: tx)
+    }
+
+    /// What is wrong with the chosen `username` (empty when the setting is `off`): the rule, then `taken` when another
+    /// account holds it (a race past this check is settled by the unique index: Usernames.assign).
+    private func usernameErrors(_ username: String) throws -> ValidationErrors {
+        var errors = ValidationErrors()
+        guard usernames.mode != .off else { return errors }
+        let displayName = validator.field(named: "username")?.displayName ?? "Username"
+        if !username.isEmpty || usernames.mode == .required, let problem = Username.problem(username) {
+            errors.add(problem, to: "username", displayName: displayName)
+            return errors
+        }
+        if !username.isEmpty, try database.read({ tx in try tx.account(withUsername: username) }) != nil {
+            errors.add(takenError, to: "username", displayName: displayName)
+        }
+        return errors
     }
 
     private var takenError: FieldError { FieldError(key: "taken") }

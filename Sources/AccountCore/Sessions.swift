@@ -53,6 +53,11 @@ public struct SessionInfo: Sendable, Equatable {
     /// Whether the primary address was verified (the gate passes on and matches only a verified address); false
     /// where the row did not say (a session just made, an API token).
     public var emailVerified: Bool = false
+    /// The account's username (Usernames.swift); "" where the row did not say (a session just made, an API token) or
+    /// the account has none yet (made by an older host: `find` gives it one).
+    public var username: String = ""
+    /// The account's display name; "" when unset.
+    public var displayName: String = ""
     /// The names of the account's groups, sorted (the gate's `group:` rule and `Remote-Groups`); empty where the row
     /// did not say.
     public var groups: [String] = []
@@ -95,8 +100,9 @@ public struct Sessions: Sendable {
         let expiresAt = now + lifetime
         try tx.insertSession(digest: token.digest, accountId: accountId, now: now, expiresAt: expiresAt, rememberMe: remembered,
                              client: client, kind: kind, authenticated: recentSignIn)
-        let info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
+        var info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
+        (info.username, info.displayName) = try tx.names(of: accountId) ?? ("", "")
         return SessionGrant(token: token, session: info, browser: nil)
     }
 
@@ -106,7 +112,10 @@ public struct Sessions: Sendable {
     /// snapshot; see SessionLookup), and a write only when `lastSeenAt` is older than the touch interval.
     public func find(token encoded: String) throws -> SessionInfo? {
         guard let token = SecretToken(encoded: encoded) else { return nil }
-        guard let info = try database.backend.findBrowserSession(digest: token.digest) else { return nil }
+        guard var info = try database.backend.findBrowserSession(digest: token.digest) else { return nil }
+        if info.username.isEmpty, isLive(info, at: clock.now()) {
+            info.username = try Usernames(database: database).ensure(accountId: info.accountId, address: info.email)
+        }
         return try touched(info)
     }
 

@@ -18,14 +18,20 @@ import Foundation
 
 extension FrontdoorClient {
     /// Creates an account. `fields` are the operator's declared profile fields and `displayName` (camelCase or
-    /// snake_case keys). With the server's `confirmation.required`, the answer is `.confirmationSent` for a new and a
-    /// taken address alike.
+    /// snake_case keys). `username`: the one chosen, when the server's `identity.username` lets people choose (checked
+    /// against AccountRules' `Username` rule before sending; the server ignores it when `off`). With the server's
+    /// `confirmation.required`, the answer is `.confirmationSent` for a new and a taken address alike.
     @discardableResult
-    public func register(email: String, password: String, passwordConfirmation: String? = nil,
+    public func register(email: String, password: String, passwordConfirmation: String? = nil, username: String? = nil,
                          fields: [String: String] = [:]) async throws -> RegistrationResult {
         let confirmation = passwordConfirmation ?? password
         try check(["email": email, "password": password, "password_confirmation": confirmation], with: signUpRules)
         var user = fields
+        if let username {
+            try check(["username": username], with: Validator([Field("username", displayName: "Username",
+                                                                     rules: Username.rules(required: false))]))
+            user["username"] = username
+        }
         user["email"] = email
         user["password"] = password
         user["passwordConfirmation"] = confirmation
@@ -52,12 +58,19 @@ extension FrontdoorClient {
     }
 
     /// Changes what is given: `email` (a new address, mailed a link; it becomes primary once confirmed and shows as
-    /// `unconfirmedEmail` meanwhile) and profile `fields` such as `displayName`. Keys not sent keep their values.
+    /// `unconfirmedEmail` meanwhile), `username` (where the server lets people choose) and profile `fields` such as
+    /// `displayName`. Keys not sent keep their values.
     /// A new `email` needs `currentPassword` unless this token signed in within the server's `session.reauthenticate_after`
     /// (else `.unauthorized`).
     @discardableResult
-    public func update(email: String? = nil, currentPassword: String? = nil, fields: [String: String] = [:]) async throws -> User {
+    public func update(email: String? = nil, currentPassword: String? = nil, username: String? = nil,
+                       fields: [String: String] = [:]) async throws -> User {
         var user = fields
+        if let username {
+            try check(["username": username], with: Validator([Field("username", displayName: "Username",
+                                                                     rules: Username.rules(required: true))]))
+            user["username"] = username
+        }
         if let email {
             try check(["email": email], with: signUpRules, only: ["email"])
             user["email"] = email

@@ -2,7 +2,10 @@
 //
 // Options: none. The wire (docs/native-apps.md):
 //   {"user":{"id":12,"email":"ann@x","authenticationToken":"…"|null,"createdAt":"2026-11-24T10:00:00.000Z",
-//            "updatedAt":"…"[,"unconfirmedEmail":"new@x"]}[,"confirmationSent":true]}
+//            "updatedAt":"…","username":"ann","displayName":"Ann Lee","profile":{"phone":"…"}
+//            [,"unconfirmedEmail":"new@x"]}[,"confirmationSent":true]}
+// (the declared fields also come at the top level, for devise-ios; this client reads them from `profile`). A server
+// older than usernames sends none of the last three: `username` and `displayName` are nil then, `profile` empty.
 // Times are ISO 8601 in UTC with or without milliseconds; keys the client does not know are ignored.
 import Foundation
 
@@ -18,15 +21,41 @@ public struct User: Sendable, Equatable, Codable {
     public var updatedAt: Date?
     /// A new address asked for by `update(email:)`, waiting for its confirmation link before it becomes primary.
     public var unconfirmedEmail: String?
+    /// What the site's apps know the person as (the gate's Remote-User); follows AccountRules' `Username` rule.
+    public var username: String?
+    /// The display name; "" when the person set none.
+    public var displayName: String?
+    /// The operator's declared profile fields that have a value, by field name (what the app registered or updated).
+    public var profile: [String: String]
 
     public init(id: Int64?, email: String, authenticationToken: String? = nil, createdAt: Date? = nil,
-                updatedAt: Date? = nil, unconfirmedEmail: String? = nil) {
+                updatedAt: Date? = nil, unconfirmedEmail: String? = nil, username: String? = nil, displayName: String? = nil,
+                profile: [String: String] = [:]) {
         self.id = id
         self.email = email
         self.authenticationToken = authenticationToken
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.unconfirmedEmail = unconfirmedEmail
+        self.username = username
+        self.displayName = displayName
+        self.profile = profile
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, authenticationToken, createdAt, updatedAt, unconfirmedEmail, username, displayName, profile
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try keys.decodeIfPresent(Int64.self, forKey: .id), email: try keys.decode(String.self, forKey: .email),
+                  authenticationToken: try keys.decodeIfPresent(String.self, forKey: .authenticationToken),
+                  createdAt: try keys.decodeIfPresent(Date.self, forKey: .createdAt),
+                  updatedAt: try keys.decodeIfPresent(Date.self, forKey: .updatedAt),
+                  unconfirmedEmail: try keys.decodeIfPresent(String.self, forKey: .unconfirmedEmail),
+                  username: try keys.decodeIfPresent(String.self, forKey: .username),
+                  displayName: try keys.decodeIfPresent(String.self, forKey: .displayName),
+                  profile: try keys.decodeIfPresent([String: String].self, forKey: .profile) ?? [:])
     }
 }
 

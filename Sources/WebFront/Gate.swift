@@ -1,17 +1,20 @@
 // Gate.swift: `GET <base>/auth/check`, the target of nginx's `auth_request`: is this visitor signed in, and allowed?
 //
-// Options (nginx passes them; see nginx/snippets/frontdoor-gate.conf):
+// Options (nginx passes the first two; see nginx/snippets/frontdoor-gate.conf):
 //   X-Original-URL     the protected URL ($scheme://$http_host$request_uri); the 401's sign-in link returns there (`rd`)
 //   FRONTDOOR_ALLOW    optional rule for this location: addresses, domains and groups separated by spaces or commas
 //                      (`alice@example.com @example.org .example.net group:admins`; GateRule.swift); a signed-in
 //                      person it does not admit gets 403
-// Answers 200 with Remote-User (account id), Remote-Email, Remote-Name and Remote-Groups (comma-separated); 401 with
-// `Location: <sign-in URL>?rd=…` (nginx turns it into a redirect with `error_page 401 =302`); 403 when a rule refuses.
-// The hot path is one indexed SELECT by the cookie's digest; no CSRF cookie, no page rendering, and a write at most
-// once a minute per session.
+//   gate.headers.*     the answer's header names; gate.account_id: where the account id goes (AppConfiguration+Identity)
+// Answers 200 with the person (docs/headers.md is the contract): Remote-User (the username, or the account id with
+// `gate.account_id: remote_user`), Remote-Name (the display name, else the username), Remote-Email (the primary
+// address, only when verified), Remote-Groups (comma-separated, absent when none) and, with `gate.account_id: header`,
+// Remote-Account-Id. 401 with `Location: <sign-in URL>?rd=…` (nginx turns it into a redirect with
+// `error_page 401 =302`); 403 when a rule refuses. The hot path is one indexed SELECT by the cookie's digest; no CSRF
+// cookie, no page rendering, and a write at most once a minute per session.
 // Only a verified primary address counts: with `confirmation.required` off a person is signed in with an address
-// nobody proved, so it meets no address or domain entry (403, even one naming it) and is not passed on (200 with
-// Remote-User only); a `group:` entry counts membership, which the operator gave, whatever the address.
+// nobody proved, so it meets no address or domain entry (403, even one naming it) and is not passed on (no
+// Remote-Email); a `group:` entry counts membership, which the operator gave, whatever the address.
 import AccountCore
 
 struct Gate: Sendable {
@@ -21,13 +24,20 @@ struct Gate: Sendable {
            !rule.allows(GateRule.Person(verifiedEmail: session.emailVerified ? session.email : nil, groups: session.groups)) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
-        guard session.emailVerified else { return Response(status: 200, headers: [(name: "Remote-User", value: String(session.accountId))]) }
-        return Response(status: 200, headers: [
-            (name: "Remote-User", value: String(session.accountId)),
-            (name: "Remote-Email", value: session.email),
-            (name: "Remote-Name", value: String(session.email.prefix { $0 != "@" })),
-            (name: "Remote-Groups", value: session.groups.joined(separator: ",")),
-        ])
+        return Response(status: 200, headers: Self.identityHeaders(session, gate: context.site.configuration.gate))
+    }
+
+    /// Who the session's person is, as the headers the gate answers with (in the contract's order).
+    static func identityHeaders(_ session: SessionInfo, gate: AppConfiguration.Gate) -> [(name: String, value: String)] {
+        let names = gate.headers
+        let accountId = String(session.accountId)
+        var headers = [(name: names.user, value: gate.accountId == .remoteUser ? accountId : session.username)]
+        headers.append((name: names.name, value: session.displayName.isEmpty ? session.username : session.displayName))
+        if session.emailVerified { headers.append((name: names.email, value: session.email)) }
+        if !session.groups.isEmpty { headers.append((name: names.groups, value: session.groups.joined(separator: ","))) }
+        if gate.accountId == .header { headers.append((name: names.accountId, value: accountId)) }
+        // A display name is one line by its rule; a control character from anywhere else must still not end the header.
+        return headers.map { ($0.name, String($0.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f })) }
     }
 
     /// 401 with the sign-in URL (absolute, on `public_url`) carrying the original URL when it may be returned to.

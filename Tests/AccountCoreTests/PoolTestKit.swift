@@ -1,5 +1,6 @@
 // PoolTestKit.swift: what the pool and touch tests share: a backend with chosen pool limits, a thread that holds a
 // pooled connection until told to let go, and a poll for a condition.
+import AccountRules
 import Foundation
 import Locking
 import StorageTestKit
@@ -27,7 +28,9 @@ enum PoolTestKit {
     @discardableResult
     static func account(_ email: String, session digest: Data, at now: Date, on backend: any StorageBackend) throws -> Int64 {
         try backend.write { tx in
-            let id = try tx.insert("INSERT INTO account (passwordHash, createdAt, updatedAt) VALUES ('x', 1, 1) RETURNING id")
+            // With its username, as this version makes every account (UsernamesTests covers an older host's, without).
+            let id = try tx.insert("INSERT INTO account (passwordHash, createdAt, updatedAt, username) VALUES ('x', 1, 1, ?) RETURNING id",
+                                   [Username.base(from: email)])
             try tx.execute("INSERT INTO emailAddress (accountId, address, normalizedAddress, isPrimary, verifiedAt, createdAt) VALUES (?, ?, ?, TRUE, 1, 1)",
                            [id, email, email])
             try tx.insertSession(digest: digest, accountId: id, now: now, expiresAt: now + 3600, rememberMe: false,

@@ -91,7 +91,7 @@ struct SchemaShape {
             for index in try tx.rows("SELECT name, \"unique\" AS isUnique, origin, partial FROM pragma_index_list(?)", [table]) {
                 let name: String = try index.decode("name"), origin: String = try index.decode("origin")
                 guard origin != "pk" else { continue }
-                let columns = try tx.values(String.self, "SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name])
+                let columns = try tx.values(String.self, "SELECT COALESCE(name, '(expression)') AS name FROM pragma_index_info(?) ORDER BY seqno", [name])
                 var predicate: String?
                 if try index.decode("partial", as: Int.self) == 1,
                    let sql = try tx.value(String.self, "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", [name]),

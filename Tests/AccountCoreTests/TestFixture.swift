@@ -20,12 +20,13 @@ struct TestFixture {
     /// `database`: one the test opened (a shared one).
     init(session: SessionPolicy = .default, confirmationRequired: Bool = false, lockout: LockoutPolicy = .default,
          signUp: SignUpPolicy = .default, databasePath: String? = nil, backend: SQLDialect = TestDatabase.backend, seed: UInt64 = 1,
-         database given: AppDatabase? = nil) throws {
+         database given: AppDatabase? = nil, usernames: Username.Mode = .off) throws {
         random = SeededRandomSource(seed: seed)
         database = try given ?? databasePath.map { try AppDatabase.open(path: $0) } ?? TestDatabase.make(backend)
-        let configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
+        var configuration = CoreConfiguration(session: session, password: PasswordPolicy(hashing: cheapHashing),
                                               mail: MailPolicy(confirmationRequired: confirmationRequired), lockout: lockout,
                                               signUp: signUp)
+        configuration.usernames = usernames
         services = AccountServices(database: database, configuration: configuration,
                                    validator: AccountForms.signUp(passwordLength: configuration.password.length),
                                    composer: LineComposer(), transport: OutboxTransport(folder: NSTemporaryDirectory() + "frontdoor-unused-outbox"),

@@ -36,13 +36,13 @@ struct GateTests {
         let browser = TestBrowser(test.app)
         #expect(browser.post("/account/sign_up", signUpForm).status == 303)
         let unconfirmed = check(browser)
-        #expect(unconfirmed.status == 200 && unconfirmed.header("Remote-User") == "1")
-        #expect(unconfirmed.header("Remote-Email") == nil && unconfirmed.header("Remote-Name") == nil, "an address nobody proved")
+        #expect(unconfirmed.status == 200 && unconfirmed.header("Remote-User") == "ann")
+        #expect(unconfirmed.header("Remote-Email") == nil, "an address nobody proved")
         try confirmAll(test)
         let response = check(browser, original: "http://127.0.0.1:8080/app/")
         #expect(response.status == 200)
-        #expect(response.header("Remote-User") == "1" && response.header("Remote-Email") == "Ann@Example.com")
-        #expect(response.header("Remote-Name") == "Ann")
+        #expect(response.header("Remote-User") == "ann" && response.header("Remote-Email") == "Ann@Example.com")
+        #expect(response.header("Remote-Name") == "ann", "no display name: the username")
         #expect(response.body.isEmpty)
     }
 

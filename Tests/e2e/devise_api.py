@@ -7,18 +7,21 @@ from users import unique_email
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple battery horse"
-USER_KEYS = {"id", "email", "authenticationToken", "createdAt", "updatedAt"}
+USER_KEYS = {"id", "email", "authenticationToken", "createdAt", "updatedAt", "username", "displayName", "profile"}
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")
 FAILED = "Invalid email or password."
 
 
 def check_user(response, status, email=None):
-    """The devise-ios user JSON: its five keys, a token of 43 chars, the two times in ISO 8601 with milliseconds."""
+    """The devise-ios user JSON: its five keys and Frontdoor's three (username, displayName, profile: the declared fields,
+    which also come at the top level), a token of 43 chars, the two times in ISO 8601 with milliseconds."""
     assert response.status_code == status, (response.status_code, response.text)
     body = response.json()
     assert set(body) == {"user"}, body
     user = body["user"]
-    assert set(user) - {"unconfirmedEmail"} == USER_KEYS, user
+    assert set(user) - {"unconfirmedEmail"} - set(user.get("profile", {})) == USER_KEYS, user
+    assert isinstance(user["username"], str) and user["username"] and isinstance(user["displayName"], str), user
+    assert all(user[name] == value for name, value in user["profile"].items() if name not in USER_KEYS), user
     assert isinstance(user["id"], int)
     assert TOKEN.match(user["authenticationToken"] or ""), user
     assert ISO_MILLIS.fullmatch(user["createdAt"]) and ISO_MILLIS.fullmatch(user["updatedAt"]), user

@@ -26,12 +26,15 @@ def new_address():
 
 
 def expected_user(stack, email):
-    """Remote-User for the account of `email`: today the account id."""
-    return str(stack.query("SELECT accountId FROM emailAddress WHERE address = ?", email)[0][0])
+    """Remote-User for the account of `email`: its username, made from the address here (docs/headers.md)."""
+    [(username,)] = stack.query("SELECT a.username FROM account a JOIN emailAddress e ON e.accountId = a.id WHERE e.address = ?",
+                                email)
+    assert username == email.split("@")[0].lower(), "new_address's local part is its own username"
+    return username
 
 
 def expected_name(stack, email):
-    """Remote-Name for an account that never set a display name: the address's local part."""
+    """Remote-Name for an account that never set a display name: its username, here the address's local part."""
     return email.split("@", 1)[0]
 
 

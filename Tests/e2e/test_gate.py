@@ -34,6 +34,8 @@ class EchoApp(FakeServer):
             cookies = request.headers.getlist("Cookie")
             body = (f"protected page {request.environ['REQUEST_URI']}\nRemote-User={request.headers.get('Remote-User')}\n"
                     f"Remote-Email={request.headers.get('Remote-Email')}\nRemote-Name={request.headers.get('Remote-Name')}\n"
+                    f"Remote-Groups={request.headers.get('Remote-Groups')}\n"
+                    f"Remote-Account-Id={request.headers.get('Remote-Account-Id')}\n"
                     f"Cookie={' | '.join(cookies) if cookies else '(none)'}\n")
             return Response(body, 200, content_type="text/plain")
 
@@ -134,10 +136,13 @@ def test_anonymous_visitor_is_sent_to_sign_in_and_back_with_the_headers_passed_o
     assert back.status_code == 303 and back.headers["Location"] == page
     shown = browser.get(page)
     assert shown.status_code == 200
-    account_id = stack.query("SELECT accountId FROM emailAddress WHERE address = ?", email)[0][0]
+    [(username,)] = stack.query("SELECT a.username FROM account a JOIN emailAddress e ON e.accountId = a.id WHERE e.address = ?",
+                                email)
     assert "protected page /reports?year=2026" in shown.text
-    assert f"Remote-Email={email}" in shown.text and f"Remote-User={account_id}" in shown.text
-    assert f"Remote-Name={email.split('@')[0]}" in shown.text
+    assert username == email.split("@")[0].lower(), "made from the address"
+    assert f"Remote-Email={email}\n" in shown.text and f"Remote-User={username}\n" in shown.text
+    assert f"Remote-Name={username}\n" in shown.text, "no display name: the username"
+    assert "Remote-Groups=None\n" in shown.text and "Remote-Account-Id=None\n" in shown.text
     assert browser.cookie("frontdoor_session") not in shown.text and "frontdoor_" not in cookie_seen_by_app(shown)
 
 
@@ -152,13 +157,16 @@ def test_signing_out_closes_the_gate_again(gate_stack):
 
 def test_headers_a_client_forges_are_replaced(gate_stack):
     stack = gate_stack
-    forged = {"Remote-Email": "boss@example.com", "Remote-User": "1", "X-Original-URL": "http://evil.example/"}
+    forged = {"Remote-Email": "boss@example.com", "Remote-User": "1", "X-Original-URL": "http://evil.example/",
+              "Remote-Groups": "admins", "Remote-Account-Id": "1", "Remote-Name": "Boss"}
     anonymous = Browser(stack).get(origin(stack) + "/app/x", headers=forged)
     assert anonymous.status_code == 302
     assert anonymous.headers["Location"].endswith("rd=" + quote(origin(stack) + "/app/x", safe=""))
     browser, email = signed_up(stack)
     shown = browser.get(origin(stack) + "/app/x", headers=forged)
     assert shown.status_code == 200 and f"Remote-Email={email}\n" in shown.text and "boss@example.com" not in shown.text
+    assert "Remote-User=1\n" not in shown.text and "Remote-Name=Boss" not in shown.text
+    assert "Remote-Groups=None\n" in shown.text and "Remote-Account-Id=None\n" in shown.text, "an empty value sends none"
 
 
 # Both locations: /app/ is docs/protect-apps.md's block, /admins/ the shipped snippet pasted straight into a location.
@@ -236,13 +244,14 @@ def test_an_unconfirmed_address_meets_no_address_rule_and_is_not_passed_on(gate_
     # Confirmation is off: sign-up signs in at once with an address nobody proved.
     stack = gate_stack
     browser, email = signed_up(stack, f"Squatter-{unique_email()}".replace("@example.com", "@admins.test"), confirm=False)
-    [(account,)] = stack.query("SELECT accountId FROM emailAddress WHERE address = ?", email)
+    [(username,)] = stack.query("SELECT a.username FROM account a JOIN emailAddress e ON e.accountId = a.id WHERE e.address = ?",
+                                email)
     assert browser.get(origin(stack) + "/admins/panel").status_code == 403, "the rule names the address's domain"
     plain = browser.get(origin(stack) + "/app/panel")
-    assert plain.status_code == 200 and f"Remote-User={account}\n" in plain.text
-    assert "Remote-Email=None\n" in plain.text and "Remote-Name=None\n" in plain.text
+    assert plain.status_code == 200 and f"Remote-User={username}\n" in plain.text and f"Remote-Name={username}\n" in plain.text
+    assert "Remote-Email=None\n" in plain.text, "an address nobody proved is not passed on"
     check = browser.get("/auth/check")
-    assert check.status_code == 200 and "Remote-Email" not in check.headers and "Remote-Name" not in check.headers
+    assert check.status_code == 200 and "Remote-Email" not in check.headers and check.headers["Remote-User"] == username
 
     confirmed(stack, browser, email)
     shown = browser.get(origin(stack) + "/admins/panel")

@@ -71,7 +71,8 @@ def test_chromium_signs_in_through_the_preset_and_passes_the_gate(presets, oauth
     [account] = account_ids(presets, email)
     answer = gate(presets, token)
     assert answer.status_code == 200, answer.text
-    assert (answer.headers["Remote-Email"], answer.headers["Remote-User"]) == (email, str(account))
+    [(username,)] = presets.query("SELECT username FROM account WHERE id = ?", account)
+    assert (answer.headers["Remote-Email"], answer.headers["Remote-User"]) == (email, username)
     assert presets.query("SELECT verifiedAt IS NOT NULL FROM emailAddress WHERE accountId = ?", account) == [(True,)]
     [identity] = [i for i in identities(presets, provider_id) if i["subject"] == sub]
     assert identity["accountId"] == account and identity["email"] == email

@@ -99,10 +99,11 @@ public final class AppDatabase: Sendable {
         var appliedAtLastFailure = -1
         while true {
             do {
-                return try backend.migrate()
+                try backend.migrate()
+                return try fillMissingUsernames()
             } catch {
                 guard let applied = try? appliedMigrations() else { throw error }
-                if Set(backend.knownMigrations).isSubset(of: applied) { return }
+                if Set(backend.knownMigrations).isSubset(of: applied) { return try fillMissingUsernames() }
                 guard applied.count > appliedAtLastFailure else { throw error }
                 appliedAtLastFailure = applied.count
             }
@@ -114,6 +115,14 @@ public final class AppDatabase: Sendable {
     public func migrate(waiting: @escaping @Sendable (String) -> Void) throws {
         guard let postgres = backend as? PostgresBackend else { return try migrate() }
         try postgres.migrate(PostgresMigrations.all, patience: MigrationPatience(retried: waiting))
+        try fillMissingUsernames()
+    }
+
+    /// Gives every account without a username one (v15-usernames added the column; an older host still running
+    /// inserts accounts without one, which their first session lookup fills). Cheap when none is missing: one probe of
+    /// the index `account_withoutUsername`.
+    private func fillMissingUsernames() throws {
+        try Usernames(database: self).fillMissing()
     }
 
     /// The names of the migrations applied so far.

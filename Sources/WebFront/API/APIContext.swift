@@ -99,13 +99,29 @@ public struct APIContext {
 
     /// `{"user": …}` for `accountId`, with `token` as authenticationToken (null when nil).
     func userResponse(accountId: Int64, token: String?, status: Int) throws -> Response {
-        let user = try call { try context.core.apiTokens.summary(of: accountId) }
-        return userResponse(user, token: token, status: status)
+        userResponse(try user(accountId), token: token, status: status)
     }
 
+    /// The account as the user object describes it: the summary, its username (made now for an account an older host
+    /// created) and its declared profile fields.
+    func user(_ accountId: Int64) throws -> APIUser {
+        let core = context.core
+        return try call {
+            var user = try core.apiTokens.summary(of: accountId)
+            if user.username.isEmpty { user.username = try core.usernames.ensure(accountId: accountId, address: user.email) }
+            user.profile = try core.profile.values(of: accountId).fields
+            return user
+        }
+    }
+
+    /// `{"user": {…}}`: devise-ios's keys, then `username`, `displayName`, and the declared profile fields twice: each at
+    /// the top level under its name, as devise-ios reads a user's custom properties back (a built-in key wins over a
+    /// field of the same name), and all of them in `profile` (a field name to value map, never shadowed).
     func userResponse(_ user: APIUser, token: String?, status: Int) -> Response {
-        var object: [String: Any] = ["id": user.id, "email": user.email, "authenticationToken": token ?? NSNull(),
-                                     "createdAt": Self.timestamp(user.createdAt), "updatedAt": Self.timestamp(user.updatedAt)]
+        var object: [String: Any] = user.profile
+        object.merge(["id": user.id, "email": user.email, "authenticationToken": token ?? NSNull(),
+                      "createdAt": Self.timestamp(user.createdAt), "updatedAt": Self.timestamp(user.updatedAt),
+                      "username": user.username, "displayName": user.displayName, "profile": user.profile]) { _, builtIn in builtIn }
         if let pending = user.pendingEmail { object["unconfirmedEmail"] = pending }
         return .json(["user": object], status: status)
     }

@@ -8,6 +8,8 @@
 //   POST   v1/users/sign_in   sign in             201 user + new token | 401
 //   DELETE v1/users/sign_out  end this token      200 {} | 401
 //   PUT    v1/users           profile and email   200 user (token echoed) | 401 | 422
+// The user object also carries `username`, `displayName` and the declared profile fields (APIContext.userResponse).
+// Registration may send `username` when `identity.username` allows it; PUT may change it then (422 `taken` …).
 //   DELETE v1/users           delete the account  200 user (token echoed) | 401 | 422
 import AccountCore
 import AccountRules
@@ -23,6 +25,7 @@ struct UsersAPI: Sendable {
     let profile: Profile
     let reauthentication: Reauthentication
     let registration: Registration
+    let usernames: Usernames
     init(_ core: AccountServices) {
         addresses = core.addresses
         apiTokens = core.apiTokens
@@ -31,6 +34,7 @@ struct UsersAPI: Sendable {
         profile = core.profile
         reauthentication = core.reauthentication
         registration = core.registration
+        usernames = core.usernames
     }
 
     func register(_ context: RequestContext) throws -> Response {
@@ -87,6 +91,10 @@ struct UsersAPI: Sendable {
                 try addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client)
             }
         }
+        // A declared profile field named username (only while `identity.username` is off) keeps the key.
+        if let username = form["username"], !self.profile.fields.contains(where: { $0.name == "username" }) {
+            try context.api.call { try usernames.change(accountId: session.accountId, to: username, client: context.client) }
+        }
         if let profile {
             try context.api.call { try self.profile.update(accountId: session.accountId, form: profile, client: context.client) }
         }
@@ -98,7 +106,7 @@ struct UsersAPI: Sendable {
     func delete(_ context: RequestContext) throws -> Response {
         let session = try context.api.requireSession()
         let form = try context.api.fields()
-        let user = try context.api.call { try apiTokens.summary(of: session.accountId) }
+        let user = try context.api.user(session.accountId)
         let password = form["current_password"] ?? form["password"] ?? ""
         try context.api.call {
             try deletion.delete(session: session.digest, password: password, client: context.client, recentSignInSuffices: true)

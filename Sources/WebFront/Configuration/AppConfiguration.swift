@@ -54,6 +54,10 @@ public struct AppConfiguration: Sendable, Equatable {
     /// How long audit rows and sent mail are kept (section `retention`: `audit`, `sent_mail`, `prune_interval`; 0 keeps
     /// forever).
     public var retention = RetentionPolicy.default
+    /// Usernames (section `identity`; see AppConfiguration+Identity.swift).
+    public var identity = Identity()
+    /// What the gate tells apps (section `gate`).
+    public var gate = Gate()
 
     public init() {}
 
@@ -284,6 +288,7 @@ public struct AppConfiguration: Sendable, Equatable {
         core.residenceLifetime = api.residenceLifetime
         core.languages = languages.availableList
         core.retention = retention
+        core.usernames = identity.username
         return core
     }
 }

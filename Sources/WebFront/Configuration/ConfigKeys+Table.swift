@@ -109,6 +109,13 @@ extension ConfigKeys {
         duration("retention.unconfirmed", \.retention.unconfirmed, "accounts whose address was never confirmed (and not signed in to since), and added addresses never confirmed, are deleted this long after they were made, once no link mailed for them still works (`0`: kept forever); at least `confirmation.lifetime`. Until then such an address blocks its owner's sign-up"),
         text("log.format", \.log.format, "`text`: swift-log's lines; `json`: one JSON object per line (time, level, event, account, client, request_id, then the event's own fields)", type: orList(logFormats.map { "`\($0)`" })),
         text("mail.smtp_password_file", \.mail.smtpPasswordFile, "file whose first line is the SMTP AUTH password (mode 600: refused when others may read it); wins over `mail.smtp_password`"),
+        choice("identity.username", \.identity.username, "`off`: every username is made from the address (`ann@example.com` → `ann`, then `ann-2` …) and shown read-only in settings; `optional`: sign-up and settings offer a username field (empty: made); `required`: sign-up asks for one. The gate sends it as `gate.headers.user` (see docs/headers.md)"),
+        headerName("gate.headers.user", \.gate.headers.user, "the gate's header with the username"),
+        headerName("gate.headers.name", \.gate.headers.name, "the gate's header with the display name (the username when none is set)"),
+        headerName("gate.headers.email", \.gate.headers.email, "the gate's header with the primary address, only when it is verified"),
+        headerName("gate.headers.groups", \.gate.headers.groups, "the gate's header with the person's groups, comma-separated"),
+        headerName("gate.headers.account_id", \.gate.headers.accountId, "the gate's header with the account id when `gate.account_id` is `header`"),
+        choice("gate.account_id", \.gate.accountId, "for apps keyed on the numeric account id older versions sent as Remote-User: `off`; `header`: the id in `gate.headers.account_id` too; `remote_user`: the id as `gate.headers.user` instead of the username (see docs/headers.md, \"Upgrading\")"),
     ]
 
     /// The keys that hold lists or mappings: read from the file only, each by its own reader, listed for the reference.

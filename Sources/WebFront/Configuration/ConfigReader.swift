@@ -118,6 +118,9 @@ public enum ConfigReader {
                     && UInt64(c.password.argon2MemoryKiB) * UInt64(c.password.argon2Iterations) >= 35840
                     && c.password.argon2MemoryKiB >= 8 * c.password.argon2Parallelism,
                     "argon2 parameters too weak: argon2_memory_kib must be at least 7168 and argon2_memory_kib × argon2_iterations at least 35840 (for example 19456 × 2)")
+        try require(c.identity.username == .off || !c.profileFields.contains { $0.name == "username" },
+                    "profile.fields: a declared field named username clashes with identity.username's own field; "
+                        + "rename it or keep identity.username off")
         try require(c.signUpLimit >= 0 && c.signUpWindow > 0, "signup_limit.max_per_address must be 0 or more and signup_limit.window positive")
         try require(c.database.maxSizeMB >= 0, "database.max_size_mb must be 0 (no cap) or a size in MiB")
         try require(c.database.url.isEmpty || c.database.url.hasPrefix("sqlite:") || c.database.postgresURL != nil,

@@ -3,6 +3,7 @@
 // Options: `signup` (open | invite | closed). In invite mode the form needs `?invite=TOKEN`: it shows the invited
 // address read-only and carries the token in a hidden field; without a valid invitation, or when closed, a 403 page.
 // The declared profile fields with `sign_up` (config `profile.fields`) follow the address, with their labels and types.
+// `identity.username`: `optional` or `required` adds a username field after the address (Usernames).
 import AccountCore
 import AccountRules
 
@@ -57,13 +58,14 @@ struct SignUpPage: Sendable {
     private func render(_ context: RequestContext, form: [String: String], errors: ValidationErrors = .init(),
                         invite: String = "", invited: String? = nil) throws -> Response {
         let catalog = context.catalog
-        let inputs: [InputSpec] = [
+        var inputs: [InputSpec] = [
             invited == nil ? .email(autocomplete: "email")
                 : InputSpec(name: "email", type: "email", autocomplete: "email", keepsValue: true, hintKey: "invited_hint"),
             .password("password", autocomplete: "new-password", hintKey: "password_hint",
                       hintArguments: ["count": String(context.site.configuration.password.minLength)]),
             .password("password_confirmation", autocomplete: "new-password"),
         ]
+        if let username = Self.usernameInput(context.site.configuration.identity.username) { inputs.insert(username, at: 1) }
         var form = form
         if let invited { form["email"] = invited }
         var values = FormView.fields(inputs, form: form, errors: errors, catalog: catalog)
@@ -81,5 +83,14 @@ struct SignUpPage: Sendable {
         // same for everyone: they come from the configuration).
         let plain = form.isEmpty && errors.isEmpty && invited == nil
         return try context.layout.page("sign_up", values, cacheKey: plain ? "sign_up" : nil)
+    }
+
+    /// The username input under `mode` (none when `off`: the name is made from the address).
+    static func usernameInput(_ mode: Username.Mode) -> InputSpec? {
+        guard mode != .off else { return nil }
+        var input = InputSpec(name: "username", type: "text", autocomplete: "username", keepsValue: true,
+                              hintKey: mode == .required ? "username_hint" : "username_optional_hint", labelKey: "username_label")
+        input.optional = mode == .optional
+        return input
     }
 }

@@ -325,5 +325,37 @@ enum PostgresMigrations {
                 FOR EACH ROW EXECUTE FUNCTION groupMember_notify()
             """,
         ]),
+        // Usernames (Usernames.swift), unique without case by the index on the lower-cased name; nullable so an older
+        // host's sign-up (its INSERT names no username) still works while hosts are upgraded: AppDatabase.migrate
+        // fills the accounts there are once this step is applied, and an account made by an older host gets its name
+        // at its first session lookup. The session lookup now reads username and displayName too, so a change to
+        // either tells every host's cache like an address change (session_notify learns the account table's `id`).
+        // A first name (NULL → name: every sign-up, and the fill) tells nobody: no host can hold a lookup with a name
+        // to forget, and a host whose cached lookup has none asks Usernames.ensure, which reads the name given.
+        Migration(name: "v15-usernames", statements: [
+            "ALTER TABLE account ADD COLUMN username text",
+            "CREATE UNIQUE INDEX account_username ON account (lower(username))",
+            "CREATE INDEX account_withoutUsername ON account (id) WHERE username IS NULL",
+            """
+            CREATE OR REPLACE FUNCTION session_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_TABLE_NAME = 'session' AND current_setting('frontdoor.purging', true) = 'on' THEN
+                    RETURN NULL;
+                END IF;
+                IF TG_TABLE_NAME = 'account' THEN
+                    PERFORM pg_notify('frontdoor_sessions', OLD.id::text);
+                ELSE
+                    PERFORM pg_notify('frontdoor_sessions', OLD.accountId::text);
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER account_notify AFTER UPDATE OF username, displayName ON account FOR EACH ROW
+                WHEN ((OLD.username IS NOT NULL AND OLD.username IS DISTINCT FROM NEW.username)
+                      OR OLD.displayName IS DISTINCT FROM NEW.displayName)
+                EXECUTE FUNCTION session_notify()
+            """,
+        ]),
     ]
 }

@@ -316,6 +316,18 @@ extension SQLiteBackend {
                 CREATE INDEX groupMember_on_groupId ON groupMember (groupId);
                 """)
         }
+        migrator.registerMigration("v15-usernames") { db in
+            // Usernames (Usernames.swift): unique without case, by the index on the lower-cased name. The column is
+            // nullable so an older host's sign-up (its INSERT names no username) still works while hosts are upgraded:
+            // AppDatabase.migrate fills the accounts there are once this step is applied, and an account made by an
+            // older host gets its name at its first session lookup (Sessions.find). The second index finds those.
+            try db.alter(table: "account") { t in t.add(column: "username", .text) }
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX account_username ON account (lower(username));
+                CREATE INDEX account_withoutUsername ON account (id) WHERE username IS NULL;
+                """)
+            // (PostgreSQL's step also has its session-notify trigger fire on username and displayName; SQLite has no cache.)
+        }
         return migrator
     }
 }

@@ -148,13 +148,16 @@ extension Transaction {
     /// when the account is gone.
     func apiUser(accountId: Int64) throws -> APIUser? {
         try row("""
-            SELECT a.id AS id, e.address AS address, a.createdAt AS createdAt, a.updatedAt AS updatedAt,
+            SELECT a.id AS id, e.address AS address, a.createdAt AS createdAt, a.updatedAt AS updatedAt, a.username, a.displayName,
                    (SELECT address FROM emailAddress WHERE accountId = a.id AND makePrimaryOnVerify AND verifiedAt IS NULL
                     ORDER BY id DESC LIMIT 1) AS pendingEmail
             FROM account a JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary WHERE a.id = ?
             """, [accountId]).map { row in
-            APIUser(id: try row.decode("id"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
-                    updatedAt: try row.decode("updatedAt"), pendingEmail: row["pendingEmail"] as String?)
+            var user = APIUser(id: try row.decode("id"), email: try row.decode("address"), createdAt: try row.decode("createdAt"),
+                               updatedAt: try row.decode("updatedAt"), pendingEmail: row["pendingEmail"] as String?)
+            user.username = row["username"] ?? ""
+            user.displayName = row["displayName"] ?? ""
+            return user
         }
     }
 
@@ -222,6 +225,7 @@ extension SessionInfo {
         self.init(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
                   expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"),
+                  username: row["username"] ?? "", displayName: row["displayName"] ?? "",
                   groups: Self.groups(String(sqlValue: row.value("groupNames"))))
     }
 
