@@ -66,9 +66,9 @@ public struct AccountServices: Sendable {
                                     lifetime: configuration.mail.confirmationLifetime)
         invitations = Invitations(database: database, policy: configuration.signUp, mail: mail, audit: audit,
                                   clock: clock, random: random, logger: logger)
-        profile = Profile(database: database, fields: profileFields, languages: configuration.languages, audit: audit,
-                          clock: clock, logger: logger)
         usernames = Usernames(database: database, mode: configuration.usernames, audit: audit, logger: logger)
+        profile = Profile(database: database, fields: profileFields, languages: configuration.languages, audit: audit,
+                          clock: clock, logger: logger, usernames: usernames)
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                     confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
                                     usernames: usernames, clock: clock, logger: logger)

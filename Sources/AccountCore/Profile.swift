@@ -43,6 +43,8 @@ public struct Profile: Sendable {
     let audit: AuditLog
     let clock: any Clock
     let logger: Logger
+    /// Where a username sent with the profile goes (settings and the JSON API change both in one transaction).
+    var usernames: Usernames?
 
     /// The declared fields the sign-up form asks for.
     public var signUpFields: [ProfileField] { fields.filter(\.onSignUp) }
@@ -60,19 +62,26 @@ public struct Profile: Sendable {
     }
 
     /// Sets the display name (`display_name`) and every declared field from `form`; an empty value clears the field.
+    /// With `username`, changes the username too (Usernames), in the same transaction.
     ///
-    /// - Throws: `AccountError.invalid` with every problem at once (the rules, and `taken` for a unique value another
-    ///   account holds), nothing written; `AccountError.notFound` when the account does not exist.
-    public func update(accountId: Int64, form: [String: String], client: ClientInfo) throws {
+    /// - Throws: `AccountError.invalid` with every problem at once (the rules, and `taken` for a unique value or a
+    ///   username another account holds), nothing written; `AccountError.refused("username_fixed")` for a username
+    ///   while `identity.username` is off; `AccountError.notFound` when the account does not exist.
+    public func update(accountId: Int64, form: [String: String], username: String? = nil, client: ClientInfo) throws {
         let values = normalized(form, signUp: false)
         var errors = AccountForms.profile(fields).validate(values)
+        var chosen: String?
+        if let username, let usernames {
+            do { chosen = try usernames.checked(username) } catch AccountError.invalid(let problems) { errors.append(problems) }
+        }
         let language = values["language"].flatMap { $0.isEmpty ? nil : $0 }
         if let language, !isOffered(language) { errors.add(FieldError(key: "inclusion"), to: "language", displayName: "Language") }
         errors.append(try takenErrors(values, signUp: false, accountId: accountId, skipping: errors))
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
 
-        try database.write { tx in
+        let renamed = try database.write { tx -> Bool in
             guard let before = try tx.profileHeader(of: accountId) else { throw AccountError.notFound }
+            let renamed = try chosen.map { try usernames?.set($0, of: accountId, client: client, in: tx) ?? false } ?? false
             let displayName = values["display_name"] ?? ""
             // A form without the language choice (the JSON API's) leaves the preference as it is.
             let newLanguage: String? = values["language"] == nil ? before.language : language
@@ -84,7 +93,9 @@ public struct Profile: Sendable {
             try store(values, accountId: accountId, signUp: false, in: tx)
             try audit.record(.profileUpdated, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
                              detail: changed.joined(separator: ", "), in: tx)
+            return renamed
         }
+        if renamed { logger.info("username changed", metadata: ["account": "\(accountId)"]) }
         logger.info("profile updated", metadata: ["account": "\(accountId)"])
     }
 

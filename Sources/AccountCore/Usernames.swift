@@ -102,13 +102,25 @@ public struct Usernames: Sendable {
         }
     }
 
-    /// Changes the account's username to `name` (settings, the JSON API, the operator); the same name in another case is a
-    /// change too.
+    /// Changes the account's username to `name` (the operator's `user username --set`; settings and the JSON API change
+    /// it with the rest of the profile, Profile.update); the same name in another case is a change too.
     ///
     /// - Throws: `AccountError.refused("username_fixed")` when `mode` is `off`; `AccountError.invalid` on `username`
     ///   when the name breaks the rule or another account holds it; `AccountError.notFound` when the account is gone.
     /// `byOperator` (`frontdoor user username --set`): whatever `mode` says; the rule still holds.
     public func change(accountId: Int64, to name: String, client: ClientInfo, byOperator: Bool = false) throws {
+        let name = try checked(name, byOperator: byOperator)
+        let changed = try database.write { tx -> Bool in
+            guard try tx.accountExists(accountId) else { throw AccountError.notFound }
+            return try set(name, of: accountId, client: client, in: tx)
+        }
+        if changed { logger?.info("username changed", metadata: ["account": "\(accountId)"]) }
+    }
+
+    /// `name` trimmed, once it may be chosen: the mode allows a choice (or the operator chooses) and it follows the rule.
+    ///
+    /// - Throws: `AccountError.refused("username_fixed")`, or `AccountError.invalid` on `username`.
+    func checked(_ name: String, byOperator: Bool = false) throws -> String {
         guard mode != .off || byOperator else { throw AccountError.refused("username_fixed") }
         let name = name.trimmingWhitespace()
         if let problem = Username.problem(name) {
@@ -116,15 +128,19 @@ public struct Usernames: Sendable {
             errors.add(problem, to: "username", displayName: "Username")
             throw AccountError.invalid(errors)
         }
-        let before = try database.write { tx -> String? in
-            guard try tx.accountExists(accountId) else { throw AccountError.notFound }
-            let before = try tx.username(of: accountId)
-            guard before != name else { return before }
-            guard try tx.setUsername(name, of: accountId) else { throw AccountError.invalid(Self.takenErrors()) }
-            try audit?.record(.usernameChanged, accountId: accountId, email: try tx.primaryAddress(of: accountId), client: client,
-                              detail: "\(before ?? "") → \(name)", in: tx)
-            return before
-        }
-        if before != name { logger?.info("username changed", metadata: ["account": "\(accountId)"]) }
+        return name
+    }
+
+    /// Sets the checked `name` on the account in the caller's transaction and audits the change; false when it had that
+    /// name already.
+    ///
+    /// - Throws: `AccountError.invalid` with `taken` when another account holds it.
+    func set(_ name: String, of accountId: Int64, client: ClientInfo, in tx: Transaction) throws -> Bool {
+        let before = try tx.username(of: accountId)
+        guard before != name else { return false }
+        guard try tx.setUsername(name, of: accountId) else { throw AccountError.invalid(Self.takenErrors()) }
+        try audit?.record(.usernameChanged, accountId: accountId, email: try tx.primaryAddress(of: accountId), client: client,
+                          detail: "\(before ?? "") → \(name)", in: tx)
+        return true
     }
 }

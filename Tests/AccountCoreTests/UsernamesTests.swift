@@ -90,6 +90,26 @@ import Testing
         #expect(throws: AccountError.refused("username_fixed")) { try off.services.usernames.change(accountId: cy, to: "cyrus", client: client) }
     }
 
+    @Test func aUsernameChangedWithTheProfileIsWrittenWithItOrNotAtAll() throws {
+        let fixture = try TestFixture(usernames: .optional)
+        let ann = try fixture.signUp("ann@example.com").session.accountId
+        try fixture.signUp("bob@example.com")
+        let tooLong = String(repeating: "x", count: 101)
+        // A bad display name: the new username is refused with it, and both problems are named at once.
+        #expect(invalidKeys { try fixture.services.profile.update(accountId: ann, form: ["display_name": tooLong], username: "bad name",
+                                                                  client: client) }.sorted() == ["display_name:too_long", "username:username_characters"])
+        #expect(invalidKeys { try fixture.services.profile.update(accountId: ann, form: ["display_name": tooLong], username: "Annie",
+                                                                  client: client) } == ["display_name:too_long"])
+        #expect(try username(fixture, ann) == "ann", "nothing written while the profile was refused")
+        // A taken username: the display name is not written either.
+        #expect(invalidKeys { try fixture.services.profile.update(accountId: ann, form: ["display_name": "Ann"], username: "BOB",
+                                                                  client: client) } == ["username:taken"])
+        #expect(try fixture.services.profile.values(of: ann).displayName == "")
+        try fixture.services.profile.update(accountId: ann, form: ["display_name": "Ann"], username: "Annie", client: client)
+        #expect(try username(fixture, ann) == "Annie" && fixture.services.profile.values(of: ann).displayName == "Ann")
+        #expect(try fixture.audits(.usernameChanged).count == 1)
+    }
+
     @Test func racersWithOneLocalPartAllGetAccountsWithDistinctNames() throws {
         let fixture = try TestFixture()
         let client = client

@@ -91,12 +91,15 @@ struct UsersAPI: Sendable {
                 try addresses.requestPrimaryChange(to: email, accountId: session.accountId, client: context.client)
             }
         }
-        // A declared profile field named username (only while `identity.username` is off) keeps the key.
-        if let username = form["username"], !self.profile.fields.contains(where: { $0.name == "username" }) {
+        // A declared profile field named username (only while `identity.username` is off) keeps the key. A username
+        // and the profile change together or not at all.
+        let username = self.profile.fields.contains(where: { $0.name == "username" }) ? nil : form["username"]
+        if let username, profile == nil {
             try context.api.call { try usernames.change(accountId: session.accountId, to: username, client: context.client) }
-        }
-        if let profile {
-            try context.api.call { try self.profile.update(accountId: session.accountId, form: profile, client: context.client) }
+        } else if let profile {
+            try context.api.call {
+                try self.profile.update(accountId: session.accountId, form: profile, username: username, client: context.client)
+            }
         }
         return try context.api.userResponse(accountId: session.accountId, token: context.api.token, status: 200)
     }

@@ -30,12 +30,13 @@ struct ProfilePage: Sendable {
         let session = try context.requireSession()
         var form = context.form
         do {
+            var chosen: String?
             if showsUsername, usernames.mode == .off {
                 form["username"] = try usernames.username(of: session.accountId) ?? ""
-            } else if showsUsername, let chosen = form["username"] {
-                try usernames.change(accountId: session.accountId, to: chosen, client: context.client)
+            } else if showsUsername {
+                chosen = form["username"]
             }
-            try profile.update(accountId: session.accountId, form: context.form, client: context.client)
+            try profile.update(accountId: session.accountId, form: context.form, username: chosen, client: context.client)
             context.flash.set(Flash("profile_updated"))
             return context.redirect(to: context.site.paths.path("settings"))
         } catch AccountError.invalid(let errors) {
