@@ -30,6 +30,8 @@ public enum AdministrationError: Error, Equatable, Sendable, CustomStringConvert
 public struct AccountSummary: Sendable, Equatable {
     public var id: Int64
     public var email: String
+    /// The username the gate sends (nil only for an account an older host made, until its first lookup names it).
+    public var username: String? = nil
     /// The primary address is verified.
     public var confirmed: Bool
     /// When the lock ends; nil when not locked now.

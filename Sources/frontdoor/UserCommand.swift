@@ -46,8 +46,8 @@ struct UserCommand: ParsableCommand {
                 let accounts = try makeServices(options).administration.list(search: search, limit: limit)
                 if json { return try JSONValue.array(accounts.map(summaryJSON)).print() }
                 if accounts.isEmpty { return print("no accounts") }
-                printTable(["ID", "EMAIL", "CONFIRMED", "LOCKED UNTIL", "CREATED", "LAST SIGN-IN"], accounts.map { account in
-                    [String(account.id), account.email, account.confirmed ? "yes" : "no", iso(account.lockedUntil),
+                printTable(["ID", "EMAIL", "USERNAME", "CONFIRMED", "LOCKED UNTIL", "CREATED", "LAST SIGN-IN"], accounts.map { account in
+                    [String(account.id), account.email, account.username ?? "-", account.confirmed ? "yes" : "no", iso(account.lockedUntil),
                      iso(account.createdAt), iso(account.lastSignIn, or: "never")]
                 })
             }
@@ -77,6 +77,7 @@ struct UserCommand: ParsableCommand {
                 }
                 let summary = detail.account
                 print("account \(summary.id): \(summary.email)")
+                print("username      \(summary.username ?? "none yet")")
                 print("created       \(iso(summary.createdAt))")
                 print("last sign-in  \(iso(summary.lastSignIn, or: "never"))")
                 print("locked until  \(iso(summary.lockedUntil, or: "not locked"))")
@@ -177,7 +178,8 @@ struct UserCommand: ParsableCommand {
 }
 
 private func summaryJSON(_ account: AccountSummary) -> JSONValue {
-    .object(["id": .int(account.id), "email": .string(account.email), "confirmed": .bool(account.confirmed),
+    .object(["id": .int(account.id), "email": .string(account.email), "username": .text(account.username),
+             "confirmed": .bool(account.confirmed),
              "lockedUntil": .date(account.lockedUntil), "createdAt": .date(account.createdAt), "lastSignIn": .date(account.lastSignIn)])
 }
 

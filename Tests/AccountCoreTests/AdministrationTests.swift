@@ -44,7 +44,7 @@ struct AdministrationTests {
 
         let all = try admin.list()
         #expect(all.map(\.id) == [ann, bob])
-        #expect(all[0] == AccountSummary(id: ann, email: "Ann@Example.com", confirmed: true, lockedUntil: nil,
+        #expect(all[0] == AccountSummary(id: ann, email: "Ann@Example.com", username: "ann", confirmed: true, lockedUntil: nil,
                                          createdAt: Date(timeIntervalSince1970: 1_800_000_000), lastSignIn: fixture.clock.now()))
         #expect(all[1].confirmed == false && all[1].lastSignIn == nil)
         #expect(try admin.list(search: "EXAMPLE.ORG").map(\.id) == [bob])

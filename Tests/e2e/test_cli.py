@@ -82,12 +82,13 @@ def test_user_list_and_show(cli_stack):
     listed = json.loads(ok(cli_stack, "user", "list", "--search", email.upper(), "--json"))
     assert len(listed) == 1
     entry = listed[0]
-    assert sorted(entry) == ["confirmed", "createdAt", "email", "id", "lastSignIn", "lockedUntil"]
+    assert sorted(entry) == ["confirmed", "createdAt", "email", "id", "lastSignIn", "lockedUntil", "username"]
+    assert entry["username"] == email.split("@")[0]
     assert entry["email"] == email and entry["confirmed"] is False and entry["lockedUntil"] is None
     assert entry["lastSignIn"].endswith("Z") and entry["createdAt"].endswith("Z")
     table = ok(cli_stack, "user", "list")
-    assert table.splitlines()[0].split() == ["ID", "EMAIL", "CONFIRMED", "LOCKED", "UNTIL", "CREATED", "LAST", "SIGN-IN"]
-    assert any(line.split()[:3] == [str(entry["id"]), email, "no"] for line in table.splitlines())
+    assert table.splitlines()[0].split() == ["ID", "EMAIL", "USERNAME", "CONFIRMED", "LOCKED", "UNTIL", "CREATED", "LAST", "SIGN-IN"]
+    assert any(line.split()[:4] == [str(entry["id"]), email, entry["username"], "no"] for line in table.splitlines())
     assert len(json.loads(ok(cli_stack, "user", "list", "--limit", "1", "--json"))) == 1
     assert fails(cli_stack, "user", "list", "--limit", "0") == "frontdoor: --limit must be a positive number"
 
@@ -97,6 +98,7 @@ def test_user_list_and_show(cli_stack):
     assert [row["event"] for row in shown["recentAudit"]] == ["sign_in", "account_created"]
     text = ok(cli_stack, "user", "show", email)
     assert f"account {entry['id']}: {email}" in text and "live sessions 1" in text and "unverified" in text
+    assert f"username      {entry['username']}" in text
 
 
 def test_an_unknown_account_is_one_clear_line(cli_stack):

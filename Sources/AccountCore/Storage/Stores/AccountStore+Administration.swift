@@ -9,13 +9,14 @@ import Foundation
 extension AccountSummary {
     /// A row of `AccountSummary.selectSQL`; `lockedUntil` as stored (the caller drops a lock that has ended).
     init(row: SQLRow) throws {
-        self.init(id: try row.decode("id"), email: try row.decode("email"), confirmed: try row.decode("confirmed"),
+        self.init(id: try row.decode("id"), email: try row.decode("email"), username: row["username"], confirmed: try row.decode("confirmed"),
                   lockedUntil: row["lockedUntil"], createdAt: try row.decode("createdAt"), lastSignIn: row["lastSignInAt"])
     }
 
     /// Accounts (`a`) with their primary address (`e`, none for an account being deleted).
     static let selectSQL = """
-        SELECT a.id AS id, COALESCE(e.address, '') AS email, e.verifiedAt IS NOT NULL AS confirmed, a.lockedUntil AS lockedUntil,
+        SELECT a.id AS id, COALESCE(e.address, '') AS email, a.username AS username, e.verifiedAt IS NOT NULL AS confirmed,
+               a.lockedUntil AS lockedUntil,
                a.createdAt AS createdAt, a.lastSignInAt AS lastSignInAt
         FROM account a LEFT JOIN emailAddress e ON e.accountId = a.id AND e.isPrimary
 
