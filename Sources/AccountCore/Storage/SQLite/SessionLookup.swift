@@ -20,9 +20,13 @@ final class SessionLookup: @unchecked Sendable {
     /// PostgreSQL answers in one round trip; SQLite 3.40 has no `string_agg` and PostgreSQL no `group_concat`, and
     /// neither orders within them there, so the names are sorted when read (`SessionInfo.groups`). A subquery costs
     /// ~6 µs more per lookup on SQLite with 3 groups, a second query ~16 µs (measured; see docs/groups.md).
-    static func sql(_ dialect: SQLDialect) -> String {
-        let names = dialect == .sqlite ? "group_concat(g.name, ',')" : "string_agg(g.name, ',')"
-        return """
+    /// Written once per dialect: the PostgreSQL gate runs it on every cache miss, keyed by its text.
+    static func sql(_ dialect: SQLDialect) -> String { dialect == .sqlite ? sqliteSQL : postgresqlSQL }
+    private static let sqliteSQL = lookupSQL(groupNames: "group_concat(g.name, ',')")
+    private static let postgresqlSQL = lookupSQL(groupNames: "string_agg(g.name, ',')")
+
+    private static func lookupSQL(groupNames names: String) -> String {
+        """
             SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe, e.verifiedAt IS NOT NULL AS verified,
                 (SELECT \(names) FROM groupMember m JOIN accountGroup g ON g.id = m.groupId WHERE m.accountId = s.accountId) AS groupNames,
                 a.username, a.displayName
