@@ -1,5 +1,5 @@
 // Base64URLTests.swift: the one base64url, strict (JWS) and with padding allowed (our tokens and cookies).
-// Moved here from AccountCoreTests/SecretTokenTests.swift and BrowserIDTests/SignaturesTests.swift (issue 26).
+// Moved here from AccountCoreTests/Tokens/SecretTokenTests.swift and BrowserIDTests/SignaturesTests.swift (issue 26).
 import Encodings
 import Testing
 
