@@ -7,7 +7,7 @@
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
 // (Foundation's URLSession, FoundationNetworking on Linux; the Keychain store only where Security exists).
-// WebAuthn (issue 37) is a leaf below AccountCore: passkey registration and assertion checks (CBOR, COSE keys), no storage or HTTP.
+// WebAuthn is a leaf below AccountCore: passkey registration and assertion checks (CBOR, COSE keys), no storage or HTTP.
 // CBuildInfo carries the version, commit and build date that scripts/dist passes in the environment (below).
 // License: Apache License 2.0 (LICENSE).
 import PackageDescription
@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "Encodings"),
         // The one libcurl easy-handle wrapper (issue 26): SMTP upload and HTTPS GET/POST are each one CurlTransfer.
         .target(name: "Curl", dependencies: ["CCurl"]),
-        // The server side of WebAuthn (issue 37): its own CBOR subset, COSE keys, authenticator and client data, the two
+        // The server side of WebAuthn: its own CBOR subset, COSE keys, authenticator and client data, the two
         // ceremonies. A leaf because AccountCore checks assertions against stored keys, and AccountCore, BrowserID and
         // OAuthClient may not import each other.
         .target(name: "WebAuthn", dependencies: [
