@@ -126,6 +126,7 @@ def test_a_challenge_is_bound_to_its_browser_and_expires(stack):
     # The form's token from a page that still has one (the second step now sends this browser to sign in).
     late = browser.post(STEP, {"code": enrolment.code(offset=30), "csrf_token": browser.token("/sign_in")})
     assert late.status_code == 303 and STEP not in late.headers["Location"] and "/sign_in" in late.headers["Location"]
+    assert "That sign-in took too long. Please sign in again." in page_text(browser.get("/sign_in"))
     assert factors(stack, email) == []
 
 
