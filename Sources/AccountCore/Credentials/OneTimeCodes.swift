@@ -53,6 +53,11 @@ public struct OneTimeCodes: Sendable {
 
     /// As `accept`, telling which kind of code it was (nil: refused).
     public func check(accountId: Int64, code: String, in tx: Transaction) throws -> CodeUse? {
+        try Self.check(accountId: accountId, code: code, vault: vault, clock: clock, in: tx)
+    }
+
+    /// `check` with the token key and clock given (SignInMethods, whose second factors these codes are).
+    static func check(accountId: Int64, code: String, vault: TokenVault, clock: any Clock, in tx: Transaction) throws -> CodeUse? {
         if let digits = TOTP.normalized(code) {
             guard let stored = try tx.oneTimeCode(accountId: accountId), stored.confirmedAt != nil else { return nil }
             let secret = try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)))
