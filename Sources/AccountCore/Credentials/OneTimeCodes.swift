@@ -60,7 +60,10 @@ public struct OneTimeCodes: Sendable {
     static func check(accountId: Int64, code: String, vault: TokenVault, clock: any Clock, in tx: Transaction) throws -> CodeUse? {
         if let digits = TOTP.normalized(code) {
             guard let stored = try tx.oneTimeCode(accountId: accountId), stored.confirmedAt != nil else { return nil }
-            let secret = try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)))
+            // A secret that no longer opens (the token key was replaced: `frontdoor keys forget-token-key`) accepts no
+            // code; the recovery codes, digests, still work, and the person can then set the app up again.
+            guard let opened = try? vault.open(stored.sealedSecret, context: context(accountId: accountId)) else { return nil }
+            let secret = [UInt8](opened)
             let now = TOTP.step(at: clock.now())
             // Earliest first: the step taken is the one the code belongs to, and only steps after the last one used count.
             for step in (now - 1)...(now + 1) where step > stored.lastUsedStep && TOTP.same(TOTP.code(secret: secret, step: step), digits) {
@@ -129,8 +132,9 @@ public struct OneTimeCodes: Sendable {
     /// The enrolment begun and not confirmed yet, to show again (after a wrong first code); nil when there is none.
     public func pending(accountId: Int64) throws -> Enrolment? {
         let stored = try database.read { tx in try tx.oneTimeCode(accountId: accountId) }
-        guard let stored, stored.confirmedAt == nil else { return nil }
-        return Enrolment(secret: try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId))))
+        guard let stored, stored.confirmedAt == nil,
+              let opened = try? vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)) else { return nil }
+        return Enrolment(secret: [UInt8](opened))
     }
 
     /// Confirms the session's account's enrolment with its first code: codes are on from now, and the ten recovery codes
@@ -142,7 +146,10 @@ public struct OneTimeCodes: Sendable {
         let accountId = try recentAccount(session: digest)
         let stored = try database.read { tx in try tx.oneTimeCode(accountId: accountId) }
         guard let stored, stored.confirmedAt == nil else { throw AccountError.refused("two_step_not_begun") }
-        let secret = try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)))
+        guard let opened = try? vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)) else {
+            throw AccountError.refused("two_step_not_begun")
+        }
+        let secret = [UInt8](opened)
         let now = TOTP.step(at: clock.now())
         let step = TOTP.normalized(code).flatMap { digits in
             ((now - 1)...(now + 1)).first { TOTP.same(TOTP.code(secret: secret, step: $0), digits) }

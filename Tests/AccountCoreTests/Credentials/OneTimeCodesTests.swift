@@ -187,6 +187,18 @@ import Testing
         #expect(try fixture.audits(.secondFactorRemoved).count == 1)
     }
 
+    @Test func aSecretTheTokenKeyNoLongerOpensTakesNoCodeButRecoveryCodesStillWork() throws {
+        let fixture = try TestFixture()
+        let account = try Self.enrolled(fixture)
+        let foreign = try TokenVault.ephemeral(random: SeededRandomSource(seed: 99))
+            .seal(Data(account.secret), context: OneTimeCodes.context(accountId: account.id))
+        try fixture.database.write { tx in try tx.execute("UPDATE oneTimeCode SET sealedSecret = ?", [foreign]) }
+        #expect(try !Self.accept(fixture, account.id, TOTP.code(secret: account.secret, step: now(fixture))), "refused, not an error")
+        #expect(try Self.accept(fixture, account.id, account.codes[0]))
+        try fixture.services.oneTimeCodes.turnOff(session: account.session, client: client)
+        _ = try fixture.services.oneTimeCodes.begin(session: account.session)
+    }
+
     @Test func deletingTheAccountTakesItsCodes() throws {
         let fixture = try TestFixture()
         let account = try Self.enrolled(fixture)
