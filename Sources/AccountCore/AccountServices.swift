@@ -75,17 +75,6 @@ public struct AccountServices: Sendable {
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                     confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
                                     usernames: usernames, clock: clock, logger: logger)
-        let vault = tokenVault ?? TokenVault.ephemeral(random: random)
-        self.tokenVault = vault
-        var methods = SignInMethods(database: database, audit: audit, clock: clock)
-        methods.vault = vault
-        signInMethods = methods
-        var secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit,
-                                              policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
-        secondFactor.vault = vault
-        self.secondFactor = secondFactor
-        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
-                                        secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         browserSessions = BrowserSessions(database: database, sessions: sessions, audit: audit, logger: logger)
         addresses = EmailAddresses(database: database, validator: validator, confirmation: confirmation, tokens: tokens, mail: mail,
                                    audit: audit, clock: clock, logger: logger)
@@ -99,6 +88,8 @@ public struct AccountServices: Sendable {
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
                                     mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
                                     lifetime: configuration.mail.resetLifetime)
+        let vault = tokenVault ?? TokenVault.ephemeral(random: random)
+        self.tokenVault = vault
         socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
         social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
                               validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
@@ -114,5 +105,11 @@ public struct AccountServices: Sendable {
         groups = Groups(database: database, audit: audit, clock: clock, logger: logger)
         oneTimeCodes = OneTimeCodes(database: database, vault: vault, reauthentication: reauthentication, mail: mail, audit: audit,
                                     clock: clock, random: random, logger: logger)
+        // Sign-in last: it asks SignInMethods, which knows every method (the one-time codes above).
+        signInMethods = SignInMethods(database: database, audit: audit, clock: clock, oneTimeCodes: oneTimeCodes)
+        secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
+                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
+        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
+                                        secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
     }
 }

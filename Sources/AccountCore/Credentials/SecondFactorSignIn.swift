@@ -48,19 +48,12 @@ public struct SecondFactorSignIn: Sendable {
     let sessions: Sessions
     let lockout: Lockout
     let audit: AuditLog
+    /// Knows the account's second factors and checks their codes (built with the one-time codes).
+    let methods: SignInMethods
     let policy: SecondFactorPolicy
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
-
-    /// The token key (OneTimeCodes' secrets are sealed with it), set by AccountServices.
-    var vault: TokenVault?
-
-    var methods: SignInMethods {
-        var methods = SignInMethods(database: database, audit: audit, clock: clock)
-        methods.vault = vault
-        return methods
-    }
 
     /// A code longer than this is wrong without a lookup (a recovery code is far shorter).
     static let maxCodeLength = 64

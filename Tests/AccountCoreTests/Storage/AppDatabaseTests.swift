@@ -12,8 +12,7 @@ struct AppDatabaseTests {
                                                        "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof",
                                                        "v14-expiry-indexes", "v14-quiet-purges", "v14-audit-totals-at-prune",
                                                        "v14-one-session-account-index", "v15-groups", "v15-usernames",
-                                                       "v16-second-factor",
-                                                       "v16-one-time-codes"])
+                                                       "v16-second-factor", "v16-one-time-codes"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
@@ -108,16 +107,14 @@ struct AppDatabaseTests {
         chmod(path, 0o640)
         #expect(throws: DatabaseNotReady.outOfDate(path, pending: ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof", "v14-expiry-indexes",
                                                      "v14-quiet-purges", "v14-audit-totals-at-prune", "v14-one-session-account-index", "v15-groups", "v15-usernames",
-                                                     "v16-second-factor",
-                                                     "v16-one-time-codes"])) {
+                                                     "v16-second-factor", "v16-one-time-codes"])) {
             try AppDatabase.openExisting(path: path)
         }
         let old = try AppDatabase.openExisting(path: path, requireCurrent: false)
         #expect(try old.appliedMigrations().last == "v8-native", "opened as it is, for a backup")
         #expect(try old.pendingMigrations() == ["v9-language", "v10-address-group", "v11-retention", "v12-session-notifications", "v13-address-proof", "v14-expiry-indexes",
                                                      "v14-quiet-purges", "v14-audit-totals-at-prune", "v14-one-session-account-index", "v15-groups", "v15-usernames",
-                                                     "v16-second-factor",
-                                                     "v16-one-time-codes"])
+                                                     "v16-second-factor", "v16-one-time-codes"])
         try old.migrate()
         #expect(try old.pendingMigrations().isEmpty && AppDatabase.open(path: path).appliedMigrations().count == 21)
         #expect(try AppDatabase.openExisting(path: path).appliedMigrations().count == 21)
