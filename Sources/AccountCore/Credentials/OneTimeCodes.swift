@@ -137,8 +137,9 @@ public struct OneTimeCodes: Sendable {
         return Enrolment(secret: [UInt8](opened))
     }
 
-    /// Confirms the session's account's enrolment with its first code: codes are on from now, and the ten recovery codes
-    /// are returned (shown once; only their digests are kept). Audited; the primary address is mailed.
+    /// Confirms the session's account's enrolment with its first code: codes are on from now, the session counts as two
+    /// factors, and the ten recovery codes are returned (shown once; only their digests are kept). Audited; the primary
+    /// address is mailed.
     ///
     /// - Throws: `.invalid` (field `code`, key `wrong_code`) for a code that is not the current one;
     ///   `.refused("two_step_not_begun")` without a pending enrolment; `.reauthenticationRequired`; `.notFound`.
@@ -162,6 +163,9 @@ public struct OneTimeCodes: Sendable {
                   try tx.confirmOneTimeCode(accountId: accountId, step: step, now: clock.now()) else { throw Self.wrongCode() }
             try tx.replaceRecoveryCodes(accountId: accountId, digests: codes.map { RecoveryCodes.digest(RecoveryCodes.normalized($0)!, accountId: accountId) },
                                         now: clock.now())
+            // The session that confirmed has just proved both factors (a recent password, then the app's code): it
+            // counts as two from now, so `second_factor: required` does not ask it for a code again at once.
+            _ = try tx.raiseSessionFactors(digest: digest, of: accountId, at: clock.now())
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
             try audit.record(.secondFactorEnabled, accountId: accountId, email: primary, client: client, detail: "one-time codes", in: tx)
             if let primary { try mail.enqueue(.secondFactorEnabled, to: primary, in: tx) }

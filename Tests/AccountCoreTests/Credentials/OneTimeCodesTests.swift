@@ -72,6 +72,8 @@ import Testing
         #expect(recovery.count == 10 && Set(recovery).count == 10)
         #expect(recovery.allSatisfy { $0.wholeMatch(of: /[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}/) != nil && !$0.contains(where: { "01ilo".contains($0) }) })
         #expect(try codes.state(accountId: grant.session.accountId) == TwoStepState(enabled: true, recoveryCodesLeft: 10, enrolling: false))
+        #expect(try fixture.database.read { tx in try tx.sessionFactors(digest: grant.token.digest)?.factors } == 2,
+                "the session that confirmed proved both factors")
         #expect(try fixture.audits(.secondFactorEnabled).count == 1)
         #expect(try fixture.mailKinds(to: "ann@example.com").contains("second_factor_enabled"))
         let digests = try fixture.database.read { tx in try tx.values(Data.self, "SELECT digest FROM recoveryCode") }
