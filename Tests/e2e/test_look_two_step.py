@@ -1,6 +1,6 @@
 """The look and accessibility pass (look.py) for settings/two_step in its states: off, enrolling (the QR code, the key
 and the code field; also with the wrong-code error, and in the dark scheme, where the QR code stays black on white),
-the recovery codes shown once, and on. English and French, 360 px and 1280 px wide. Codes come from pyotp.
+the recovery codes shown once, and on. English, French and German, 360 px and 1280 px wide. Codes come from pyotp.
 """
 import pyotp
 import pytest
@@ -42,7 +42,7 @@ def each_width(driver, url, name, lang, dark_too=False):
     return failures
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", LANGS + ("de",))   # German: the long words ("Wiederherstellungscodes") at 360 px
 def test_the_two_step_page_in_each_state(stack, driver, lang):
     driver.delete_all_cookies()
     language_cookie(driver, stack, lang)
