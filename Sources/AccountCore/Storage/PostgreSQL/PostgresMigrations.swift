@@ -296,4 +296,6 @@ enum PostgresMigrations {
             "DROP INDEX CONCURRENTLY IF EXISTS session_account",
         ], transactional: false),
     ] + identity
+        + secondFactor
+        + oneTimeCodes
 }
