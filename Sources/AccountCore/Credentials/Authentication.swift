@@ -56,13 +56,14 @@ public struct Authentication: Sendable {
             _ = hasher.verifyAgainstDummy(password)
             try lockout.refuse(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
         }
-        let passwordMatches = found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash)
+        let hasPassword = SignInMethods.isPassword(storedHash: found.hash)
+        let passwordMatches = hasPassword ? hasher.verify(password, against: found.hash) : hasher.verifyAgainstDummy(password)
         if try database.read({ tx in try lockout.isLocked(accountId: found.id, in: tx) }) {
             try lockout.refuse(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
                      counts: !passwordMatches)
         }
         guard passwordMatches else {
-            try lockout.refuse(accountId: found.id, email: typed, client: client, reason: found.hash.isEmpty ? "no password (provider sign-in only)" : "wrong password")
+            try lockout.refuse(accountId: found.id, email: typed, client: client, reason: hasPassword ? "wrong password" : "no password (provider sign-in only)")
         }
         if confirmationRequired && !found.verified {
             logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)",

@@ -178,12 +178,6 @@ extension Transaction {
         try value(Int64.self, "SELECT accountId FROM session WHERE digest = ?", [digest])
     }
 
-    /// The session's account when it has no password (made through a provider); nil when it has one or the session is gone.
-    func passwordlessSessionAccount(digest: Data) throws -> Int64? {
-        try value(Int64.self, "SELECT a.id FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ? AND a.passwordHash = ''",
-                  [digest])
-    }
-
     /// The session's account and its password hash ('' for none), or nil when the session is gone.
     func sessionCredentials(digest: Data) throws -> (accountId: Int64, passwordHash: String)? {
         try row("SELECT a.id AS id, a.passwordHash AS passwordHash FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ?",
