@@ -42,6 +42,8 @@ public struct AccountServices: Sendable {
     public let retention: Retention
     public let groups: Groups
     public let usernames: Usernames
+    public let signInMethods: SignInMethods
+    public let secondFactor: SecondFactorSignIn
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
@@ -72,8 +74,11 @@ public struct AccountServices: Sendable {
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                     confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
                                     usernames: usernames, clock: clock, logger: logger)
+        signInMethods = SignInMethods(database: database, audit: audit, clock: clock)
+        secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit,
+                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
-                                        confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
+                                        secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         browserSessions = BrowserSessions(database: database, sessions: sessions, audit: audit, logger: logger)
         addresses = EmailAddresses(database: database, validator: validator, confirmation: confirmation, tokens: tokens, mail: mail,
                                    audit: audit, clock: clock, logger: logger)

@@ -14,7 +14,7 @@ from stack import BIN, ROOT
 # Every test here makes its own SQLite file (test_postgres.py runs `migrate --status` on PostgreSQL).
 pytestmark = pytest.mark.sqlite_only("an old SQLite file migrated, its copy before, and backup of it")
 
-LATEST = "v15-usernames"
+LATEST = "v16-second-factor"
 PENDING = ["v11-retention", "v12-session-notifications", "v13-address-proof", "v14-expiry-indexes", "v14-quiet-purges",
            "v14-audit-totals-at-prune", "v14-one-session-account-index", "v15-groups", LATEST]   # what make_old_database takes away
 

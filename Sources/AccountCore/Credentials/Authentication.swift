@@ -9,6 +9,8 @@
 // primary address of an account not confirmed yet is still recognised (refused with `.unconfirmed` when required).
 // An account made through a provider has no password (`passwordHash` ''): it is refused like a wrong password, after
 // the same argon2id work (against the dummy hash), and the failure counts towards its lock.
+// An account with a second factor (SignInMethods) gets no session after its right password, but a short-lived
+// challenge for the second step (`.secondFactorRequired`; SecondFactorSignIn).
 import AccountRules
 import Foundation
 import Logging
@@ -20,6 +22,7 @@ public struct Authentication: Sendable {
     let sessions: Sessions
     let lockout: Lockout
     let audit: AuditLog
+    let secondFactor: SecondFactorSignIn
     /// Sign-in waits until the address used is confirmed.
     let confirmationRequired: Bool
     let clock: any Clock
@@ -30,11 +33,14 @@ public struct Authentication: Sendable {
     /// rules apply in the same transaction (BrowserSessions: the browser's old session ends unless `keepPrevious` adds an
     /// account, so the session id always changes at sign-in) and the grant says what the browser must hold. `kind: .api`
     /// issues an API token (the JSON API's sign-in) instead of a browser session, audited with detail "api".
+    /// `binding`: the browser's binding cookie, which a second step must come from (nil: an app's sign-in).
     ///
     /// - Throws: `AccountError.invalidCredentials` for every kind of failure; `AccountError.unconfirmed`
-    ///   after a correct password when the address still waits for confirmation.
+    ///   after a correct password when the address still waits for confirmation; `AccountError.secondFactorRequired`
+    ///   after a correct password when the account has a second factor (no session yet).
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
-                       here: BrowserTokens? = nil, keepPrevious: Bool = false, kind: SessionKind = .browser) throws -> SessionGrant {
+                       here: BrowserTokens? = nil, keepPrevious: Bool = false, kind: SessionKind = .browser,
+                       binding: [UInt8]? = nil) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
         let (found, addressBlocked) = try database.read { tx in
             let found = try tx.signInCandidate(normalizedAddress: normalized)
@@ -72,10 +78,11 @@ public struct Authentication: Sendable {
             throw AccountError.unconfirmed
         }
         let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
-        let grant = try database.write { tx in
+        let grant = try database.write { tx -> SessionGrant? in
             if let upgradedHash {
                 _ = try tx.setPasswordHash(upgradedHash, of: found.id, at: clock.now())
             }
+            if try secondFactor.methods.hasSecondFactor(accountId: found.id, in: tx) { return nil }
             let primary = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? email
             try lockout.recordSuccess(accountId: found.id, in: tx)
             let grant = try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind,
@@ -84,6 +91,14 @@ public struct Authentication: Sendable {
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: tx)
             return grant
+        }
+        guard let grant else {
+            // The hash upgrade above is kept; the challenge is written on its own so the answer carries it.
+            let challenge = try database.write { tx in
+                try secondFactor.begin(accountId: found.id, rememberMe: rememberMe, kind: kind, binding: binding, in: tx)
+            }
+            logger.info("password right; second factor asked", metadata: ["account": "\(found.id)"])
+            throw AccountError.secondFactorRequired(challenge: challenge)
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant

@@ -103,7 +103,18 @@ public struct SignInMethods: Sendable {
 
     /// True when the account has a second factor (a right password then asks for it).
     public func hasSecondFactor(accountId: Int64) throws -> Bool {
-        try database.read { tx in try !secondFactors(accountId: accountId, in: tx).isEmpty }
+        try database.read { tx in try hasSecondFactor(accountId: accountId, in: tx) }
+    }
+
+    /// True when the account has a second factor, in the caller's transaction.
+    func hasSecondFactor(accountId: Int64, in tx: Transaction) throws -> Bool {
+        try !secondFactors(accountId: accountId, in: tx).isEmpty
+    }
+
+    /// True when `code` proves the account's second factor now (a one-time code not used before, or an unused recovery
+    /// code, which is then used up), in the caller's write transaction. It counts no failure: the caller does.
+    func acceptSecondFactor(accountId: Int64, code: String, in tx: Transaction) throws -> Bool {
+        false   // no second factor is known yet: one-time codes answer here
     }
 
     // MARK: Re-authentication

@@ -56,6 +56,7 @@ public enum DatabaseCopy {
         Table(name: "auditCount", key: ["event"], identity: false),
         Table(name: "accountGroup", key: ["id"], identity: true),
         Table(name: "groupMember", key: ["accountId", "groupId"], identity: false),
+        Table(name: "secondFactorChallenge", key: ["digest"], identity: false),
     ]
 
     /// The migrations' own bookkeeping (GRDB's on SQLite, ours on PostgreSQL): each side keeps its own, not copied.

@@ -131,7 +131,7 @@ import StorageTestKit
                 for s in 0..<2 {
                     try insert(tx, "session", ["digest": digest(10 * i + s), "accountId": i, "createdAt": t0, "lastSeenAt": t0 + 60.75, "expiresAt": t0 + 86_400,
                                                "rememberMe": s == 0, "userAgent": "Firefox/\(i)", "remoteAddress": "2001:db8::\(i)",
-                                               "authenticatedAt": s == 0 ? t0 : 0, "kind": s == 0 ? "browser" : "api"])
+                                               "authenticatedAt": s == 0 ? t0 : 0, "kind": s == 0 ? "browser" : "api", "factors": s == 0 ? 2 : 1])
                     try insert(tx, "profileValue", ["accountId": i, "field": s == 0 ? "team" : "badge", "value": "v\(i)\(s)", "uniqueValue": s == 0 ? nil : "v\(i)\(s)"])
                 }
                 try insert(tx, "accountToken", ["digest": digest(100 + i), "purpose": odd ? "confirm" : "reset", "accountId": i,
@@ -178,6 +178,11 @@ import StorageTestKit
             }
             for (accountId, groupId) in [(1, 1), (1, 2), (3, 2)] {
                 try insert(tx, "groupMember", ["accountId": accountId, "groupId": groupId, "createdAt": t0 + 7.25])
+            }
+            for (n, used) in [(0, true), (1, false)] {
+                try insert(tx, "secondFactorChallenge", ["digest": digest(800 + n), "accountId": 1 + n, "rememberMe": used, "kind": used ? "api" : "browser",
+                                                         "bindingDigest": used ? Data() : digest(810 + n), "createdAt": t0 + 0.5, "expiresAt": t0 + 300.5,
+                                                         "usedAt": used ? t0 + 3.25 : nil])
             }
             try insert(tx, "invite", ["digest": digest(700), "address": "New@Example.org", "normalizedAddress": "new@example.org", "createdAt": t0,
                                       "expiresAt": t0 + 86_400, "usedAt": nil])

@@ -11,13 +11,14 @@ extension Transaction {
     /// Stores a new session; only `digest` (the SHA-256 of its token) is kept. The digest is the primary key.
     /// `authenticated`: the sign-in proved the person is there now, so `authenticatedAt` is `now`; else 0 (never).
     func insertSession(digest: Data, accountId: Int64, now: Date, expiresAt: Date, rememberMe: Bool, client: ClientInfo,
-                       kind: SessionKind, authenticated: Bool = true) throws {
+                       kind: SessionKind, authenticated: Bool = true, factors: Int = 1) throws {
         let at = now.timeIntervalSince1970
         try execute("""
-            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind,
+                factors)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [digest, accountId, at, at, expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress,
-                  authenticated ? at : 0, kind.rawValue])
+                  authenticated ? at : 0, kind.rawValue, factors])
     }
 
     /// The browser session `digest` with its account's primary address (the hot path's statement, in this
@@ -220,7 +221,7 @@ extension SessionInfo {
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
                   expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"),
                   username: row["username"] ?? "", displayName: row["displayName"] ?? "",
-                  groups: Self.groups(String(sqlValue: row.value("groupNames"))))
+                  groups: Self.groups(String(sqlValue: row.value("groupNames"))), factors: row["factors"] ?? 1)
     }
 
     /// The lookup's comma-joined group names as a sorted list (without case first, so `Admins` sits beside `admins`).
