@@ -97,7 +97,7 @@ public struct AccountServices: Sendable {
         socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
         social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
                               validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
-                              random: random, logger: logger)
+                              random: random, logger: logger, secondFactor: secondFactor)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         apiTokens = APITokens(database: database, sessions: sessions, audit: audit, logger: logger)
         residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,

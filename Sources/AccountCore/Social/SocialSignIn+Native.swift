@@ -37,7 +37,7 @@ extension SocialSignIn {
             try settle(database.write { tx -> Settled in
                 if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
                     return try signInLinked(accountId, record: record, rememberMe: true, client: client, here: nil, kind: .api,
-                                            recentSignIn: recentSignIn, in: tx)
+                                            recentSignIn: recentSignIn, binding: nil, in: tx)
                 }
                 let address = Self.verifiedAddress(identity)
                 if let address { try releaseUnconfirmedClaim(on: address, provider: record.provider, client: client, in: tx) }

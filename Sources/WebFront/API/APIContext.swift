@@ -133,7 +133,12 @@ public struct APIContext {
         do {
             return try body()
         } catch let error as AccountError {
-            throw APIError.from(error, catalog: context.catalog, provider: provider)
+            var answer = APIError.from(error, catalog: context.catalog, provider: provider)
+            if answer.challenge != nil {
+                // The challenge was made just now, with the core's lifetime: the app may show how long it has.
+                answer.challengeExpiresAt = context.core.clock.now() + context.site.configuration.core.secondFactor.challengeLifetime
+            }
+            throw answer
         }
     }
 

@@ -30,7 +30,7 @@ struct SecondFactorAPI: Sendable {
             grant = try secondFactor.complete(challenge: challenge, proof: .code(code), client: context.client, here: nil, keepPrevious: false)
         } catch AccountError.invalidCredentials {
             throw APIError.unauthorized(catalog.text("api_second_factor_invalid"))
-        } catch AccountError.invalidToken {
+        } catch AccountError.refused("second_factor_expired") {
             throw APIError.secondFactorExpired(catalog)
         } catch let error as AccountError {
             throw APIError.from(error, catalog: catalog)
