@@ -61,6 +61,7 @@ enum Routes {
         let socialLink = SocialLinkPage(core), connections = ConnectionsPage(core), providerToken = ProviderTokenAPI(core)
         let language = LanguageAction(core), native = BrowserIDNativePage(core), picker = SocialPickerPage(core)
         let health = HealthPage(core)
+        let secondFactor = SecondFactorPage(core)
         var table: [String: Route] = [
             "": .page(["GET": home.show]),
             "sign_up": .form(["GET": signUp.show, "POST": signUp.submit]),
@@ -100,6 +101,7 @@ enum Routes {
             "health/ready": .page(["GET": health.ready]),
             "verify": .api(["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                             "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod]),
+            "sign_in/second_factor": .form(["GET": secondFactor.show, "POST": secondFactor.submit]),
         ]
         if api {
             let users = UsersAPI(core), password = PasswordAPI(core), providerToken = ProviderTokenSignInAPI(core)
