@@ -136,7 +136,7 @@ public struct APIContext {
             var answer = APIError.from(error, catalog: context.catalog, provider: provider)
             if answer.challenge != nil {
                 // The challenge was made just now, with the core's lifetime: the app may show how long it has.
-                answer.challengeExpiresAt = context.core.clock.now() + context.site.configuration.core.secondFactor.challengeLifetime
+                answer.challengeExpiresAt = context.core.clock.now() + context.core.configuration.secondFactor.challengeLifetime
             }
             throw answer
         }
