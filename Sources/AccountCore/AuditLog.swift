@@ -40,6 +40,9 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case groupMemberAdded = "group_member_added"
     case groupMemberRemoved = "group_member_removed"
     case usernameChanged = "username_changed"
+    case secondFactorEnabled = "second_factor_enabled"
+    case secondFactorRemoved = "second_factor_removed"
+    case recoveryCodesRenewed = "recovery_codes_renewed"
 }
 
 /// One audit row.

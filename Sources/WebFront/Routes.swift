@@ -62,6 +62,7 @@ enum Routes {
         let language = LanguageAction(core), native = BrowserIDNativePage(core), picker = SocialPickerPage(core)
         let health = HealthPage(core)
         let secondFactor = SecondFactorPage(core)
+        let twoStep = TwoStepPage(core)
         var table: [String: Route] = [
             "": .page(["GET": home.show]),
             "sign_up": .form(["GET": signUp.show, "POST": signUp.submit]),
@@ -91,6 +92,10 @@ enum Routes {
             "language": .form(["POST": language.submit]),
             "settings/connections": .page(["GET": connections.show]),
             "settings/connections/unlink": .form(["POST": connections.unlink]),
+            "settings/two_step": .form(["GET": twoStep.show, "POST": twoStep.confirm]),
+            "settings/two_step/begin": .form(["POST": twoStep.begin]),
+            "settings/two_step/recovery_codes": .form(["POST": twoStep.renew]),
+            "settings/two_step/off": .form(["POST": twoStep.turnOff]),
             "auth/email": .form(["GET": socialEmail.show, "POST": socialEmail.submit]),
             "auth/link": .form(["GET": socialLink.show, "POST": socialLink.submit]),
             "auth/pick": .form(["GET": picker.show, "POST": picker.submit]),

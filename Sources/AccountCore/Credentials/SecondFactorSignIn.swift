@@ -48,12 +48,12 @@ public struct SecondFactorSignIn: Sendable {
     let sessions: Sessions
     let lockout: Lockout
     let audit: AuditLog
+    /// Knows the account's second factors and checks their codes (built with the one-time codes).
+    let methods: SignInMethods
     let policy: SecondFactorPolicy
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
-
-    var methods: SignInMethods { SignInMethods(database: database, audit: audit, clock: clock) }
 
     /// A code longer than this is wrong without a lookup (a recovery code is far shorter).
     static let maxCodeLength = 64

@@ -2,7 +2,7 @@
 // may go, which count as a second factor, and re-authentication with any of them.
 //
 // Options: none. The methods today: a password (`account.passwordHash` not ''; an account made through a provider has
-// none) and each linked provider. A feature that adds a way to sign in or a second factor adds one case to
+// none), each linked provider, and one-time codes (a second factor only: confirmed codes, OneTimeCodes.swift). A feature that adds a way to sign in or a second factor adds one case to
 // `SignInMethod`, one query to `methods(accountId:in:)` and, for a second factor, one line to `acceptSecondFactor`;
 // the features that ask (unlinking a provider, re-authentication, deletion, password change, the link page, sign-in)
 // then know it without edits of their own.
@@ -21,11 +21,14 @@ public enum SignInMethod: Sendable, Hashable {
     case password
     /// A linked provider, by its configured name.
     case provider(String)
+    /// One-time codes from an authenticator app (with their recovery codes; OneTimeCodes.swift).
+    case oneTimeCode
 
     /// Whether it signs a person in on its own (so an account keeping only it can still sign in).
     public var signsInAlone: Bool {
         switch self {
         case .password, .provider: return true
+        case .oneTimeCode: return false
         }
     }
 
@@ -33,6 +36,7 @@ public enum SignInMethod: Sendable, Hashable {
     public var countsAsSecondFactor: Bool {
         switch self {
         case .password, .provider: return false
+        case .oneTimeCode: return true
         }
     }
 }
@@ -57,11 +61,15 @@ public struct SignInMethods: Sendable {
     let database: AppDatabase
     let audit: AuditLog
     let clock: any Clock
+    /// What checks one-time and recovery codes; nil in the copies the features that only ask which methods an account
+    /// has make for themselves (`acceptSecondFactor` then accepts nothing). AccountServices' own has it.
+    let oneTimeCodes: OneTimeCodes?
 
-    public init(database: AppDatabase, audit: AuditLog, clock: any Clock) {
+    public init(database: AppDatabase, audit: AuditLog, clock: any Clock, oneTimeCodes: OneTimeCodes? = nil) {
         self.database = database
         self.audit = audit
         self.clock = clock
+        self.oneTimeCodes = oneTimeCodes
     }
 
     /// The account's methods: the password first when it has one, then its providers (oldest link first).
@@ -74,6 +82,7 @@ public struct SignInMethods: Sendable {
         var found: [SignInMethod] = []
         if try tx.accountHasPassword(accountId) ?? false { found.append(.password) }
         found += try tx.socialProviders(accountId: accountId).map(SignInMethod.provider)
+        if try tx.hasConfirmedOneTimeCode(accountId: accountId) { found.append(.oneTimeCode) }
         return found
     }
 
@@ -114,7 +123,8 @@ public struct SignInMethods: Sendable {
     /// True when `code` proves the account's second factor now (a one-time code not used before, or an unused recovery
     /// code, which is then used up), in the caller's write transaction. It counts no failure: the caller does.
     func acceptSecondFactor(accountId: Int64, code: String, in tx: Transaction) throws -> Bool {
-        false   // no second factor is known yet: one-time codes answer here
+        guard let oneTimeCodes else { return false }
+        return try oneTimeCodes.accept(accountId: accountId, code: code, in: tx)
     }
 
     // MARK: Re-authentication
@@ -141,6 +151,7 @@ public struct SignInMethods: Sendable {
         switch method {
         case .password: detail = ""
         case .provider(let name): detail = "via \(name)"
+        case .oneTimeCode: detail = "second factor"
         }
         try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
                          client: client, detail: detail, in: tx)

@@ -57,6 +57,8 @@ public enum DatabaseCopy {
         Table(name: "accountGroup", key: ["id"], identity: true),
         Table(name: "groupMember", key: ["accountId", "groupId"], identity: false),
         Table(name: "secondFactorChallenge", key: ["digest"], identity: false),
+        Table(name: "oneTimeCode", key: ["accountId"], identity: false),
+        Table(name: "recoveryCode", key: ["id"], identity: true),
     ]
 
     /// The migrations' own bookkeeping (GRDB's on SQLite, ours on PostgreSQL): each side keeps its own, not copied.

@@ -13,6 +13,7 @@ extension MessageCatalog {
         .merging(frenchAccountSettings) { first, _ in first }.merging(frenchProfile) { first, _ in first }
         .merging(frenchSocial) { first, _ in first }.merging(frenchAPI) { first, _ in first }
         .merging(frenchSecondFactor) { first, _ in first }
+        .merging(frenchOneTimeCodes) { first, _ in first }
         .merging(frenchPage) { first, _ in first }.merging(frenchGroups) { first, _ in first }.merging(frenchUsername) { first, _ in first }.merging([
         // Validation: "{attribute} : {message}", the message a clause with its own subject.
         "error_full_message": "{attribute} : {message}",

@@ -23,7 +23,9 @@ struct PageLayout {
          "settings_connections": paths.path("settings/connections"),
          "connections_unlink": paths.path("settings/connections/unlink"),
          "social_email": paths.path("auth/email"), "social_link": paths.path("auth/link"),
-         "language": paths.path("language")]
+         "language": paths.path("language"),
+         "settings_two_step": paths.path("settings/two_step"), "two_step_begin": paths.path("settings/two_step/begin"),
+         "two_step_recovery_codes": paths.path("settings/two_step/recovery_codes"), "two_step_off": paths.path("settings/two_step/off")]
     }
 
     /// A settings page: `page` with the settings navigation marking `section` (profile, password, emails, sessions, delete).

@@ -46,6 +46,7 @@ public struct TemplateMailComposer: MailComposer {
             values["providers"] = providers.map { ["name": configuration.social.displayName(of: $0)] }
             values["settings_url"] = site + paths.path("settings/connections")
         case .signUpAttempt, .accountDeleted: break
+        case .secondFactorEnabled, .secondFactorRemoved: values["settings_url"] = site + paths.path("settings/two_step")
         }
         values["lang"] = language
         return MailMessage(

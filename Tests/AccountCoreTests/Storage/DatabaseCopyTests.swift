@@ -180,9 +180,16 @@ import StorageTestKit
                 try insert(tx, "groupMember", ["accountId": accountId, "groupId": groupId, "createdAt": t0 + 7.25])
             }
             for (n, used) in [(0, true), (1, false)] {
-                try insert(tx, "secondFactorChallenge", ["digest": digest(800 + n), "accountId": 1 + n, "rememberMe": used, "kind": used ? "api" : "browser",
-                                                         "bindingDigest": used ? Data() : digest(810 + n), "createdAt": t0 + 0.5, "expiresAt": t0 + 300.5,
+                try insert(tx, "secondFactorChallenge", ["digest": digest(850 + n), "accountId": 1 + n, "rememberMe": used, "kind": used ? "api" : "browser",
+                                                         "bindingDigest": used ? Data() : digest(860 + n), "createdAt": t0 + 0.5, "expiresAt": t0 + 300.5,
                                                          "usedAt": used ? t0 + 3.25 : nil])
+            }
+            for accountId in [1, 2] {   // one-time codes: account 1 confirmed, account 2 still enrolling
+                try insert(tx, "oneTimeCode", ["accountId": accountId, "sealedSecret": digest(800 + accountId), "createdAt": t0,
+                                               "confirmedAt": accountId == 1 ? t0 + 9 : nil, "lastUsedStep": accountId == 1 ? 56_666_667 : 0])
+            }
+            for (id, used) in [(1, false), (2, true)] {
+                try insert(tx, "recoveryCode", ["id": id, "accountId": 1, "digest": digest(810 + id), "createdAt": t0 + 9, "usedAt": used ? t0 + 11 : nil])
             }
             try insert(tx, "invite", ["digest": digest(700), "address": "New@Example.org", "normalizedAddress": "new@example.org", "createdAt": t0,
                                       "expiresAt": t0 + 86_400, "usedAt": nil])

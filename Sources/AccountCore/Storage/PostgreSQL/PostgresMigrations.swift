@@ -297,4 +297,5 @@ enum PostgresMigrations {
         ], transactional: false),
     ] + identity
         + secondFactor
+        + oneTimeCodes
 }

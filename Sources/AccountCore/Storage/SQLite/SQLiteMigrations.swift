@@ -306,6 +306,7 @@ extension SQLiteBackend {
         }
         registerIdentitySteps(&migrator)
         registerSecondFactorSteps(&migrator)
+        registerOneTimeCodeSteps(&migrator)
         return migrator
     }
 }
