@@ -91,9 +91,6 @@ public struct AccountServices: Sendable {
         let vault = tokenVault ?? TokenVault.ephemeral(random: random)
         self.tokenVault = vault
         socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
-        social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
-                              validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
-                              random: random, logger: logger, secondFactor: secondFactor)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         apiTokens = APITokens(database: database, sessions: sessions, audit: audit, logger: logger)
         residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
@@ -109,6 +106,10 @@ public struct AccountServices: Sendable {
         signInMethods = SignInMethods(database: database, audit: audit, clock: clock, oneTimeCodes: oneTimeCodes)
         secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
                                           policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
+        // Social sign-in asks the second step of an account with a second factor.
+        social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
+                              validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
+                              random: random, logger: logger, secondFactor: secondFactor)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
     }

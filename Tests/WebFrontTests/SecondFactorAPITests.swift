@@ -31,6 +31,12 @@ import Testing
         try app.services.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM session WHERE kind = 'api'") ?? 0 }
     }
 
+    /// The stored factors of the session of `token` (read from the row: the API's token lookup does not carry them).
+    private func factors(_ app: TestApp, _ token: String) throws -> Int? {
+        let digest = try #require(SecretToken(encoded: token)).digest
+        return try app.services.database.read { tx in try tx.value(Int.self, "SELECT factors FROM session WHERE digest = ?", [digest]) }
+    }
+
     private func challenge(_ app: TestApp, email: String = "ann@example.com") throws -> String {
         let answer = APIClient(app.app).send("POST", "v1/users/sign_in", ["user": ["email": email, "password": Self.password]])
         #expect(answer.status == 401)
@@ -73,8 +79,7 @@ import Testing
         authed.email = "ann@example.com"
         authed.token = token
         #expect(authed.send("PUT", "v1/users", ["user": [:]]).status == 200)
-        let session = try #require(try app.services.apiTokens.find(email: "ann@example.com", token: token))
-        #expect(session.factors == 2)
+        #expect(try factors(app, token) == 2)
     }
 
     @Test func aWrongCodeIsOne401AndTheChallengeMayBeTriedAgain() throws {
@@ -116,6 +121,6 @@ import Testing
         let answer = api.send("POST", "v1/users/sign_in", ["user": ["email": "bob@example.com", "password": Self.password]])
         #expect(answer.status == 201)
         let token = try #require(answer.user["authenticationToken"] as? String)
-        #expect(try app.services.apiTokens.find(email: "bob@example.com", token: token)?.factors == 1)
+        #expect(try factors(app, token) == 1)
     }
 }

@@ -6,9 +6,9 @@
 // (APIError.secondFactorRequired). Why a 401 and a path of its own: docs/native-apps.md, "The second step".
 //
 // Options: none of its own; `second_factor` (AccountCore's SecondFactorSignIn: the challenge's lifetime, the codes it
-// takes) and `lockout` (wrong codes count like wrong passwords). A wrong code gets one answer whatever made it wrong
-// (mistyped, used before, account locked), as a wrong password does; a challenge that is used up, expired, or was
-// begun by a browser (its binding) is told apart, since the app must then start over with the password.
+// takes) and `lockout`. A wrong code gets one answer whatever made it wrong (mistyped, empty, used before, account
+// locked), as a wrong password does, and counts toward the lockout; a challenge that is used up, expired, or was begun
+// by a browser (bound to its binding cookie) is told apart, since the app must then start over with the password.
 import AccountCore
 import AccountRules
 import Foundation
@@ -24,7 +24,6 @@ struct SecondFactorAPI: Sendable {
         let catalog = context.catalog
         let challenge = form["challenge"] ?? "", code = form["code"] ?? ""
         guard !challenge.isEmpty else { throw APIError.secondFactorExpired(catalog) }
-        guard !code.isEmpty else { throw APIError.unauthorized(catalog.text("api_second_factor_invalid")) }
         let grant: SessionGrant
         do {
             grant = try secondFactor.complete(challenge: challenge, proof: .code(code), client: context.client, here: nil, keepPrevious: false)
