@@ -123,4 +123,28 @@ import Testing
         let token = try #require(answer.user["authenticationToken"] as? String)
         #expect(try factors(app, token) == 1)
     }
+
+    @Test func anApprovedResidenceOfAnAccountWithCodesAnswersTheChallengeNotAToken() throws {
+        let (app, secret) = try enrolled()
+        let api = APIClient(app.app)
+        let created = api.send("POST", "v1/residences", ["email": "ann@example.com"])
+        let id = try #require(created.json["id"] as? String), key = try #require(created.json["secret"] as? String)
+        let link = try #require(try app.link(containing: "residences/confirm"))
+        let path = String(link[link.range(of: "/account/")!.lowerBound...])
+        let browser = TestBrowser(app.app)
+        let csrf = browser.get(path).text.firstMatch(of: /name="csrf_token" value="([^"]+)"/).map { String($0.1) } ?? ""
+        #expect(browser.post("/account/residences/confirm", ["token": String(path.split(separator: "=").last ?? ""), "csrf_token": csrf]).status == 200)
+        let tokens = try apiSessions(app)
+
+        let collected = api.send("POST", "v1/residences/\(id)/verify", ["secret": key])
+        #expect(collected.status == 401)
+        #expect(collected.json["reason"] as? String == "second_factor_required")
+        let challenge = try #require(collected.json["challenge"] as? String)
+        #expect(try apiSessions(app) == tokens, "the mailed link alone issues no token")
+        #expect(api.send("POST", "v1/residences/\(id)/verify", ["secret": key]).status == 404, "used up")
+        app.clock.advance(by: 30)
+        let signedIn = api.send("POST", "v1/users/sign_in/second_factor", ["user": ["challenge": challenge, "code": Self.code(secret, app)]])
+        #expect(signedIn.status == 201)
+        #expect(try factors(app, try #require(signedIn.user["authenticationToken"] as? String)) == 2)
+    }
 }

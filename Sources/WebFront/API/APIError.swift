@@ -31,7 +31,7 @@ struct APIError: Error, Sendable {
     static func unauthorized(_ message: String) -> APIError { APIError(status: 401, message: message) }
 
     /// 401: the account asks for a second factor; `challenge` goes back with the code to SecondFactorAPI.
-    static func secondFactorRequired(challenge: String, expiresAt: Date?, catalog: MessageCatalog) -> APIError {
+    static func secondFactorRequired(challenge: String, catalog: MessageCatalog, expiresAt: Date? = nil) -> APIError {
         APIError(status: 401, message: catalog.text("api_second_factor_required"), reason: "second_factor_required",
                  challenge: challenge, challengeExpiresAt: expiresAt)
     }
@@ -65,7 +65,7 @@ struct APIError: Error, Sendable {
         case .invalid(let errors): return validation(errors, catalog: catalog)
         case .invalidCredentials: return .unauthorized(catalog.text("sign_in_failed"))
         case .unconfirmed: return .unauthorized(catalog.text("unconfirmed"))
-        case .secondFactorRequired(let challenge): return .secondFactorRequired(challenge: challenge, expiresAt: nil, catalog: catalog)
+        case .secondFactorRequired(let challenge): return .secondFactorRequired(challenge: challenge, catalog: catalog)
         case .reauthenticationRequired: return .unauthorized(catalog.text("api_reauthentication_required"))
         case .notFound: return .unauthorized(catalog.text("api_unauthenticated"))
         case .invalidToken: return APIError(status: 422, message: catalog.text("reset_invalid_text"))
