@@ -147,4 +147,24 @@ import Testing
         #expect(signedIn.status == 201)
         #expect(try factors(app, try #require(signedIn.user["authenticationToken"] as? String)) == 2)
     }
+
+    @Test func aPasswordResetByTheAPIAsksTheCodeBeforeAnyToken() throws {
+        let (app, secret) = try enrolled()
+        // Reminders go to confirmed addresses only (with confirmation off, sign-up leaves the address unconfirmed).
+        try app.services.database.write { tx in try tx.execute("UPDATE emailAddress SET verifiedAt = 1") }
+        let api = APIClient(app.app)
+        #expect(api.send("POST", "v1/users/password", ["user": ["email": "ann@example.com"]]).status == 201)
+        let link = try #require(try app.link(containing: "password/edit"))
+        let reset = api.send("PUT", "v1/users/password", ["user": ["resetPasswordToken": String(link.split(separator: "=").last ?? ""),
+                                                                   "password": "reset horse battery", "passwordConfirmation": "reset horse battery"]])
+        #expect(reset.status == 401)
+        #expect(reset.json["reason"] as? String == "second_factor_required")
+        // The reset ended the registration's token, and the mailed link alone issues none.
+        #expect(try apiSessions(app) == 0)
+        let challenge = try #require(reset.json["challenge"] as? String)
+        app.clock.advance(by: 30)
+        let signedIn = api.send("POST", "v1/users/sign_in/second_factor", ["user": ["challenge": challenge, "code": Self.code(secret, app)]])
+        #expect(signedIn.status == 201)
+        #expect(try factors(app, try #require(signedIn.user["authenticationToken"] as? String)) == 2)
+    }
 }
