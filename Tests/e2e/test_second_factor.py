@@ -3,10 +3,12 @@ an account enrolled on settings/two_step (two_step.enrol; pyotp computes the cod
 in with its password, then a code on sign_in/second_factor, and gets a two-factor session; a code used already is
 refused, one step ahead accepted and two steps either way refused; a recovery code works once; wrong codes lock the
 account as wrong passwords do; a password reset keeps the codes and still asks one; with `second_factor: required` a
-person without codes is led to the enrolment and can use nothing else until the session has two factors.
+person without codes is led to the enrolment and can use nothing else until the session has two factors; the
+operator's `frontdoor user 2fa reset` takes lost codes away (audited as frontdoor-cli).
 The server's clock is the real one: the drift cases are chosen so that a step passing while the test runs cannot turn a
 refused code into an accepted one or the reverse (one ahead stays within ±1, two behind or three ahead stay out).
 """
+import subprocess
 import time
 from urllib.parse import quote
 
@@ -14,7 +16,7 @@ import pyotp
 import pytest
 
 from http_client import Browser, page_text
-from stack import new_stack
+from stack import BIN, new_stack
 from mails import outbox_link
 from test_settings_account import PASSWORD, signed_up
 from two_step import enrol
@@ -124,6 +126,7 @@ def test_a_challenge_is_bound_to_its_browser_and_expires(stack):
     # The form's token from a page that still has one (the second step now sends this browser to sign in).
     late = browser.post(STEP, {"code": enrolment.code(offset=30), "csrf_token": browser.token("/sign_in")})
     assert late.status_code == 303 and STEP not in late.headers["Location"] and "/sign_in" in late.headers["Location"]
+    assert "That sign-in took too long. Please sign in again." in page_text(browser.get("/sign_in"))
     assert factors(stack, email) == []
 
 
@@ -166,3 +169,24 @@ def test_required_leads_to_the_enrolment_and_nothing_else_until_two_factors(requ
     assert code_answer(browser, enrolment.code(offset=30), rd="/account/settings").status_code == 303
     assert browser.get("/settings").status_code == 200
     assert browser.post("/sign_out", {}).status_code in (302, 303)
+
+
+def test_the_operator_resets_a_lost_second_factor_audited_and_mailed(stack):
+    email, enrolment = enrolled_account(stack)
+    run = lambda *args: subprocess.run([BIN, "user", "2fa", "reset", *args, "--config", str(stack.config_path)],  # noqa: E731
+                                       capture_output=True, text=True, timeout=60)
+    done = run(email)
+    assert done.returncode == 0 and done.stdout == \
+        f"second factor of {email} removed; it signs in with its password alone until it sets one up\n", done
+    again = run(email)
+    assert again.returncode == 0 and again.stdout == f"{email} has no second factor; nothing removed\n"
+    unknown = run("nobody@example.com")
+    assert unknown.returncode == 1 and unknown.stdout == "" and len(unknown.stderr.splitlines()) == 1
+    [(detail, agent)] = stack.query("SELECT a.detail, a.userAgent FROM audit a JOIN emailAddress e ON e.accountId = a.accountId "
+                                    "WHERE a.event = 'second_factor_removed' AND e.address = ?", email)
+    assert (detail, agent) == ("operator reset", "frontdoor-cli")
+    assert Browser(stack).post("/sign_in", {"email": email, "password": PASSWORD}).headers["Location"] == "/account/", \
+        "the password alone signs in again"
+    assert enrolment.recovery_codes, "(the old codes are gone with the rest)"
+    assert stack.query("SELECT COUNT(*) FROM recoveryCode r JOIN emailAddress e ON e.accountId = r.accountId WHERE e.address = ?",
+                       email)[0][0] == 0

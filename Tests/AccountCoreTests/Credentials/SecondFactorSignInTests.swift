@@ -197,6 +197,25 @@ import Testing
         }
     }
 
+    @Test func theOperatorsResetRemovesTheCodesAuditedAndMailed() throws {
+        let fixture = try TestFixture()
+        let (id, _, _, _) = try OneTimeCodesTests.enrolled(fixture)
+        let operatorClient = ClientInfo(userAgent: "frontdoor-cli", remoteAddress: "local")
+        #expect(try fixture.services.secondFactor.reset(accountId: id, client: operatorClient) == [.oneTimeCode])
+        #expect(try !fixture.services.signInMethods.hasSecondFactor(accountId: id))
+        #expect(try fixture.count("recoveryCode") == 0)
+        let rows = try fixture.database.read { tx in
+            try tx.rows("SELECT detail, userAgent FROM audit WHERE event = 'second_factor_removed'")
+        }
+        #expect(rows.count == 1)
+        let detail: String = try rows[0].decode("detail"), agent: String = try rows[0].decode("userAgent")
+        #expect(detail == "operator reset" && agent == "frontdoor-cli")
+        #expect(try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM mailQueue WHERE kind = 'second_factor_removed'") } == 1)
+        #expect(try fixture.signIn("ann@example.com").session.factors == 1, "the password alone signs in again")
+        #expect(try fixture.services.secondFactor.reset(accountId: id, client: operatorClient).isEmpty, "nothing left to remove")
+        #expect(throws: AccountError.notFound) { try fixture.services.secondFactor.reset(accountId: 999, client: operatorClient) }
+    }
+
     @Test func signInMethodsKnowTheCodesAsASecondFactorOnly() throws {
         let fixture = try TestFixture()
         let (id, _, _, _) = try OneTimeCodesTests.enrolled(fixture)
