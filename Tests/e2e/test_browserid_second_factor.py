@@ -1,13 +1,15 @@
 """BrowserID's dialog for an account with one-time codes, in Chromium: after the password in the dialog's popup the
 second step (sign_in/second_factor, the same page as the sign-in's) asks the code inside the popup, then the dialog
 goes on to choosing the address, and the relying party gets an assertion it verifies with Frontdoor's /verify. The
-session the dialog made counts two factors.
+session the dialog made counts two factors. The native bridge's page (an app's web view) takes the same second step.
 
-Stack: bid_stack (confirmation on, outbox mail); the relying party is relying_party.py on another site.
+Stacks: bid_stack (confirmation on, outbox mail; the relying party is relying_party.py on another site) and
+test_browserid_native's native_stack (an app's origin listed).
 """
 from selenium.webdriver.common.by import By
 
 from bid_browser import PASSWORD, text, to_popup, wait
+from test_browserid_native import ORIGIN, callbacks, native_stack, page, web_view  # noqa: F401 (fixtures)
 from two_step import enrol
 from users import confirmed_user
 
@@ -49,3 +51,21 @@ def test_the_dialog_asks_the_code_after_the_password_then_certifies(bid_stack, r
     # The enrolling browser's session (one factor, from before codes were on) and the dialog's (two).
     rows = bid_stack.query("SELECT factors FROM session WHERE accountId = ? AND kind = 'browser' ORDER BY createdAt", account)
     assert sorted(row[0] for row in rows) == [1, 2], rows
+
+
+def test_the_native_bridge_asks_the_code_after_the_password_then_answers_the_app(native_stack, web_view):
+    browser, email = confirmed_user(native_stack, PASSWORD)
+    enrolment = enrol(browser)
+    web_view.get(page(native_stack, ORIGIN + "/"))
+    wait(web_view, lambda d: d.find_elements(By.ID, "password"))
+    web_view.find_element(By.ID, "email").send_keys(email)
+    web_view.find_element(By.ID, "password").send_keys(PASSWORD)
+    web_view.find_element(By.ID, "browserid-sign-in").click()
+    wait(web_view, lambda d: "/sign_in/second_factor" in d.current_url and d.find_elements(By.ID, "code"))
+    web_view.find_element(By.ID, "code").send_keys(enrolment.code(30))
+    web_view.find_element(By.CSS_SELECTOR, "form[action$='/sign_in/second_factor'] button[type=submit]").click()
+    button = wait(web_view, lambda d: d.find_elements(By.ID, "browserid-continue") and d.find_element(By.ID, "browserid-continue"))
+    assert "/browserid/native?origin=" in web_view.current_url, "the second step came back to the bridge's page"
+    button.click()
+    wait(web_view, lambda d: len(callbacks(d)) == 1)
+    assert callbacks(web_view)[0].startswith("browserid-origin://didSucceedWithAssertion?data=")
