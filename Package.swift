@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID", "IPAddresses", "Locking"], exclude: ["Vectors"]),
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
         .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit", "StorageTestKit"]),
-        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit"]),
+        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit",
+                                                          .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "WebAuthnTests", dependencies: [
             "WebAuthn", "Encodings",
