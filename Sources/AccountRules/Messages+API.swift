@@ -24,6 +24,7 @@ extension MessageCatalog {
         "api_second_factor_required": "Enter the code from your authenticator app (or a recovery code) to finish signing in.",
         "api_second_factor_invalid": "Invalid code.",
         "api_second_factor_expired": "This sign-in has expired or was already finished. Sign in again.",
+        "api_second_factor_enrolment_required": "Two-step sign-in is required here: set it up in your account settings on the web, then sign in again.",
         "api_field_code": "Code",
 
         // Email residences.

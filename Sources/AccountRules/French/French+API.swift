@@ -24,6 +24,7 @@ extension MessageCatalog {
         "api_second_factor_required": "Saisissez le code de votre application d’authentification (ou un code de secours) pour terminer la connexion.",
         "api_second_factor_invalid": "Code non valide.",
         "api_second_factor_expired": "Cette connexion a expiré ou est déjà terminée. Reconnectez-vous.",
+        "api_second_factor_enrolment_required": "La validation en deux étapes est obligatoire ici : activez-la dans les paramètres de votre compte sur le web, puis reconnectez-vous.",
         "api_field_code": "Code",
 
         // Email residences.

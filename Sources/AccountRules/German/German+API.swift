@@ -24,6 +24,7 @@ extension MessageCatalog {
         "api_second_factor_required": "Geben Sie den Code aus Ihrer Authenticator-App (oder einen Wiederherstellungscode) ein, um die Anmeldung abzuschließen.",
         "api_second_factor_invalid": "Ungültiger Code.",
         "api_second_factor_expired": "Diese Anmeldung ist abgelaufen oder bereits abgeschlossen. Bitte melden Sie sich erneut an.",
+        "api_second_factor_enrolment_required": "Die Anmeldung in zwei Schritten ist hier Pflicht: Richten Sie sie in Ihren Kontoeinstellungen im Web ein und melden Sie sich dann erneut an.",
         "api_field_code": "Code",
 
         // Email residences.

@@ -92,9 +92,28 @@ public struct APIContext {
     /// The live API session of `X-User-Email` + `X-User-Token`; 401 otherwise.
     func requireSession() throws -> SessionInfo {
         let email = context.request.header("X-User-Email") ?? ""
-        if let token, let session = try context.core.apiTokens.find(email: email, token: token) { return session }
+        if let token, let session = try context.core.apiTokens.find(email: email, token: token) {
+            try requireTwoFactorsWhenRequired(session)
+            return session
+        }
         if hasCredentials { context.site.logger.info("api token refused", metadata: ["path": "\(context.request.path)"]) }
         throw APIError.unauthorized(context.catalog.text("api_unauthenticated"))
+    }
+
+    /// Under `second_factor: required`, a token of one factor (its account has no second factor yet, or it was issued
+    /// before the policy) does nothing: 403 `second_factor_enrolment_required`. The pages and the gate apply the same
+    /// policy on their own (RequestContext+SecondFactor, Gate).
+    func requireTwoFactorsWhenRequired(_ session: SessionInfo) throws {
+        guard context.site.configuration.secondFactor == .required, session.factors < 2 else { return }
+        throw APIError.secondFactorEnrolmentRequired(context.catalog)
+    }
+
+    /// A token just issued, checked by the same policy before the app sees it: under `second_factor: required`, one of
+    /// one factor is revoked at once and the answer is that 403, so no app holds a token that can do nothing.
+    func handOver(_ grant: SessionGrant) throws {
+        guard context.site.configuration.secondFactor == .required, grant.session.factors < 2 else { return }
+        try call { try context.core.apiTokens.signOut(session: grant.session.digest, client: context.client) }
+        throw APIError.secondFactorEnrolmentRequired(context.catalog)
     }
 
     /// `{"user": …}` for `accountId`, with `token` as authenticationToken (null when nil).

@@ -4,6 +4,8 @@
 //                                                                a right password (or provider token) of an account
 //                                                                with a second factor: SecondFactorAPI finishes it
 //   401 {"error":"<message>","reason":"second_factor_expired"}   that challenge is used up or expired
+//   403 {"error":{…},"reason":"second_factor_enrolment_required"} `second_factor: required` and the account has no
+//                                                                second factor yet: set one up on the web first
 //   4xx {"error":{"message":"…","code":0,"status":4xx}}          everything else (devise-ios-rails' ErrorsSerializer),
 //       with "errors": {field: [full messages]} inside "error" for validation; + top-level "state" for a residence
 // `Frontdoor.respond` turns a thrown APIError into its response, like HTTPError for pages; an HTTPError (404, 405, 413)
@@ -41,6 +43,12 @@ struct APIError: Error, Sendable {
         APIError(status: 401, message: catalog.text("api_second_factor_expired"), reason: "second_factor_expired")
     }
 
+    /// 403: `second_factor: required`, and the token's account has no second factor yet (its owner sets one up in
+    /// the browser, where the pages lead there); the API has no enrolment of its own.
+    static func secondFactorEnrolmentRequired(_ catalog: MessageCatalog) -> APIError {
+        APIError(status: 403, message: catalog.text("api_second_factor_enrolment_required"), reason: "second_factor_enrolment_required")
+    }
+
     var response: Response {
         var body: [String: Any]
         if status == 401 {
@@ -53,6 +61,7 @@ struct APIError: Error, Sendable {
             if !fields.isEmpty { error["errors"] = fields }
             body = ["error": error]
             if let state { body["state"] = state }
+            if let reason { body["reason"] = reason }
         }
         var response = Response.json(body, status: status)
         for (name, value) in headers { response.setHeader(name, value) }

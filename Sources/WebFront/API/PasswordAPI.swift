@@ -23,6 +23,7 @@ struct PasswordAPI: Sendable {
         if form["password_confirmation"] == nil { form["password_confirmation"] = form["password"] ?? "" }
         if !context.api.hasCredentials, let reset = form["reset_password_token"], !reset.isEmpty {
             let grant = try context.api.call { try reminder.reset(token: reset, form: form, client: context.client, kind: .api) }
+            try context.api.handOver(grant)
             return try context.api.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 200)
         }
         let session = try context.api.requireSession()

@@ -69,6 +69,7 @@ struct ProviderTokenSignInAPI: Sendable {
         let (grant, _) = try context.api.call(provider: name) {
             try social.signInWithProviderToken(external, client: context.client, recentSignIn: bound)
         }
+        try context.api.handOver(grant)
         return try context.api.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
     }
 }

@@ -55,6 +55,7 @@ struct ResidencesAPI: Sendable {
         case .refused(let key):
             throw APIError(status: 403, message: catalog.text(key), state: "refused")
         case let .verified(email, grant):
+            try context.api.handOver(grant)
             return .json(["email": email, "state": "verified", "token": grant.token.encoded])
         }
     }

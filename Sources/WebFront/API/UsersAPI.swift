@@ -45,6 +45,7 @@ struct UsersAPI: Sendable {
         let outcome = try context.api.call { try registration.signUp(form, client: context.client, kind: .api) }
         switch outcome {
         case .signedIn(let grant):
+            try context.api.handOver(grant)
             return try context.api.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
         case .confirmationSent:
             let user: [String: Any] = ["id": NSNull(), "email": (form["email"] ?? "").trimmingCharacters(in: .whitespaces),
@@ -59,6 +60,7 @@ struct UsersAPI: Sendable {
             try authentication.signIn(email: form["email"] ?? "", password: form["password"] ?? "",
                                      rememberMe: false, client: context.client, kind: .api)
         }
+        try context.api.handOver(grant)
         return try context.api.userResponse(accountId: grant.session.accountId, token: grant.token.encoded, status: 201)
     }
 

@@ -194,7 +194,7 @@ import Testing
         let account = try Self.enrolled(fixture)
         let foreign = try TokenVault.ephemeral(random: SeededRandomSource(seed: 99))
             .seal(Data(account.secret), context: OneTimeCodes.context(accountId: account.id))
-        try fixture.database.write { tx in try tx.execute("UPDATE oneTimeCode SET sealedSecret = ?", [foreign]) }
+        _ = try fixture.database.write { tx in try tx.execute("UPDATE oneTimeCode SET sealedSecret = ?", [foreign]) }
         #expect(try !Self.accept(fixture, account.id, TOTP.code(secret: account.secret, step: now(fixture))), "refused, not an error")
         #expect(try Self.accept(fixture, account.id, account.codes[0]))
         try fixture.services.oneTimeCodes.turnOff(session: account.session, client: client)
@@ -204,7 +204,7 @@ import Testing
     @Test func deletingTheAccountTakesItsCodes() throws {
         let fixture = try TestFixture()
         let account = try Self.enrolled(fixture)
-        try fixture.database.write { tx in try tx.execute("DELETE FROM account WHERE id = ?", [account.id]) }
+        _ = try fixture.database.write { tx in try tx.execute("DELETE FROM account WHERE id = ?", [account.id]) }
         #expect(try fixture.count("oneTimeCode") == 0 && fixture.count("recoveryCode") == 0)
     }
 }

@@ -129,14 +129,16 @@ extension Transaction {
     func apiSession(digest: Data, normalizedAddress: String) throws -> SessionInfo? {
         try row("""
             SELECT s.accountId AS accountId, p.address AS address, s.createdAt AS createdAt, s.lastSeenAt AS lastSeenAt,
-                   s.expiresAt AS expiresAt
+                   s.expiresAt AS expiresAt, s.factors AS factors
             FROM session s JOIN emailAddress p ON p.accountId = s.accountId AND p.isPrimary
             WHERE s.digest = ? AND s.kind = 'api' AND EXISTS (
                 SELECT 1 FROM emailAddress e WHERE e.accountId = s.accountId AND e.normalizedAddress = ?)
             """, [digest, normalizedAddress]).map { row in
-            SessionInfo(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
-                        createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
-                        expiresAt: try row.decode("expiresAt"), rememberMe: true, kind: .api)
+            var info = SessionInfo(digest: digest, accountId: try row.decode("accountId"), email: try row.decode("address"),
+                                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
+                                   expiresAt: try row.decode("expiresAt"), rememberMe: true, kind: .api)
+            info.factors = try row.decode("factors")
+            return info
         }
     }
 
