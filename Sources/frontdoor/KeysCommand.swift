@@ -67,6 +67,8 @@ extension KeysCommand {
             abstract: "Forget which social.token_key_file the hosts share; the next host to start records its own.",
             discussion: """
                 Provider tokens sealed with the old key can no longer be read: people sign in with their provider again. \
+                One-time-code secrets are sealed with it too: their codes stop working (recovery codes still do), so \
+                people sign in with a recovery code and set codes up again, or the operator runs `frontdoor user 2fa reset`. \
                 Hosts already running keep the key they started with: stop them all first, then start one with the new key \
                 file and copy that file to the others before they start.
                 """)

@@ -95,7 +95,7 @@ extension ConfigKeys {
         flag("metrics.enabled", \.metrics.enabled, "serve `GET <base_path>/metrics` (Prometheus text)"),
         text("metrics.allowed_addresses", \.metrics.allowedAddresses, "client addresses and CIDR ranges that may read the metrics; others get 404"),
         text("metrics.host", \.metrics.host, "this process's name in `frontdoor_host_info{host=…}` (several hosts: scrape each)", computedDefault: "the machine's hostname"),
-        text("social.token_key_file", \.social.tokenKeyFile, "AES-256-GCM key for the providers' stored tokens; made at first start with mode 0600"),
+        text("social.token_key_file", \.social.tokenKeyFile, "AES-256-GCM key sealing the providers' stored tokens and the one-time-code secrets (replacing it voids both); made at first start with mode 0600"),
         text("social.token_allowed_addresses", \.social.tokenAllowedAddresses, "client addresses and CIDR ranges that may read `internal/provider_token`; others get 404"),
         duration("social.http_timeout", \.social.httpTimeout, "each call to a provider (discovery, keys, token, profile)"),
         flag("api.enabled", \.api.enabled, "serve the JSON API for native apps (`<base>/v1/…`) and the residence approval page"),
