@@ -56,6 +56,8 @@ public enum DatabaseCopy {
         Table(name: "auditCount", key: ["event"], identity: false),
         Table(name: "accountGroup", key: ["id"], identity: true),
         Table(name: "groupMember", key: ["accountId", "groupId"], identity: false),
+        Table(name: "passkey", key: ["id"], identity: true),
+        Table(name: "passkeyChallenge", key: ["digest"], identity: false),
     ]
 
     /// The migrations' own bookkeeping (GRDB's on SQLite, ours on PostgreSQL): each side keeps its own, not copied.

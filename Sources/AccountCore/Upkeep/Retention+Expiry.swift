@@ -50,6 +50,8 @@ extension Retention {
         case socialFlows = "social_flows"
         /// Pending identities past `expiresAt`.
         case socialPending = "social_pending"
+        /// Passkey challenges past `expiresAt`, used or not.
+        case passkeyChallenges = "passkey_challenges"
     }
 
     /// Deletes every ended row, at most `maxBatches` batches per kind; returns how many of each went.
@@ -82,6 +84,7 @@ extension Transaction {
         case .residences: try deleteExpiredResidences(now: cutoff.timeIntervalSince1970, limit: limit)
         case .socialFlows: try deleteExpiredSocialFlows(now: cutoff, limit: limit)
         case .socialPending: try deleteExpiredSocialPending(now: cutoff, limit: limit)
+        case .passkeyChallenges: try deleteExpiredPasskeyChallenges(now: cutoff, limit: limit)
         }
     }
 
@@ -103,6 +106,8 @@ extension Transaction {
             "DELETE FROM socialFlow WHERE digest IN (SELECT digest FROM socialFlow WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         case .socialPending:
             "DELETE FROM socialPending WHERE digest IN (SELECT digest FROM socialPending WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .passkeyChallenges:
+            "DELETE FROM passkeyChallenge WHERE digest IN (SELECT digest FROM passkeyChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         }
     }
 }

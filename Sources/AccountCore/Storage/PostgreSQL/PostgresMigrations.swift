@@ -296,4 +296,5 @@ enum PostgresMigrations {
             "DROP INDEX CONCURRENTLY IF EXISTS session_account",
         ], transactional: false),
     ] + identity
+        + passkeys
 }

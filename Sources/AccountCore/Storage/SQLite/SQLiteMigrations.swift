@@ -305,6 +305,7 @@ extension SQLiteBackend {
             try db.drop(index: "session_account")
         }
         registerIdentitySteps(&migrator)
+        registerPasskeySteps(&migrator)
         return migrator
     }
 }
