@@ -7,6 +7,7 @@
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
 // (Foundation's URLSession, FoundationNetworking on Linux; the Keychain store only where Security exists).
+// WebAuthn (issue 37) is a leaf below AccountCore: passkey registration and assertion checks (CBOR, COSE keys), no storage or HTTP.
 // CBuildInfo carries the version, commit and build date that scripts/dist passes in the environment (below).
 // License: Apache License 2.0 (LICENSE).
 import PackageDescription
@@ -31,6 +32,7 @@ let package = Package(
         .library(name: "OAuthClient", targets: ["OAuthClient"]),
         .library(name: "WebFront", targets: ["WebFront"]),
         .library(name: "FrontdoorClient", targets: ["FrontdoorClient"]),
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -61,10 +63,18 @@ let package = Package(
         .target(name: "Encodings"),
         // The one libcurl easy-handle wrapper (issue 26): SMTP upload and HTTPS GET/POST are each one CurlTransfer.
         .target(name: "Curl", dependencies: ["CCurl"]),
+        // The server side of WebAuthn (issue 37): its own CBOR subset, COSE keys, authenticator and client data, the two
+        // ceremonies. A leaf because AccountCore checks assertions against stored keys, and AccountCore, BrowserID and
+        // OAuthClient may not import each other.
+        .target(name: "WebAuthn", dependencies: [
+            "Encodings",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "FastCGI", dependencies: ["CFastCGI", "Locking"]),
         .target(name: "AccountRules"),
         .target(name: "AccountCore", dependencies: [
-            "AccountRules", "CArgon2", "CCurl", "CLibPQ", "Curl", "Encodings", "IPAddresses", "Locking",
+            "AccountRules", "CArgon2", "CCurl", "CLibPQ", "Curl", "Encodings", "IPAddresses", "Locking", "WebAuthn",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),   // raw sqlite3 for the per-thread session lookup
             .product(name: "Crypto", package: "swift-crypto"),
@@ -108,5 +118,10 @@ let package = Package(
         .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit", "StorageTestKit"]),
         .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "WebAuthnTests", dependencies: [
+            "WebAuthn", "Encodings",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
     ]
 )
