@@ -42,6 +42,7 @@ public struct AccountServices: Sendable {
     public let retention: Retention
     public let groups: Groups
     public let usernames: Usernames
+    public let passkeys: Passkeys
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
@@ -102,5 +103,7 @@ public struct AccountServices: Sendable {
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
         groups = Groups(database: database, audit: audit, clock: clock, logger: logger)
+        passkeys = Passkeys(database: database, policy: configuration.passkeys, sessions: sessions, lockout: lockout, mail: mail,
+                            audit: audit, clock: clock, random: random, logger: logger)
     }
 }

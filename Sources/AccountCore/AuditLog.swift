@@ -40,6 +40,10 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case groupMemberAdded = "group_member_added"
     case groupMemberRemoved = "group_member_removed"
     case usernameChanged = "username_changed"
+    case passkeyAdded = "passkey_added"
+    case passkeyRemoved = "passkey_removed"
+    case passkeyRenamed = "passkey_renamed"
+    case passkeySignCountWentBack = "passkey_sign_count_went_back"
 }
 
 /// One audit row.

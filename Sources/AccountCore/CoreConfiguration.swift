@@ -174,6 +174,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var retention = RetentionPolicy.default
     /// Whether people choose their username (config `identity.username`).
     public var usernames = Username.Mode.off
+    /// The site as a passkeys relying party (`public_url`, `passkeys.authenticator_names`).
+    public var passkeys = PasskeyPolicy.default
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

@@ -101,6 +101,17 @@ enum Routes {
             "verify": .api(["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                             "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod]),
         ]
+        // Passkeys: the settings page, and the JSON endpoints its script and the sign-in page's call (PasskeyActions).
+        let passkeys = PasskeysPage(core), passkeyActions = PasskeyActions(core)
+        table["settings/passkeys"] = .page(["GET": passkeys.show])
+        table["settings/passkeys/rename"] = .form(["POST": passkeys.rename])
+        table["settings/passkeys/remove"] = .form(["POST": passkeys.remove])
+        table["passkeys/register/options"] = .form(["POST": passkeyActions.registerOptions])
+        table["passkeys/register"] = .form(["POST": passkeyActions.register])
+        table["passkeys/sign_in/options"] = .form(["POST": passkeyActions.signInOptions])
+        table["passkeys/sign_in"] = .form(["POST": passkeyActions.signIn])
+        table["passkeys/reauthenticate/options"] = .form(["POST": passkeyActions.reauthenticateOptions])
+        table["passkeys/reauthenticate"] = .form(["POST": passkeyActions.reauthenticate])
         if api {
             let users = UsersAPI(core), password = PasswordAPI(core), providerToken = ProviderTokenSignInAPI(core)
             let residences = ResidencesAPI(core), approval = ResidenceApprovalPage(core)

@@ -40,6 +40,10 @@ public enum MailKind: Sendable, Equatable {
     /// "A device asks to use this address": the raw approval token for the link, and the asking device (user agent and
     /// address as it sent them) so the person can recognise it.
     case residence(token: String, userAgent: String, remoteAddress: String)
+    /// To the primary address: "a passkey was added to your account" (its name).
+    case passkeyAdded(name: String)
+    /// To the primary address: "a passkey was removed from your account" (its name).
+    case passkeyRemoved(name: String)
 
     /// "Your password was changed" for an account without linked providers.
     public static var passwordChanged: MailKind { .passwordChanged(providers: []) }
@@ -61,6 +65,8 @@ public enum MailKind: Sendable, Equatable {
         case .identityLinked: "identity_linked"
         case .identityUnlinked: "identity_unlinked"
         case .residence: "residence"
+        case .passkeyAdded: "passkey_added"
+        case .passkeyRemoved: "passkey_removed"
         }
     }
 }

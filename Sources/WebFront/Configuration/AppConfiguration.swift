@@ -58,6 +58,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var identity = Identity()
     /// What the gate tells apps (section `gate`).
     public var gate = Gate()
+    /// Config section `passkeys` (AppConfiguration+Passkeys.swift).
+    public var passkeys = Passkeys()
 
     public init() {}
 
@@ -289,6 +291,7 @@ public struct AppConfiguration: Sendable, Equatable {
         core.languages = languages.availableList
         core.retention = retention
         core.usernames = identity.username
+        core.passkeys = passkeyPolicy
         return core
     }
 }

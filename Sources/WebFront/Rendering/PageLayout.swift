@@ -23,7 +23,9 @@ struct PageLayout {
          "settings_connections": paths.path("settings/connections"),
          "connections_unlink": paths.path("settings/connections/unlink"),
          "social_email": paths.path("auth/email"), "social_link": paths.path("auth/link"),
-         "language": paths.path("language")]
+         "language": paths.path("language"),
+         "settings_passkeys": paths.path("settings/passkeys"), "passkeys_rename": paths.path("settings/passkeys/rename"),
+         "passkeys_remove": paths.path("settings/passkeys/remove")]
     }
 
     /// A settings page: `page` with the settings navigation marking `section` (profile, password, emails, sessions, delete).
