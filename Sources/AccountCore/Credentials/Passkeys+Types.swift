@@ -23,7 +23,7 @@ public struct PasskeyPolicy: Sendable, Equatable {
     /// At most this many passkeys per account.
     public var maxPerAccount = 20
 
-    public init(publicURL: String = "http://localhost", relyingPartyName: String = "Frontdoor", authenticatorNames: [String: String] = [:]) {
+    public init(publicURL: String = "http://127.0.0.1:8080", relyingPartyName: String = "Frontdoor", authenticatorNames: [String: String] = [:]) {
         let url = URLComponents(string: publicURL)
         let host = url?.host?.lowercased() ?? "localhost"
         let scheme = url?.scheme?.lowercased() ?? "https"

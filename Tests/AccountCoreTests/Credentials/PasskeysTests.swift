@@ -48,7 +48,7 @@ struct PasskeysTests {
                                                                         binding: binding)
         #expect(options.credentialIds == [authenticator.credentialId])
         #expect(options.userHandle == authenticator.userHandle && options.userHandle.count == 32, "the same derived handle each time")
-        #expect(options.challenge.count == 32 && options.relyingPartyId == "localhost")
+        #expect(options.challenge.count == 32 && options.relyingPartyId == "127.0.0.1")
         let json = options.jsonObject
         #expect((json["authenticatorSelection"] as? [String: Any])?["residentKey"] as? String == "required")
         #expect((json["authenticatorSelection"] as? [String: Any])?["userVerification"] as? String == "required")

@@ -9,8 +9,8 @@ import Foundation
 struct SoftAuthenticator {
     let key = P256.Signing.PrivateKey()
     var credentialId: [UInt8]
-    var origin = "http://localhost"
-    var rpId = "localhost"
+    var origin = "http://127.0.0.1:8080"
+    var rpId = "127.0.0.1"
     var signCount: UInt32 = 0
     var userHandle: [UInt8] = []
     var aaguid = [UInt8](repeating: 0, count: 16)
