@@ -12,6 +12,7 @@ extension MessageCatalog {
         "passkeys_name_label": "Name (optional)",
         "passkeys_name_hint": "So you can tell your passkeys apart, for example “Work laptop”.",
         "passkeys_add_button": "Add a passkey",
+        "passkeys_unavailable": "Passkeys cannot be used on this site yet.",
         "passkeys_unsupported": "This browser cannot use passkeys. Try a recent browser, or another device.",
         "passkeys_created_at": "Added",
         "passkeys_last_used": "Last used",

@@ -50,10 +50,11 @@ SIGNED_IN = {
     "settings_sessions": "/settings/sessions",
     "settings_delete": "/settings/delete",
     "settings_reauthenticate": "/settings/reauthenticate",
+    "settings_passkeys": "/settings/passkeys",
 }
 # German (long words) for a few pages; the dark colour scheme for a representative set, in every language above.
 GERMAN = {"sign_in", "sign_up_errors", "settings_sessions", "settings_emails"}
-DARK = {"sign_in", "sign_up_errors", "not_found", "settings_profile", "settings_emails"}
+DARK = {"sign_in", "sign_up_errors", "not_found", "settings_profile", "settings_emails", "settings_passkeys"}
 
 
 def cases(pages):

@@ -13,7 +13,7 @@ from selenium.webdriver.common.virtual_authenticator import Protocol, Transport,
 
 from chromium_driver import make_chromium, page_wait
 from http_client import Browser
-from look import PASSWORD, fill, loaded, sign_up, submit
+from look import LANGS, PASSWORD, WIDTHS, check_page, language_cookie, loaded, show, sign_up, submit, switch_language
 from mails import outbox_newest_first, read_mail
 from soft_authenticator import SoftAuthenticator
 from stack import Stack, running
@@ -42,13 +42,21 @@ def stack(tmp_path_factory):
 NO_AUTOFILL = "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"
 
 
+def another_authenticator(chromium):
+    """A new virtual authenticator in place of the one there was (one authenticator holds one passkey per account:
+    the registration's exclude list makes it refuse a second)."""
+    if chromium.virtual_authenticator_id:
+        chromium.remove_virtual_authenticator()
+    chromium.add_virtual_authenticator(VirtualAuthenticatorOptions(
+        protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True, has_user_verification=True,
+        is_user_verified=True, is_user_consenting=True))
+
+
 def chromium_with_authenticator(autofill):
     chromium = make_chromium()
     if not autofill:
         chromium.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_AUTOFILL})
-    options = VirtualAuthenticatorOptions(protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True,
-                                          has_user_verification=True, is_user_verified=True, is_user_consenting=True)
-    chromium.add_virtual_authenticator(options)
+    another_authenticator(chromium)
     return chromium
 
 
@@ -91,7 +99,9 @@ def add_passkey(driver, stack, name):
     loaded(driver)
     form = page_wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "form[data-passkey=register]"))
     page_wait(driver).until(lambda d: form.is_displayed())
-    fill(driver, name=name)
+    field = driver.find_element(By.ID, "passkey_name")
+    field.clear()
+    field.send_keys(name)
     before = len(passkey_names(driver))
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     page_wait(driver).until(lambda d: len(passkey_names(d)) == before + 1)
@@ -148,6 +158,17 @@ def test_the_address_field_offers_passkeys_in_its_autofill(stack, autofill_drive
     owner = account_id(stack, email)
     assert stack.query("SELECT detail FROM audit WHERE accountId = ? AND event = 'sign_in' ORDER BY id DESC LIMIT 1", owner) \
         == [("passkey",)]
+
+
+def test_the_same_authenticator_is_not_added_twice(stack, driver):
+    sign_up(driver, stack)
+    add_passkey(driver, stack, "Once")
+    form = driver.find_element(By.CSS_SELECTOR, "form[data-passkey=register]")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    message = form.find_element(By.CSS_SELECTOR, "[data-passkey-message]")
+    page_wait(driver).until(lambda d: message.is_displayed())
+    assert message.text == "This passkey is already registered."
+    assert passkey_names(driver) == ["Once"]
 
 
 def test_rename_and_remove_a_passkey(stack, driver):
@@ -278,3 +299,88 @@ def test_a_challenge_is_for_one_purpose_and_one_browser(stack):
     other.session.cookies.set("frontdoor_oauth", "A" * 43)
     refused = other.post("/passkeys/sign_in", {"csrf_token": other_token, "credential": authenticator.get(challenge)}, csrf=False)
     assert refused.status_code == 400 and refused.json()["error"] == "passkey_challenge_invalid"
+
+
+# The look of the passkey pages (see look.py): axe-clean, no overflow, no English left, screenshots at a phone's and a
+# desktop's width, light and dark. On this stack (localhost) the passkey buttons show; the look pass of test_look.py
+# runs on 127.0.0.1, where they do not (an IP address cannot be an RP ID).
+
+@pytest.fixture(scope="module")
+def with_passkeys(stack):
+    """A signed-in Chromium whose account has two passkeys, one with a counter that went back."""
+    chromium = chromium_with_authenticator(autofill=False)
+    email = sign_up(chromium, stack)
+    add_passkey(chromium, stack, "Work laptop")
+    another_authenticator(chromium)
+    add_passkey(chromium, stack, "Pixel 8 Pro (2nd, kitchen drawer), 2026-11-29")
+    stack.query("UPDATE passkey SET counterWentBackAt = lastUsedAt WHERE accountId = ? AND name = 'Work laptop'", account_id(stack, email))
+    stack.query("UPDATE passkey SET counterWentBackAt = createdAt, lastUsedAt = createdAt WHERE accountId = ? AND name = 'Work laptop'",
+                account_id(stack, email))
+    yield chromium
+    chromium.quit()
+
+
+@pytest.fixture(scope="module")
+def anonymous_chromium():
+    chromium = make_chromium()
+    chromium.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_AUTOFILL})
+    yield chromium
+    chromium.quit()
+
+
+LOOKS = [pytest.param(lang, width, dark, id=f"{lang}-{width}{'-dark' if dark else ''}")
+         for lang in LANGS for width in WIDTHS for dark in (False, True)]
+
+
+def shown(driver, selector):
+    page_wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, selector).is_displayed())
+
+
+@pytest.mark.parametrize("lang, width, dark", LOOKS)
+def test_the_passkeys_page_looks_right(stack, with_passkeys, lang, width, dark):
+    driver = with_passkeys
+    show(driver, stack.base + "/", width, dark)
+    switch_language(driver, lang)
+    show(driver, stack.base + "/settings/passkeys", width, dark)
+    shown(driver, "form[data-passkey=register]")
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".passkey")) == 2
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".passkey-warning")) == 1
+    check_page(driver, "settings_passkeys_list", width, lang, dark)
+
+
+@pytest.mark.parametrize("lang, width, dark", LOOKS)
+def test_the_reauthentication_page_offers_the_passkey(stack, with_passkeys, lang, width, dark):
+    driver = with_passkeys
+    show(driver, stack.base + "/", width, dark)
+    switch_language(driver, lang)
+    show(driver, stack.base + "/settings/reauthenticate", width, dark)
+    shown(driver, "form[data-passkey=reauthenticate]")
+    check_page(driver, "reauthenticate_passkey", width, lang, dark)
+
+
+@pytest.mark.parametrize("lang, width, dark", LOOKS)
+def test_the_sign_in_page_offers_the_passkey_button(stack, anonymous_chromium, lang, width, dark):
+    driver = anonymous_chromium
+    driver.delete_all_cookies()
+    language_cookie(driver, stack, lang)
+    show(driver, stack.base + "/sign_in", width, dark)
+    shown(driver, "form[data-passkey=sign_in]")
+    check_page(driver, "sign_in_passkey", width, lang, dark)
+
+
+def test_a_passkey_confirms_it_is_you_before_a_removal(stack, driver):
+    """A stale sign-in: removing a passkey leads to "Confirm it's you", where the passkey answers, and back."""
+    email = sign_up(driver, stack)
+    add_passkey(driver, stack, "First")
+    another_authenticator(driver)
+    add_passkey(driver, stack, "Second")
+    stack.query("UPDATE session SET authenticatedAt = 0 WHERE accountId = ?", account_id(stack, email))
+    submit(driver, ".passkey button[data-remove]")
+    assert "/settings/reauthenticate" in driver.current_url
+    button = page_wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "form[data-passkey=reauthenticate] button"))
+    page_wait(driver).until(lambda d: button.is_displayed())
+    button.click()
+    page_wait(driver).until(lambda d: d.current_url.endswith("/settings/passkeys"))
+    submit(driver, ".passkey button[data-remove]")
+    assert passkey_names(driver) == ["Second"]
+    assert stack.query("SELECT detail FROM audit WHERE accountId = ? AND event = 'reauthenticated'", account_id(stack, email)) == [("passkey",)]

@@ -87,7 +87,10 @@
 
   function failed(form, error) {
     if (error && error.name === "AbortError") return;   // our own conditional request, given up for the button
-    show(form, error && error.name === "NotAllowedError" ? form.dataset.msgCancelled : form.dataset.msgFailed);
+    // InvalidStateError: the authenticator holds a passkey of this account already (the exclude list).
+    var name = error && error.name;
+    show(form, name === "NotAllowedError" ? form.dataset.msgCancelled : name === "InvalidStateError" && form.dataset.msgExists
+      ? form.dataset.msgExists : form.dataset.msgFailed);
   }
 
   // One ceremony: options, the browser's part, the answer. `mediation` is "conditional" for the autofill request.
@@ -133,7 +136,8 @@
     PublicKeyCredential.isConditionalMediationAvailable().then(function (available) {
       if (!available || conditional) return;
       conditional = new AbortController();
-      run(signIn, "conditional", conditional.signal).catch(function (error) { failed(signIn, error); });
+      // Quietly: nobody asked for it, so a failure here is no message (the button still offers the passkey).
+      run(signIn, "conditional", conditional.signal).catch(function () {});
     }).catch(function () {});
   }
 })();

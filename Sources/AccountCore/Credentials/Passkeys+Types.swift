@@ -36,6 +36,12 @@ public struct PasskeyPolicy: Sendable, Equatable {
 
     public static let `default` = PasskeyPolicy()
 
+    /// False when the RP ID is an IP address (`public_url` http://127.0.0.1:8080): browsers take only a domain name
+    /// (`localhost` included) as an RP ID, so the pages offer no passkeys there.
+    public var isUsable: Bool {
+        !relyingPartyId.isEmpty && !relyingPartyId.contains(":") && !relyingPartyId.split(separator: ".").allSatisfy { UInt8($0) != nil }
+    }
+
     /// `aaguid` (16 bytes) as the names file writes it: lower-case hex with dashes (8-4-4-4-12).
     public static func aaguidString(_ aaguid: some Collection<UInt8>) -> String {
         let hex = aaguid.map { String(format: "%02x", $0) }.joined()

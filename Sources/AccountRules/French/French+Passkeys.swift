@@ -12,6 +12,7 @@ extension MessageCatalog {
         "passkeys_name_label": "Nom (facultatif)",
         "passkeys_name_hint": "Pour distinguer vos clés d’accès, par exemple « Ordinateur du bureau ».",
         "passkeys_add_button": "Ajouter une clé d’accès",
+        "passkeys_unavailable": "Les clés d’accès ne peuvent pas encore être utilisées sur ce site.",
         "passkeys_unsupported": "Ce navigateur ne peut pas utiliser de clés d’accès. Essayez un navigateur récent, ou un autre appareil.",
         "passkeys_created_at": "Ajoutée le",
         "passkeys_last_used": "Dernière utilisation",

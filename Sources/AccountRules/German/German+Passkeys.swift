@@ -12,6 +12,7 @@ extension MessageCatalog {
         "passkeys_name_label": "Name (freiwillig)",
         "passkeys_name_hint": "Damit Sie Ihre Passkeys unterscheiden können, zum Beispiel „Arbeitslaptop“.",
         "passkeys_add_button": "Passkey hinzufügen",
+        "passkeys_unavailable": "Passkeys können auf dieser Website noch nicht verwendet werden.",
         "passkeys_unsupported": "Dieser Browser kann keine Passkeys verwenden. Versuchen Sie es mit einem aktuellen Browser oder einem anderen Gerät.",
         "passkeys_created_at": "Hinzugefügt",
         "passkeys_last_used": "Zuletzt verwendet",

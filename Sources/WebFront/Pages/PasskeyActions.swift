@@ -19,7 +19,12 @@ struct PasskeyActions: Sendable {
     let reauthentication: Reauthentication
     init(_ core: AccountServices) { (passkeys, reauthentication) = (core.passkeys, core.reauthentication) }
 
-    /// The endpoints' paths, for the templates' `data-` attributes.
+    /// The endpoints' paths, for the templates' `data-` attributes; false (no passkey forms) when the site cannot be a
+    /// relying party (its public_url names an IP address).
+    static func paths(_ context: RequestContext) -> Any {
+        context.core.configuration.passkeys.isUsable ? paths(context.site.paths) : false
+    }
+
     static func paths(_ paths: SitePaths) -> [String: String] {
         ["register_options": paths.path("passkeys/register/options"), "register": paths.path("passkeys/register"),
          "sign_in_options": paths.path("passkeys/sign_in/options"), "sign_in": paths.path("passkeys/sign_in"),
@@ -28,7 +33,7 @@ struct PasskeyActions: Sendable {
 
     /// The words the script shows for what happens in the browser (cancelled, failed).
     static func scriptMessages(_ catalog: MessageCatalog) -> [String: String] {
-        ["cancelled": catalog.text("passkey_cancelled"), "failed": catalog.text("passkey_failed")]
+        ["cancelled": catalog.text("passkey_cancelled"), "failed": catalog.text("passkey_failed"), "exists": catalog.text("passkey_exists")]
     }
 
     // MARK: Adding

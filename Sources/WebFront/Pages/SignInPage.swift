@@ -52,7 +52,7 @@ struct SignInPage: Sendable {
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
         if adding { values["adding"] = true }
         values["social"] = context.socialButtons(labelKey: "social_sign_in_with", returnTo: values["rd"] as? String)
-        values["passkey_paths"] = PasskeyActions.paths(context.site.paths)
+        values["passkey_paths"] = PasskeyActions.paths(context)
         values["passkey_messages"] = PasskeyActions.scriptMessages(context.catalog)
         // The plain form (no address typed, no return target, nobody signed in) is the same for every signed-out visitor.
         let plain = email.isEmpty && values["rd"] == nil && !adding

@@ -35,7 +35,7 @@ struct PasskeysPage: Sendable {
         return try context.layout.settingsPage("settings_passkeys", section: "passkeys", [
             "passkeys": rows, "has_passkeys": !rows.isEmpty,
             "passkey_messages": PasskeyActions.scriptMessages(catalog),
-            "passkey_paths": PasskeyActions.paths(context.site.paths),
+            "passkey_paths": PasskeyActions.paths(context),
         ])
     }
 

@@ -57,7 +57,7 @@ struct ReauthenticationPage: Sendable {
         }
         if try !passkeys.list(accountId: session.accountId).isEmpty {
             values["has_passkeys"] = true
-            values["passkey_paths"] = PasskeyActions.paths(context.site.paths)
+            values["passkey_paths"] = PasskeyActions.paths(context)
             values["passkey_messages"] = PasskeyActions.scriptMessages(catalog)
         }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
