@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libpq for the PostgreSQL storage backend (issue 23).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libqrencode for the one-time-code enrolment's QR code, drawn as inline SVG by WebFront (issue 37).
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // The project's one lock (pthread mutex + condition), below every module that needs one; not a product.
         .target(name: "Locking"),
         .target(name: "CBuildInfo", cSettings: buildInfoDefines),
@@ -93,6 +95,7 @@ let package = Package(
         ]),
         .target(name: "WebFront", dependencies: [
             "AccountCore", "AccountRules", "BrowserID", "CBuildInfo", "Encodings", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
+            "CQREncode",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

@@ -22,4 +22,7 @@ public enum AccountError: Error, Equatable, Sendable {
     case refused(String)
     /// The account (or the address, session… it names) no longer exists.
     case notFound
+    /// The password was right and the account has a second factor: no session yet; finish with
+    /// `SecondFactorSignIn.complete(challenge:…)` (the challenge is short-lived and used once).
+    case secondFactorRequired(challenge: String)
 }

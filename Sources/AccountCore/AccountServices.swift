@@ -42,6 +42,9 @@ public struct AccountServices: Sendable {
     public let retention: Retention
     public let groups: Groups
     public let usernames: Usernames
+    public let signInMethods: SignInMethods
+    public let secondFactor: SecondFactorSignIn
+    public let oneTimeCodes: OneTimeCodes
     public let passkeys: Passkeys
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
@@ -73,8 +76,6 @@ public struct AccountServices: Sendable {
         registration = Registration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                     confirmation: confirmation, audit: audit, invitations: invitations, profile: profile,
                                     usernames: usernames, clock: clock, logger: logger)
-        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
-                                        confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         browserSessions = BrowserSessions(database: database, sessions: sessions, audit: audit, logger: logger)
         addresses = EmailAddresses(database: database, validator: validator, confirmation: confirmation, tokens: tokens, mail: mail,
                                    audit: audit, clock: clock, logger: logger)
@@ -103,6 +104,14 @@ public struct AccountServices: Sendable {
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
         groups = Groups(database: database, audit: audit, clock: clock, logger: logger)
+        oneTimeCodes = OneTimeCodes(database: database, vault: vault, reauthentication: reauthentication, mail: mail, audit: audit,
+                                    clock: clock, random: random, logger: logger)
+        // Sign-in last: it asks SignInMethods, which knows every method (the one-time codes above).
+        signInMethods = SignInMethods(database: database, audit: audit, clock: clock, oneTimeCodes: oneTimeCodes)
+        secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
+                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
+        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
+                                        secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         passkeys = Passkeys(database: database, policy: configuration.passkeys, sessions: sessions, lockout: lockout, mail: mail,
                             audit: audit, clock: clock, random: random, logger: logger)
     }

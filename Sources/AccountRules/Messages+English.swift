@@ -5,6 +5,8 @@ extension MessageCatalog {
     public static let english = MessageCatalog(strings: englishBrowserID.merging(englishInvitations) { first, _ in first }.merging(englishSettings) { first, _ in first }
         .merging(englishEmailAddresses) { first, _ in first }.merging(englishAccountSettings) { first, _ in first }
         .merging(englishProfile) { first, _ in first }.merging(englishSocial) { first, _ in first }
+        .merging(englishSecondFactor) { first, _ in first }
+        .merging(englishOneTimeCodes) { first, _ in first }
         .merging(englishAPI) { first, _ in first }.merging(englishPage) { first, _ in first }.merging(englishGroups) { first, _ in first }.merging(englishUsername) { first, _ in first }
         .merging(englishPasskeys) { first, _ in first }.merging([
         // Validation (Rails/Devise wording): "{attribute} {message}".

@@ -32,6 +32,9 @@ public struct Flash: Sendable, Equatable {
         "social_identity_taken": .alert, "social_already_linked": .alert, "social_wrong_account": .alert,
         "social_last_method": .alert, "social_signed_up": .notice, "social_linked": .notice, "social_unlinked": .notice,
         "social_sign_up_closed": .alert, "social_invitation_required": .alert, "unconfirmed": .alert,
+        // Two-step sign-in (settings/two_step).
+        "two_step_turned_on": .notice, "two_step_turned_off": .notice, "two_step_already_on": .alert, "two_step_off": .alert,
+        "two_step_not_begun": .alert,
         // Passkeys.
         "passkey_added": .notice, "passkey_renamed": .notice, "passkey_removed": .notice, "passkey_last_method": .alert,
         "passkey_invalid": .alert, "passkey_challenge_invalid": .alert, "passkey_exists": .alert, "passkey_too_many": .alert,

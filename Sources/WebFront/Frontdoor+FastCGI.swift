@@ -5,6 +5,7 @@
 //   FRONTDOOR_ALLOW     Request.gateRule (the gate's allow rule; see Gate)
 //   FRONTDOOR_INTERNAL  Request.isInternal ("1": an operator's internal location)
 //   FRONTDOOR_REQUEST_ID  Request.requestId (nginx's $request_id, for the log; see RequestLog)
+//   FRONTDOOR_REQUIRE   Request.gateRequirement (what the gate demands beyond the allow rule: `2fa`; see Gate)
 import FastCGI
 
 extension Frontdoor: FastCGI.Responder {
@@ -28,6 +29,7 @@ extension Request {
                   gateRule: request.params["FRONTDOOR_ALLOW"], isInternal: request.params["FRONTDOOR_INTERNAL"] == "1",
                   body: request.body, bodyTooLarge: request.bodyTooLarge, headers: request)
         requestId = request.params["FRONTDOOR_REQUEST_ID"]
+        gateRequirement = request.params["FRONTDOOR_REQUIRE"]
     }
 }
 

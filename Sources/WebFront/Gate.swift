@@ -5,6 +5,11 @@
 //   FRONTDOOR_ALLOW    optional rule for this location: addresses, domains and groups separated by spaces or commas
 //                      (`alice@example.com @example.org .example.net group:admins`; GateRule.swift); a signed-in
 //                      person it does not admit gets 403
+//   FRONTDOOR_REQUIRE  optional demands of the session, separated by spaces or commas: `2fa` (two factors: a password
+//                      and a second factor, or a passkey). A session with one factor gets 401 with the second step's
+//                      URL (`sign_in/second_factor?rd=…`), which nginx turns into the same redirect as a sign-in; an
+//                      unknown word refuses everyone (403), so a typo never opens a location. Both this and
+//                      FRONTDOOR_ALLOW must hold; the allow rule is asked first (no step-up for someone it refuses).
 //   gate.headers.*     the answer's header names; gate.account_id: where the account id goes (AppConfiguration+Identity)
 // Answers 200 with the person (docs/headers.md is the contract): Remote-User (the username, or the account id with
 // `gate.account_id: remote_user`), Remote-Name (the display name, else the username), Remote-Email (the primary
@@ -24,6 +29,12 @@ struct Gate: Sendable {
            !rule.allows(GateRule.Person(verifiedEmail: session.emailVerified ? session.email : nil, groups: session.groups)) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
+        if let requirement = context.request.gateRequirement {
+            guard let factors = Self.requiredFactors(requirement) else {
+                return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
+            }
+            if session.factors < factors { return secondStep(context) }
+        }
         return Response(status: 200, headers: Self.identityHeaders(session, gate: context.site.configuration.gate))
     }
 
@@ -38,6 +49,29 @@ struct Gate: Sendable {
         if gate.accountId == .header { headers.append((name: names.accountId, value: accountId)) }
         // A display name is one line by its rule; a control character from anywhere else must still not end the header.
         return headers.map { ($0.name, String($0.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f })) }
+    }
+
+    /// How many factors `FRONTDOOR_REQUIRE` demands (1 when it names nothing); nil when it holds an unknown word.
+    static func requiredFactors(_ requirement: String) -> Int? {
+        var factors = 1
+        for word in requirement.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
+            guard word.lowercased() == "2fa" else { return nil }
+            factors = 2
+        }
+        return factors
+    }
+
+    /// 401 with the second step's URL (it steps the session up, then returns to the original URL).
+    private func secondStep(_ context: RequestContext) -> Response {
+        let site = context.site
+        var location = site.configuration.publicURL + site.paths.path("sign_in/second_factor")
+        if let original = context.request.header("X-Original-URL"), case let target = context.returnTarget(original), target != site.paths.home {
+            let encoded = FormData.encode(target)
+            if encoded.utf8.count <= SitePaths.maximumReturnLength { location += "?rd=" + encoded }
+        }
+        return Response(status: 401, headers: [(name: "Location", value: location),
+                                               (name: "Content-Type", value: "text/plain; charset=utf-8")],
+                        body: Array("second factor first\n".utf8))
     }
 
     /// 401 with the sign-in URL (absolute, on `public_url`) carrying the original URL when it may be returned to.

@@ -61,6 +61,8 @@ enum Routes {
         let socialLink = SocialLinkPage(core), connections = ConnectionsPage(core), providerToken = ProviderTokenAPI(core)
         let language = LanguageAction(core), native = BrowserIDNativePage(core), picker = SocialPickerPage(core)
         let health = HealthPage(core)
+        let secondFactor = SecondFactorPage(core)
+        let twoStep = TwoStepPage(core)
         var table: [String: Route] = [
             "": .page(["GET": home.show]),
             "sign_up": .form(["GET": signUp.show, "POST": signUp.submit]),
@@ -90,6 +92,10 @@ enum Routes {
             "language": .form(["POST": language.submit]),
             "settings/connections": .page(["GET": connections.show]),
             "settings/connections/unlink": .form(["POST": connections.unlink]),
+            "settings/two_step": .form(["GET": twoStep.show, "POST": twoStep.confirm]),
+            "settings/two_step/begin": .form(["POST": twoStep.begin]),
+            "settings/two_step/recovery_codes": .form(["POST": twoStep.renew]),
+            "settings/two_step/off": .form(["POST": twoStep.turnOff]),
             "auth/email": .form(["GET": socialEmail.show, "POST": socialEmail.submit]),
             "auth/link": .form(["GET": socialLink.show, "POST": socialLink.submit]),
             "auth/pick": .form(["GET": picker.show, "POST": picker.submit]),
@@ -100,6 +106,7 @@ enum Routes {
             "health/ready": .page(["GET": health.ready]),
             "verify": .api(["POST": verify.submit, "GET": verify.wrongMethod, "PUT": verify.wrongMethod,
                             "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod]),
+            "sign_in/second_factor": .form(["GET": secondFactor.show, "POST": secondFactor.submit]),
         ]
         // Passkeys: the settings page, and the JSON endpoints its script and the sign-in page's call (PasskeyActions).
         let passkeys = PasskeysPage(core), passkeyActions = PasskeyActions(core)

@@ -2,7 +2,7 @@
 //
 // Options: none of its own. The password is checked as re-authentication does (a wrong one counts towards the lock;
 // a locked account is refused); an account without a password (made through a provider) needs a recent sign-in
-// instead (`session.reauthenticate_after`, e.g. through its provider). One transaction removes the account with everything that hangs off it (addresses,
+// instead (`session.reauthenticate_after`, e.g. through its provider; SignInMethods says which). One transaction removes the account with everything that hangs off it (addresses,
 // sessions, tokens, profile values and failed sign-ins go by cascade), its unsent mail, and the invitations its
 // addresses used; its audit rows keep the account id as an anonymous id but lose the address. Then a goodbye mail
 // goes to the former primary address. `Administration.delete` shares `deleteAccount` but keeps the address in the

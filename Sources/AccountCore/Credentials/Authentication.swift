@@ -9,6 +9,8 @@
 // primary address of an account not confirmed yet is still recognised (refused with `.unconfirmed` when required).
 // An account made through a provider has no password (`passwordHash` ''): it is refused like a wrong password, after
 // the same argon2id work (against the dummy hash), and the failure counts towards its lock.
+// An account with a second factor (SignInMethods) gets no session after its right password, but a short-lived
+// challenge for the second step (`.secondFactorRequired`; SecondFactorSignIn).
 import AccountRules
 import Foundation
 import Logging
@@ -20,6 +22,7 @@ public struct Authentication: Sendable {
     let sessions: Sessions
     let lockout: Lockout
     let audit: AuditLog
+    let secondFactor: SecondFactorSignIn
     /// Sign-in waits until the address used is confirmed.
     let confirmationRequired: Bool
     let clock: any Clock
@@ -30,11 +33,14 @@ public struct Authentication: Sendable {
     /// rules apply in the same transaction (BrowserSessions: the browser's old session ends unless `keepPrevious` adds an
     /// account, so the session id always changes at sign-in) and the grant says what the browser must hold. `kind: .api`
     /// issues an API token (the JSON API's sign-in) instead of a browser session, audited with detail "api".
+    /// `binding`: the browser's binding cookie, which a second step must come from (nil: an app's sign-in).
     ///
     /// - Throws: `AccountError.invalidCredentials` for every kind of failure; `AccountError.unconfirmed`
-    ///   after a correct password when the address still waits for confirmation.
+    ///   after a correct password when the address still waits for confirmation; `AccountError.secondFactorRequired`
+    ///   after a correct password when the account has a second factor (no session yet).
     public func signIn(email: String, password: String, rememberMe: Bool, client: ClientInfo,
-                       here: BrowserTokens? = nil, keepPrevious: Bool = false, kind: SessionKind = .browser) throws -> SessionGrant {
+                       here: BrowserTokens? = nil, keepPrevious: Bool = false, kind: SessionKind = .browser,
+                       binding: [UInt8]? = nil) throws -> SessionGrant {
         let normalized = EmailFormat.normalized(email)
         let (found, addressBlocked) = try database.read { tx in
             let found = try tx.signInCandidate(normalizedAddress: normalized)
@@ -56,13 +62,14 @@ public struct Authentication: Sendable {
             _ = hasher.verifyAgainstDummy(password)
             try lockout.refuse(accountId: nil, email: typed, client: client, reason: "unverified added address of account \(found.id)")
         }
-        let passwordMatches = found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash)
+        let hasPassword = SignInMethods.isPassword(storedHash: found.hash)
+        let passwordMatches = hasPassword ? hasher.verify(password, against: found.hash) : hasher.verifyAgainstDummy(password)
         if try database.read({ tx in try lockout.isLocked(accountId: found.id, in: tx) }) {
             try lockout.refuse(accountId: found.id, email: typed, client: client, reason: passwordMatches ? "account locked" : "account locked, wrong password",
                      counts: !passwordMatches)
         }
         guard passwordMatches else {
-            try lockout.refuse(accountId: found.id, email: typed, client: client, reason: found.hash.isEmpty ? "no password (provider sign-in only)" : "wrong password")
+            try lockout.refuse(accountId: found.id, email: typed, client: client, reason: hasPassword ? "wrong password" : "no password (provider sign-in only)")
         }
         if confirmationRequired && !found.verified {
             logger.info("sign-in refused", metadata: ["reason": "address not confirmed", "account": "\(found.id)",
@@ -71,10 +78,11 @@ public struct Authentication: Sendable {
             throw AccountError.unconfirmed
         }
         let upgradedHash = hasher.needsRehash(found.hash) ? try? hasher.hash(password) : nil
-        let grant = try database.write { tx in
+        let grant = try database.write { tx -> SessionGrant? in
             if let upgradedHash {
                 _ = try tx.setPasswordHash(upgradedHash, of: found.id, at: clock.now())
             }
+            if try secondFactor.methods.hasSecondFactor(accountId: found.id, in: tx) { return nil }
             let primary = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? email
             try lockout.recordSuccess(accountId: found.id, in: tx)
             let grant = try sessions.create(in: tx, accountId: found.id, email: primary, rememberMe: rememberMe, client: client, kind: kind,
@@ -83,6 +91,14 @@ public struct Authentication: Sendable {
             let detail = kind == .api ? "api" : (rememberMe ? "remember me" : "")
             try audit.record(.signIn, accountId: found.id, email: primary, client: client, detail: detail, in: tx)
             return grant
+        }
+        guard let grant else {
+            // The hash upgrade above is kept; the challenge is written on its own so the answer carries it.
+            let challenge = try database.write { tx in
+                try secondFactor.begin(accountId: found.id, rememberMe: rememberMe, kind: kind, binding: binding, in: tx)
+            }
+            logger.info("password right; second factor asked", metadata: ["account": "\(found.id)"])
+            throw AccountError.secondFactorRequired(challenge: challenge)
         }
         logger.info("signed in", metadata: ["account": "\(found.id)", "remember": "\(rememberMe)"])
         return grant

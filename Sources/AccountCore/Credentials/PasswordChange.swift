@@ -42,7 +42,8 @@ public struct PasswordChange: Sendable {
 
     /// Whether changing the account's password asks the current one: false for an account without a password.
     public func needsCurrentPassword(accountId: Int64) throws -> Bool {
-        try database.read { tx in try tx.accountHasPassword(accountId) ?? true }
+        try database.read { tx in try tx.accountHasPassword(accountId) == nil
+            || SignInMethods(database: database, audit: audit, clock: clock).methods(accountId: accountId, in: tx).contains(.password) }
     }
 
     /// Changes the password of the session `digest`'s account from `form` (`current_password`, `password`,

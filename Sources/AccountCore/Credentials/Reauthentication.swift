@@ -5,7 +5,8 @@
 // A wrong password here counts towards the account's lock like a failed sign-in (a stolen session must not become a
 // way to guess the password), and a locked account is refused even with the right password. An account without a
 // password (made through a provider) gets the wrong-password answer here, after the same hash work; it re-authenticates
-// with a linked provider instead (SocialSignIn, purpose reauthenticate, sets `authenticatedAt` the same way).
+// with a linked provider instead (SocialSignIn, purpose reauthenticate, sets `authenticatedAt` the same way). Which of
+// the two an account uses, and the record of a re-authentication, are SignInMethods'.
 import AccountRules
 import Foundation
 import Logging
@@ -19,6 +20,8 @@ public struct Reauthentication: Sendable {
     let policy: SessionPolicy
     let clock: any Clock
     let logger: Logger
+
+    var methods: SignInMethods { SignInMethods(database: database, audit: audit, clock: clock) }
 
     /// True when the password was entered for the session `digest` within `session.reauthenticate_after`.
     public func isRecent(_ digest: Data) throws -> Bool {
@@ -39,7 +42,8 @@ public struct Reauthentication: Sendable {
     /// The session's account when it has no password (made through a provider): the forms that ask the current
     /// password ask for a recent sign-in instead. Nil when it has one, or the session is gone.
     func passwordlessAccount(session digest: Data) throws -> Int64? {
-        try database.read { tx in try tx.passwordlessSessionAccount(digest: digest) }
+        guard case .recentSignIn(let accountId) = try methods.reauthenticationRoute(session: digest) else { return nil }
+        return accountId
     }
 
     /// The session's account, or nil when the session is gone.
@@ -53,11 +57,8 @@ public struct Reauthentication: Sendable {
     ///   `AccountError.notFound` when the session is gone.
     public func confirm(session digest: Data, password: String, client: ClientInfo) throws {
         let accountId = try checkPassword(session: digest, password: password, client: client)
-        let now = clock.now()
         try database.write { tx in
-            try tx.markSessionAuthenticated(digest: digest, at: now)
-            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
-                             client: client, in: tx)
+            try methods.recordReauthentication(session: digest, accountId: accountId, with: .password, client: client, in: tx)
         }
     }
 
@@ -65,28 +66,29 @@ public struct Reauthentication: Sendable {
     /// is counted). Used by `confirm`, and by the forms that ask the current password (password change, deletion).
     func checkPassword(session digest: Data, password: String, client: ClientInfo, field: String = "password",
                        displayName: String = "Password") throws -> Int64 {
-        let found = try database.read { tx in
-            try tx.sessionCredentials(digest: digest).map { (id: $0.accountId, hash: $0.passwordHash) }
+        guard let route = try methods.reauthenticationRoute(session: digest) else { throw AccountError.notFound }
+        let accountId = route.accountId
+        let matches: Bool
+        switch route {
+        case .password(_, let hash): matches = password.utf8.count <= 4096 && hasher.verify(password, against: hash)
+        case .recentSignIn: matches = password.utf8.count <= 4096 && hasher.verifyAgainstDummy(password)
         }
-        guard let found else { throw AccountError.notFound }
-        let matches = password.utf8.count <= 4096
-            && (found.hash.isEmpty ? hasher.verifyAgainstDummy(password) : hasher.verify(password, against: found.hash))
-        let locked = try database.read { tx in try lockout.isLocked(accountId: found.id, in: tx) }
+        let locked = try database.read { tx in try lockout.isLocked(accountId: accountId, in: tx) }
         guard matches, !locked else {
-            logger.info("password check failed", metadata: ["account": "\(found.id)", "locked": "\(locked)"])
+            logger.info("password check failed", metadata: ["account": "\(accountId)", "locked": "\(locked)"])
             let outcome = try database.write { tx -> Lockout.FailureOutcome in
-                let email = try EmailAddress.primaryAddress(of: found.id, in: tx) ?? ""
+                let email = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
                 if matches {
-                    try audit.record(.signInFailed, accountId: found.id, email: email, client: client, detail: "re-authentication: account locked", in: tx)
+                    try audit.record(.signInFailed, accountId: accountId, email: email, client: client, detail: "re-authentication: account locked", in: tx)
                     return Lockout.FailureOutcome()
                 }
-                return try lockout.recordFailure(accountId: found.id, email: email, client: client, reason: "re-authentication: wrong password", in: tx)
+                return try lockout.recordFailure(accountId: accountId, email: email, client: client, reason: "re-authentication: wrong password", in: tx)
             }
             lockout.log(outcome, client: client)
             var errors = ValidationErrors()
             errors.add(FieldError(key: "wrong_password"), to: field, displayName: displayName)
             throw AccountError.invalid(errors)
         }
-        return found.id
+        return accountId
     }
 }

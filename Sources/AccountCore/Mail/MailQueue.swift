@@ -40,6 +40,10 @@ public enum MailKind: Sendable, Equatable {
     /// "A device asks to use this address": the raw approval token for the link, and the asking device (user agent and
     /// address as it sent them) so the person can recognise it.
     case residence(token: String, userAgent: String, remoteAddress: String)
+    /// To the primary address: "one-time codes were turned on for your account".
+    case secondFactorEnabled
+    /// To the primary address: "one-time codes were turned off for your account" (by the person or the operator).
+    case secondFactorRemoved
     /// To the primary address: "a passkey was added to your account" (its name).
     case passkeyAdded(name: String)
     /// To the primary address: "a passkey was removed from your account" (its name).
@@ -65,6 +69,8 @@ public enum MailKind: Sendable, Equatable {
         case .identityLinked: "identity_linked"
         case .identityUnlinked: "identity_unlinked"
         case .residence: "residence"
+        case .secondFactorEnabled: "second_factor_enabled"
+        case .secondFactorRemoved: "second_factor_removed"
         case .passkeyAdded: "passkey_added"
         case .passkeyRemoved: "passkey_removed"
         }

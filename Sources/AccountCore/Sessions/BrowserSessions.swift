@@ -145,9 +145,9 @@ extension Sessions {
     /// Starts a session as `create` does and, when a browser's tokens are given, applies the sign-in's rules to that
     /// browser in the same transaction; the grant then says what the browser must hold (`SessionGrant.browser`).
     func create(in tx: Transaction, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo, kind: SessionKind = .browser,
-                recentSignIn: Bool = true, here: BrowserTokens?, keepPrevious: Bool) throws -> SessionGrant {
+                recentSignIn: Bool = true, here: BrowserTokens?, keepPrevious: Bool, factors: Int = 1) throws -> SessionGrant {
         var grant = try create(in: tx, accountId: accountId, email: email, rememberMe: rememberMe, client: client, kind: kind,
-                               recentSignIn: recentSignIn)
+                               recentSignIn: recentSignIn, factors: factors)
         if let here { grant.browser = try admit(grant, here: here, keepPrevious: keepPrevious, in: tx) }
         return grant
     }

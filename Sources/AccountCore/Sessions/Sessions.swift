@@ -61,6 +61,8 @@ public struct SessionInfo: Sendable, Equatable {
     /// The names of the account's groups, sorted (the gate's `group:` rule and `Remote-Groups`); empty where the row
     /// did not say.
     public var groups: [String] = []
+    /// How many factors proved the session: 1 (a password, a provider), 2 (a password and a second factor, a passkey).
+    public var factors: Int = 1
 }
 
 /// A new session: the token for the cookie (never stored) and what was stored.
@@ -91,17 +93,19 @@ public struct Sessions: Sendable {
     /// idle timeout (it is stored as remembered; `rememberMe` is ignored). `recentSignIn: false` (a bearer token an app
     /// handed over, which proves nothing about who holds the device now): the session never counts as a recent sign-in,
     /// so Reauthentication asks the password before sensitive changes.
+    /// `factors`: how many factors proved this sign-in (SessionInfo.factors).
     func create(in tx: Transaction, accountId: Int64, email: String, rememberMe: Bool, client: ClientInfo,
-                kind: SessionKind = .browser, recentSignIn: Bool = true) throws -> SessionGrant {
+                kind: SessionKind = .browser, recentSignIn: Bool = true, factors: Int = 1) throws -> SessionGrant {
         let now = clock.now()
         let token = SecretToken(random: random)
         let remembered = kind == .api || rememberMe
         let lifetime = kind == .api ? policy.apiTokenLifetime : (rememberMe ? policy.rememberLifetime : policy.lifetime)
         let expiresAt = now + lifetime
         try tx.insertSession(digest: token.digest, accountId: accountId, now: now, expiresAt: expiresAt, rememberMe: remembered,
-                             client: client, kind: kind, authenticated: recentSignIn)
+                             client: client, kind: kind, authenticated: recentSignIn, factors: factors)
         var info = SessionInfo(digest: token.digest, accountId: accountId, email: email, createdAt: now,
                                lastSeenAt: now, expiresAt: expiresAt, rememberMe: remembered, kind: kind)
+        info.factors = factors
         (info.username, info.displayName) = try tx.names(of: accountId) ?? ("", "")
         return SessionGrant(token: token, session: info, browser: nil)
     }

@@ -41,22 +41,19 @@ public struct SocialLinks: Sendable {
         try database.read { tx in try tx.linkedIdentities(accountId: accountId) }
     }
 
+    var methods: SignInMethods { SignInMethods(database: database, audit: audit, clock: clock) }
+
     /// Whether the account has a password (accounts made through a provider have none until one is set).
     public func hasPassword(accountId: Int64) throws -> Bool {
-        try database.read { tx in try tx.accountHasPassword(accountId) ?? false }
+        try methods.hasPassword(accountId: accountId)
     }
 
     /// Unlinks `provider`: `.notFound` when not linked; `.refused("social_last_method")` when it is the last way to
     /// sign in. Audited; the account's primary address is mailed.
     public func unlink(accountId: Int64, provider: String, client: ClientInfo) throws {
         try database.write { tx in
-            // Never the last way to sign in, even with two unlinks at once: the account's row is held first, so a
-            // second unlink of the same account waits and then counts what the first left.
-            try tx.lockAccountForSocialChange(accountId: accountId)
-            guard try tx.hasSocialIdentity(provider: provider, accountId: accountId) else { throw AccountError.notFound }
-            let others = try tx.countSocialIdentities(accountId: accountId, excludingProvider: provider)
-            let hasPassword = try tx.accountHasPassword(accountId) ?? false
-            guard others > 0 || hasPassword else {
+            // Never the last way to sign in, even with two unlinks at once (SignInMethods holds the account's row).
+            guard try methods.mayRemove(.provider(provider), accountId: accountId, in: tx) else {
                 throw AccountError.refused("social_last_method")
             }
             try tx.deleteSocialIdentity(accountId: accountId, provider: provider)

@@ -112,8 +112,9 @@ extension SocialSignIn {
         var hasPassword = false
         var accountAddress: String?
         if let target = pending.linkAccountId {
-            providers = try tx.socialProviders(accountId: target)
-            hasPassword = try tx.accountHasPassword(target) ?? false
+            let methods = try SignInMethods(database: database, audit: audit, clock: clock).methods(accountId: target, in: tx)
+            providers = methods.compactMap { if case .provider(let name) = $0 { name } else { nil } }
+            hasPassword = methods.contains(.password)
             if let email = pending.identity.email, try EmailAddress.holding(email, in: tx)?.accountId == target {
                 accountAddress = email
             } else {

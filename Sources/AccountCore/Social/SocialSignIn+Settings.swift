@@ -27,12 +27,12 @@ extension SocialSignIn {
             guard try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) == session.accountId else {
                 throw AccountError.refused("social_wrong_account")
             }
-            guard try tx.markSessionAuthenticated(digest: session.digest, of: session.accountId, at: clock.now()) else {
+            try tx.refreshSocialIdentity(record, now: clock.now())
+            let methods = SignInMethods(database: database, audit: audit, clock: clock)
+            guard try methods.recordReauthentication(session: session.digest, accountId: session.accountId,
+                                                     with: .provider(record.provider), client: client, in: tx) else {
                 throw AccountError.notFound
             }
-            try tx.refreshSocialIdentity(record, now: clock.now())
-            try audit.record(.reauthenticated, accountId: session.accountId, email: try EmailAddress.primaryAddress(of: session.accountId, in: tx),
-                             client: client, detail: "via \(record.provider)", in: tx)
         }
         logger.info("re-authenticated through a provider", metadata: ["account": "\(session.accountId)", "provider": "\(record.provider)"])
         return .reauthenticated

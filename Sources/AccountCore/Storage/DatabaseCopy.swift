@@ -56,6 +56,9 @@ public enum DatabaseCopy {
         Table(name: "auditCount", key: ["event"], identity: false),
         Table(name: "accountGroup", key: ["id"], identity: true),
         Table(name: "groupMember", key: ["accountId", "groupId"], identity: false),
+        Table(name: "secondFactorChallenge", key: ["digest"], identity: false),
+        Table(name: "oneTimeCode", key: ["accountId"], identity: false),
+        Table(name: "recoveryCode", key: ["id"], identity: true),
         Table(name: "passkey", key: ["id"], identity: true),
         Table(name: "passkeyChallenge", key: ["digest"], identity: false),
     ]

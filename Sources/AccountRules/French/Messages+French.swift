@@ -12,6 +12,8 @@ extension MessageCatalog {
         .merging(frenchSettings) { first, _ in first }.merging(frenchEmailAddresses) { first, _ in first }
         .merging(frenchAccountSettings) { first, _ in first }.merging(frenchProfile) { first, _ in first }
         .merging(frenchSocial) { first, _ in first }.merging(frenchAPI) { first, _ in first }
+        .merging(frenchSecondFactor) { first, _ in first }
+        .merging(frenchOneTimeCodes) { first, _ in first }
         .merging(frenchPage) { first, _ in first }.merging(frenchGroups) { first, _ in first }.merging(frenchUsername) { first, _ in first }
         .merging(frenchPasskeys) { first, _ in first }.merging([
         // Validation: "{attribute} : {message}", the message a clause with its own subject.

@@ -5,6 +5,8 @@ extension MessageCatalog {
     public static let german = MessageCatalog(strings: germanBrowserID.merging(germanInvitations) { first, _ in first }.merging(germanSettings) { first, _ in first }
         .merging(germanEmailAddresses) { first, _ in first }.merging(germanAccountSettings) { first, _ in first }
         .merging(germanProfile) { first, _ in first }.merging(germanSocial) { first, _ in first }
+        .merging(germanSecondFactor) { first, _ in first }
+        .merging(germanOneTimeCodes) { first, _ in first }
         .merging(germanAPI) { first, _ in first }.merging(germanPage) { first, _ in first }.merging(germanGroups) { first, _ in first }.merging(germanUsername) { first, _ in first }
         .merging(germanPasskeys) { first, _ in first }.merging([
         // Validation: the field's name in German quotation marks, then the message, a predicate that reads correctly after

@@ -49,6 +49,7 @@ struct APIError: Error, Sendable {
         case .invitationRequired: return APIError(status: 403, message: catalog.text("api_invitation_required"))
         case .refused("sign_up_rate_limited"): return APIError(status: 429, message: catalog.text("sign_up_rate_limited_text"))
         case .refused(let key): return APIError(status: 422, message: catalog.text(key, ["provider": provider]))
+        case .secondFactorRequired: return .unauthorized(catalog.text("second_factor_required"))
         }
     }
 

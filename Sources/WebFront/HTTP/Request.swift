@@ -29,6 +29,9 @@ public struct Request: Sendable {
     public var bodyTooLarge: Bool
     /// nginx's `$request_id` (`fastcgi_param FRONTDOOR_REQUEST_ID`), for the log lines (see RequestLog); nil: made here.
     public var requestId: String?
+    /// What the location's gate demands of a session beyond the allow rule (`fastcgi_param FRONTDOOR_REQUIRE`, e.g.
+    /// `2fa`); nil when the location sets none. See Gate.
+    public var gateRequirement: String?
     private let headers: any RequestHeaders
 
     init(method: String, uri: String, path: String, query: String, contentType: String?, remoteAddress: String?, isHTTPS: Bool,

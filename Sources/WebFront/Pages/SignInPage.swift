@@ -1,8 +1,10 @@
-// SignInPage.swift: GET shows the sign-in form; POST signs in and returns to the checked `rd` target.
+// SignInPage.swift: GET shows the sign-in form; POST signs in and returns to the checked `rd` target (or, for an
+// account with a second factor, goes on to SecondFactorPage).
 //
 // Options: `?add=1` (form field `add`): sign in to another account while signed in; the account that was active stays
 // signed in, waiting in the switcher (see RequestContext+Accounts, `session.max_accounts`).
 import AccountCore
+import Encodings
 
 /// `GET|POST <base>/sign_in`: email, password, remember me, the return target `rd`, and `add`.
 struct SignInPage: Sendable {
@@ -23,17 +25,23 @@ struct SignInPage: Sendable {
         let form = context.form
         let adding = try form["add"] == "1" && context.session() != nil
         if adding, try !context.hasRoomForAnotherAccount() { return tooMany(context) }
+        // A second step is bound to this browser's binding cookie; a new one is only set when a second step follows.
+        let existingBinding = context.socialBinding(create: false)
+        let binding = existingBinding ?? context.core.random.bytes(32)
         do {
             // Adding an account keeps the active one; otherwise the browser's old session ends with this sign-in.
             let grant = try authentication.signIn(
                 email: form["email"] ?? "", password: form["password"] ?? "", rememberMe: form["remember_me"] == "1",
-                client: context.client, here: context.browserTokens, keepPrevious: adding)
+                client: context.client, here: context.browserTokens, keepPrevious: adding, binding: binding)
             try context.startSession(grant, keepPrevious: adding)
             context.flash.set(Flash("signed_in"))
             return context.redirect(to: context.returnTarget(form["rd"]))
         } catch AccountError.invalidCredentials {
             return try render(context, email: form["email"] ?? "", returnTo: form["rd"], adding: adding,
                               flash: Flash("sign_in_failed", kind: .alert))
+        } catch AccountError.secondFactorRequired(let challenge) {
+            if existingBinding == nil { context.cookies.setHostBound(RequestContext.socialBindingCookie, Base64URL.encode(binding)) }
+            return SecondFactorPage.begin(context, challenge: challenge, returnTo: form["rd"], adding: adding)
         } catch AccountError.unconfirmed {
             return try render(context, email: form["email"] ?? "", returnTo: form["rd"], adding: adding,
                               flash: Flash("unconfirmed", kind: .alert))

@@ -24,6 +24,8 @@ struct PageLayout {
          "connections_unlink": paths.path("settings/connections/unlink"),
          "social_email": paths.path("auth/email"), "social_link": paths.path("auth/link"),
          "language": paths.path("language"),
+         "settings_two_step": paths.path("settings/two_step"), "two_step_begin": paths.path("settings/two_step/begin"),
+         "two_step_recovery_codes": paths.path("settings/two_step/recovery_codes"), "two_step_off": paths.path("settings/two_step/off"),
          "settings_passkeys": paths.path("settings/passkeys"), "passkeys_rename": paths.path("settings/passkeys/rename"),
          "passkeys_remove": paths.path("settings/passkeys/remove")]
     }

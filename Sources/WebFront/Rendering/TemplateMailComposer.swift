@@ -49,6 +49,7 @@ public struct TemplateMailComposer: MailComposer {
             values["passkey"] = name
             values["settings_url"] = site + paths.path("settings/passkeys")
         case .signUpAttempt, .accountDeleted: break
+        case .secondFactorEnabled, .secondFactorRemoved: values["settings_url"] = site + paths.path("settings/two_step")
         }
         values["lang"] = language
         return MailMessage(

@@ -131,7 +131,7 @@ import StorageTestKit
                 for s in 0..<2 {
                     try insert(tx, "session", ["digest": digest(10 * i + s), "accountId": i, "createdAt": t0, "lastSeenAt": t0 + 60.75, "expiresAt": t0 + 86_400,
                                                "rememberMe": s == 0, "userAgent": "Firefox/\(i)", "remoteAddress": "2001:db8::\(i)",
-                                               "authenticatedAt": s == 0 ? t0 : 0, "kind": s == 0 ? "browser" : "api"])
+                                               "authenticatedAt": s == 0 ? t0 : 0, "kind": s == 0 ? "browser" : "api", "factors": s == 0 ? 2 : 1])
                     try insert(tx, "profileValue", ["accountId": i, "field": s == 0 ? "team" : "badge", "value": "v\(i)\(s)", "uniqueValue": s == 0 ? nil : "v\(i)\(s)"])
                 }
                 try insert(tx, "accountToken", ["digest": digest(100 + i), "purpose": odd ? "confirm" : "reset", "accountId": i,
@@ -178,6 +178,18 @@ import StorageTestKit
             }
             for (accountId, groupId) in [(1, 1), (1, 2), (3, 2)] {
                 try insert(tx, "groupMember", ["accountId": accountId, "groupId": groupId, "createdAt": t0 + 7.25])
+            }
+            for (n, used) in [(0, true), (1, false)] {
+                try insert(tx, "secondFactorChallenge", ["digest": digest(850 + n), "accountId": 1 + n, "rememberMe": used, "kind": used ? "api" : "browser",
+                                                         "bindingDigest": used ? Data() : digest(860 + n), "createdAt": t0 + 0.5, "expiresAt": t0 + 300.5,
+                                                         "usedAt": used ? t0 + 3.25 : nil])
+            }
+            for accountId in [1, 2] {   // one-time codes: account 1 confirmed, account 2 still enrolling
+                try insert(tx, "oneTimeCode", ["accountId": accountId, "sealedSecret": digest(800 + accountId), "createdAt": t0,
+                                               "confirmedAt": accountId == 1 ? t0 + 9 : nil, "lastUsedStep": accountId == 1 ? 56_666_667 : 0])
+            }
+            for (id, used) in [(1, false), (2, true)] {
+                try insert(tx, "recoveryCode", ["id": id, "accountId": 1, "digest": digest(810 + id), "createdAt": t0 + 9, "usedAt": used ? t0 + 11 : nil])
             }
             for (id, used) in [(1, true), (2, false)] {
                 try insert(tx, "passkey", ["id": id, "accountId": id, "credentialId": digest(800 + id), "publicKey": digest(810 + id), "algorithm": -7,

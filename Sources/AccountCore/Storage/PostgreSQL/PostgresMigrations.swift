@@ -296,5 +296,7 @@ enum PostgresMigrations {
             "DROP INDEX CONCURRENTLY IF EXISTS session_account",
         ], transactional: false),
     ] + identity
+        + secondFactor
+        + oneTimeCodes
         + passkeys
 }

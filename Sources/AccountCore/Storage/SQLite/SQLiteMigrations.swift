@@ -305,6 +305,8 @@ extension SQLiteBackend {
             try db.drop(index: "session_account")
         }
         registerIdentitySteps(&migrator)
+        registerSecondFactorSteps(&migrator)
+        registerOneTimeCodeSteps(&migrator)
         registerPasskeySteps(&migrator)
         return migrator
     }

@@ -15,8 +15,8 @@ struct SessionLookupError: Error, CustomStringConvertible {
 
 /// Per-thread read-only connections to the database file at `path`, each with the lookup statement prepared.
 final class SessionLookup: @unchecked Sendable {
-    /// The lookup in `dialect`: the session, its account's primary address, the account's username and display name,
-    /// and its group names joined by commas (NULL for none; names never hold a comma, GroupName). One statement, so
+    /// The lookup in `dialect`: the session (with how many factors proved it), its account's primary address, the
+    /// account's username and display name, and its group names joined by commas (NULL for none; names never hold a comma, GroupName). One statement, so
     /// PostgreSQL answers in one round trip; SQLite 3.40 has no `string_agg` and PostgreSQL no `group_concat`, and
     /// neither orders within them there, so the names are sorted when read (`SessionInfo.groups`). A subquery costs
     /// ~6 µs more per lookup on SQLite with 3 groups, a second query ~16 µs (measured; see docs/groups.md).
@@ -29,7 +29,7 @@ final class SessionLookup: @unchecked Sendable {
         """
             SELECT s.accountId, e.address, s.createdAt, s.lastSeenAt, s.expiresAt, s.rememberMe, e.verifiedAt IS NOT NULL AS verified,
                 (SELECT \(names) FROM groupMember m JOIN accountGroup g ON g.id = m.groupId WHERE m.accountId = s.accountId) AS groupNames,
-                a.username, a.displayName
+                a.username, a.displayName, s.factors
             FROM session s JOIN emailAddress e ON e.accountId = s.accountId AND e.isPrimary JOIN account a ON a.id = s.accountId
             WHERE s.digest = ? AND s.kind = 'browser'
             """
@@ -112,7 +112,8 @@ private final class ThreadConnection {
                                emailVerified: sqlite3_column_int64(statement, 6) != 0,
                                username: sqlite3_column_text(statement, 8).map { String(cString: $0) } ?? "",
                                displayName: sqlite3_column_text(statement, 9).map { String(cString: $0) } ?? "",
-                               groups: SessionInfo.groups(sqlite3_column_text(statement, 7).map { String(cString: $0) }))
+                               groups: SessionInfo.groups(sqlite3_column_text(statement, 7).map { String(cString: $0) }),
+                               factors: Int(sqlite3_column_int64(statement, 10)))
         case SQLITE_DONE:
             return nil
         default:

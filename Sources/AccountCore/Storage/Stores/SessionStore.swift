@@ -11,13 +11,14 @@ extension Transaction {
     /// Stores a new session; only `digest` (the SHA-256 of its token) is kept. The digest is the primary key.
     /// `authenticated`: the sign-in proved the person is there now, so `authenticatedAt` is `now`; else 0 (never).
     func insertSession(digest: Data, accountId: Int64, now: Date, expiresAt: Date, rememberMe: Bool, client: ClientInfo,
-                       kind: SessionKind, authenticated: Bool = true) throws {
+                       kind: SessionKind, authenticated: Bool = true, factors: Int = 1) throws {
         let at = now.timeIntervalSince1970
         try execute("""
-            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO session (digest, accountId, createdAt, lastSeenAt, expiresAt, rememberMe, userAgent, remoteAddress, authenticatedAt, kind,
+                factors)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [digest, accountId, at, at, expiresAt.timeIntervalSince1970, rememberMe, client.userAgent, client.remoteAddress,
-                  authenticated ? at : 0, kind.rawValue])
+                  authenticated ? at : 0, kind.rawValue, factors])
     }
 
     /// The browser session `digest` with its account's primary address (the hot path's statement, in this
@@ -178,12 +179,6 @@ extension Transaction {
         try value(Int64.self, "SELECT accountId FROM session WHERE digest = ?", [digest])
     }
 
-    /// The session's account when it has no password (made through a provider); nil when it has one or the session is gone.
-    func passwordlessSessionAccount(digest: Data) throws -> Int64? {
-        try value(Int64.self, "SELECT a.id FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ? AND a.passwordHash = ''",
-                  [digest])
-    }
-
     /// The session's account and its password hash ('' for none), or nil when the session is gone.
     func sessionCredentials(digest: Data) throws -> (accountId: Int64, passwordHash: String)? {
         try row("SELECT a.id AS id, a.passwordHash AS passwordHash FROM session s JOIN account a ON a.id = s.accountId WHERE s.digest = ?",
@@ -226,7 +221,7 @@ extension SessionInfo {
                   createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
                   expiresAt: try row.decode("expiresAt"), rememberMe: try row.decode("rememberMe"), emailVerified: try row.decode("verified"),
                   username: row["username"] ?? "", displayName: row["displayName"] ?? "",
-                  groups: Self.groups(String(sqlValue: row.value("groupNames"))))
+                  groups: Self.groups(String(sqlValue: row.value("groupNames"))), factors: row["factors"] ?? 1)
     }
 
     /// The lookup's comma-joined group names as a sorted list (without case first, so `Admins` sits beside `admins`).

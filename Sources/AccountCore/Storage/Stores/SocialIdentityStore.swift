@@ -99,11 +99,6 @@ extension Transaction {
             """, [accountId]).map(LinkedIdentity.init(row:))
     }
 
-    /// How many identities the account has of providers other than `provider`.
-    func countSocialIdentities(accountId: Int64, excludingProvider provider: String) throws -> Int {
-        try value(Int.self, "SELECT COUNT(*) AS n FROM socialIdentity WHERE accountId = ? AND provider <> ?", [accountId, provider]) ?? 0
-    }
-
     /// Unlinks the account's `provider` identity; returns how many rows went (0 or 1).
     @discardableResult
     func deleteSocialIdentity(accountId: Int64, provider: String) throws -> Int {
