@@ -108,11 +108,11 @@ public struct AccountServices: Sendable {
                                     clock: clock, random: random, logger: logger)
         // Sign-in last: it asks SignInMethods, which knows every method (the one-time codes above).
         signInMethods = SignInMethods(database: database, audit: audit, clock: clock, oneTimeCodes: oneTimeCodes)
-        secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
-                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
-        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
-                                        secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         passkeys = Passkeys(database: database, policy: configuration.passkeys, sessions: sessions, lockout: lockout, mail: mail,
                             audit: audit, clock: clock, random: random, logger: logger)
+        secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
+                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger, passkeys: passkeys)
+        authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
+                                        secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
     }
 }

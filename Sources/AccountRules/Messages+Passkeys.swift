@@ -24,6 +24,7 @@ extension MessageCatalog {
         "passkeys_remove_label": "Remove {name}",
         "passkey_default_name": "Passkey",
         "sign_in_passkey_button": "Sign in with a passkey",
+        "second_factor_passkey_button": "Use a passkey instead",
         "reauthenticate_passkey_button": "Confirm with a passkey",
 
         // Outcomes (flash, and the script's messages).

@@ -119,6 +119,8 @@ enum Routes {
         table["passkeys/sign_in"] = .form(["POST": passkeyActions.signIn])
         table["passkeys/reauthenticate/options"] = .form(["POST": passkeyActions.reauthenticateOptions])
         table["passkeys/reauthenticate"] = .form(["POST": passkeyActions.reauthenticate])
+        table["passkeys/second_factor/options"] = .form(["POST": passkeyActions.secondFactorOptions])
+        table["passkeys/second_factor"] = .form(["POST": passkeyActions.secondFactorFinish])
         if api {
             let users = UsersAPI(core), password = PasswordAPI(core), providerToken = ProviderTokenSignInAPI(core)
             let residences = ResidencesAPI(core), approval = ResidenceApprovalPage(core)

@@ -40,8 +40,9 @@ extension Passkeys {
             try record(verified, of: passkey, client: client, in: tx)
             let primary = try EmailAddress.primaryAddress(of: passkey.accountId, in: tx) ?? ""
             try lockout.recordSuccess(accountId: passkey.accountId, in: tx)
+            // Two factors: the device, and the PIN or biometric that unlocked it (user verification is required).
             let grant = try sessions.create(in: tx, accountId: passkey.accountId, email: primary, rememberMe: rememberMe, client: client,
-                                            here: here, keepPrevious: keepPrevious)
+                                            here: here, keepPrevious: keepPrevious, factors: 2)
             // The audit row last, as in every sign-in: one lock order everywhere.
             try audit.record(.signIn, accountId: passkey.accountId, email: primary, client: client,
                              detail: rememberMe ? "passkey, remember me" : "passkey", in: tx)
@@ -63,9 +64,10 @@ extension Passkeys {
         }
         try database.write { tx in
             try record(verified, of: passkey, client: client, in: tx)
-            guard try tx.markSessionAuthenticated(digest: digest, of: accountId, at: clock.now()) else { throw AccountError.notFound }
-            try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
-                             client: client, detail: "passkey", in: tx)
+            let methods = SignInMethods(database: database, audit: audit, clock: clock)
+            guard try methods.recordReauthentication(session: digest, accountId: accountId, with: .passkey(passkey.id), client: client, in: tx) else {
+                throw AccountError.notFound
+            }
         }
     }
 

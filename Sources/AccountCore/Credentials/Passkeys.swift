@@ -13,7 +13,8 @@
 //   rather than keeping two) and tells nothing about the account to whoever reads it from an authenticator.
 // - A credential id is unique across accounts (the table refuses a second row). User verification is required.
 // - Removing one needs a recent sign-in (the page asks, Reauthentication.isRecent) and is refused when it is the
-//   account's last way to sign in. Adding and removing are audited and mailed to the primary address.
+//   account's last way to sign in (SignInMethods decides). Adding and removing are audited and mailed to the primary
+//   address. Having a passkey makes it the account's second factor after a password (SignInMethods, SecondFactorSignIn).
 import AccountRules
 import Crypto
 import Foundation
@@ -149,24 +150,17 @@ public struct Passkeys: Sendable {
     ///   account's last way to sign in (no password, no provider, no other passkey).
     public func remove(accountId: Int64, id: Int64, client: ClientInfo) throws {
         try database.write { tx in
-            // The account's row first, as unlinking a provider does: two removals at once take turns, and the second
-            // counts what the first left.
-            try tx.lockAccountForSocialChange(accountId: accountId)
-            guard try tx.passkeys(accountId: accountId).contains(where: { $0.id == id }) else { throw AccountError.notFound }
-            guard try Self.signInMethodCount(accountId: accountId, in: tx) > 1 else { throw AccountError.refused("passkey_last_method") }
+            // SignInMethods holds the account's row first: two removals at once take turns, the second counting what
+            // the first left.
+            guard try SignInMethods(database: database, audit: audit, clock: clock).mayRemove(.passkey(id), accountId: accountId, in: tx) else {
+                throw AccountError.refused("passkey_last_method")
+            }
             guard let name = try tx.deletePasskey(id: id, accountId: accountId) else { throw AccountError.notFound }
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
             try audit.record(.passkeyRemoved, accountId: accountId, email: primary, client: client, detail: name, in: tx)
             if let primary { try mail.enqueue(.passkeyRemoved(name: name), to: primary, in: tx) }
         }
         logger.info("passkey removed", metadata: ["account": "\(accountId)"])
-    }
-
-    /// The account's ways to sign in: its password, its providers and its passkeys, each counted once.
-    // (To be answered by SignInMethods once it knows passkeys.)
-    static func signInMethodCount(accountId: Int64, in tx: Transaction) throws -> Int {
-        let password = (try tx.accountHasPassword(accountId) ?? false) ? 1 : 0
-        return password + (try tx.socialProviders(accountId: accountId).count) + (try tx.countPasskeys(accountId: accountId))
     }
 
     // MARK: Challenges

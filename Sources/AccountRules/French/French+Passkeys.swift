@@ -24,6 +24,7 @@ extension MessageCatalog {
         "passkeys_remove_label": "Supprimer {name}",
         "passkey_default_name": "Clé d’accès",
         "sign_in_passkey_button": "Se connecter avec une clé d’accès",
+        "second_factor_passkey_button": "Utiliser plutôt une clé d’accès",
         "reauthenticate_passkey_button": "Confirmer avec une clé d’accès",
 
         "passkey_added": "La clé d’accès a été ajoutée. Vous pouvez maintenant vous connecter avec elle.",

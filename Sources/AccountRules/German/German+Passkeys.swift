@@ -24,6 +24,7 @@ extension MessageCatalog {
         "passkeys_remove_label": "{name} entfernen",
         "passkey_default_name": "Passkey",
         "sign_in_passkey_button": "Mit einem Passkey anmelden",
+        "second_factor_passkey_button": "Stattdessen einen Passkey verwenden",
         "reauthenticate_passkey_button": "Mit einem Passkey bestätigen",
 
         "passkey_added": "Der Passkey wurde hinzugefügt. Sie können sich jetzt damit anmelden.",

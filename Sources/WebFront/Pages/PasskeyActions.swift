@@ -4,6 +4,8 @@
 //   POST passkeys/register/options, passkeys/register (field `name`)             add a passkey (recent sign-in needed)
 //   POST passkeys/sign_in/options, passkeys/sign_in (fields `rd`, `remember_me`, `add`)  sign in, no address typed
 //   POST passkeys/reauthenticate/options, passkeys/reauthenticate (field `rd`)   confirm it's you
+//   POST passkeys/second_factor/options, passkeys/second_factor (fields `rd`, `add`)  the second step after a password
+//        (the pending sign-in of SecondFactorPage's cookie), or the step-up of a one-factor session
 //
 // They are browser forms (RouteKind.form): urlencoded bodies carrying `csrf_token`, checked before the handler like
 // every form. Answers: 200 `{"publicKey": {…}}` for options; 200 `{"redirect": "<path>"}` when done (the next page
@@ -17,7 +19,8 @@ struct PasskeyActions: Sendable {
     // Core operations these endpoints use, given in Routes.table.
     let passkeys: Passkeys
     let reauthentication: Reauthentication
-    init(_ core: AccountServices) { (passkeys, reauthentication) = (core.passkeys, core.reauthentication) }
+    let secondFactor: SecondFactorSignIn
+    init(_ core: AccountServices) { (passkeys, reauthentication, secondFactor) = (core.passkeys, core.reauthentication, core.secondFactor) }
 
     /// The endpoints' paths, for the templates' `data-` attributes; false (no passkey forms) when the site cannot be a
     /// relying party (its public_url names an IP address).
@@ -28,7 +31,8 @@ struct PasskeyActions: Sendable {
     static func paths(_ paths: SitePaths) -> [String: String] {
         ["register_options": paths.path("passkeys/register/options"), "register": paths.path("passkeys/register"),
          "sign_in_options": paths.path("passkeys/sign_in/options"), "sign_in": paths.path("passkeys/sign_in"),
-         "reauthenticate_options": paths.path("passkeys/reauthenticate/options"), "reauthenticate": paths.path("passkeys/reauthenticate")]
+         "reauthenticate_options": paths.path("passkeys/reauthenticate/options"), "reauthenticate": paths.path("passkeys/reauthenticate"),
+         "second_factor_options": paths.path("passkeys/second_factor/options"), "second_factor": paths.path("passkeys/second_factor")]
     }
 
     /// The words the script shows for what happens in the browser (cancelled, failed).
@@ -102,6 +106,57 @@ struct PasskeyActions: Sendable {
                                         binding: binding(context, create: false), client: context.client)
             context.flash.set(Flash("reauthenticated"))
             return .json(["redirect": ReauthenticationPage.localTarget(context, context.form["rd"])])
+        }
+    }
+
+    // MARK: The second factor
+
+    /// What the second step waits for in this browser: a pending sign-in's account (its challenge cookie), else the
+    /// one-factor session's (a step-up); nil when neither.
+    static func secondFactorAccount(_ context: RequestContext) throws -> (accountId: Int64, challenge: String?)? {
+        let binding = context.socialBinding(create: false)
+        if let challenge = context.cookies.hostBoundValue(SecondFactorPage.challengeCookie), !challenge.isEmpty,
+           let accountId = try context.core.secondFactor.pendingAccount(challenge: challenge, binding: binding) {
+            return (accountId, challenge)
+        }
+        guard let session = try context.session(), session.factors < 2 else { return nil }
+        return (session.accountId, nil)
+    }
+
+    /// The second step page's passkey form values: the paths when the waiting account has a passkey, else false.
+    static func secondFactorPaths(_ context: RequestContext) throws -> Any {
+        guard context.core.configuration.passkeys.isUsable, let waiting = try secondFactorAccount(context),
+              try !context.core.passkeys.list(accountId: waiting.accountId).isEmpty else { return false }
+        return paths(context.site.paths)
+    }
+
+    func secondFactorOptions(_ context: RequestContext) throws -> Response {
+        try answer(context) {
+            guard let waiting = try Self.secondFactorAccount(context) else { throw AccountError.refused("second_factor_expired") }
+            return .json(["publicKey": try passkeys.beginAssertion(.secondFactor, accountId: waiting.accountId,
+                                                                   binding: binding(context, create: true)).jsonObject])
+        }
+    }
+
+    func secondFactorFinish(_ context: RequestContext) throws -> Response {
+        let form = context.form
+        let adding = form["add"] == "1"
+        return try answer(context) {
+            guard let waiting = try Self.secondFactorAccount(context) else { throw AccountError.refused("second_factor_expired") }
+            guard let assertion = PasskeyAssertion(json: form["credential"] ?? "") else { throw AccountError.refused("passkey_invalid") }
+            if let challenge = waiting.challenge {
+                let grant = try secondFactor.complete(challenge: challenge, proof: .passkey(assertion), client: context.client,
+                                                      here: context.browserTokens, keepPrevious: adding, binding: binding(context, create: false))
+                context.cookies.setHostBound(SecondFactorPage.challengeCookie, "", maxAge: 0)
+                try context.startSession(grant, keepPrevious: adding)
+                context.flash.set(Flash("signed_in"))
+            } else {
+                guard let session = try context.session() else { throw AccountError.notFound }
+                try secondFactor.stepUp(session: session.digest, proof: .passkey(assertion), client: context.client,
+                                        binding: binding(context, create: false))
+                context.flash.set(Flash("second_factor_passed"))
+            }
+            return .json(["redirect": context.returnTarget(form["rd"])])
         }
     }
 

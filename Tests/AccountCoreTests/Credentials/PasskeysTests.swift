@@ -17,13 +17,19 @@ struct PasskeysTests {
 
     /// An account (signed up with a password) and a passkey registered for it.
     func withPasskey(_ fixture: TestFixture, email: String = "ann@example.com", name: String = "Laptop") throws -> (Int64, SoftAuthenticator) {
-        let accountId = try fixture.signUp(email).session.accountId
+        try withPasskeyAndSession(fixture, email: email, name: name).map { ($0.0, $0.1) }!
+    }
+
+    /// As `withPasskey`, with the session the sign-up started (a password sign-in now asks for the passkey too).
+    func withPasskeyAndSession(_ fixture: TestFixture, email: String = "ann@example.com", name: String = "Laptop") throws -> (Int64, SoftAuthenticator, SessionGrant)? {
+        let grant = try fixture.signUp(email)
+        let accountId = grant.session.accountId
         var authenticator = SoftAuthenticator()
         let passkeys = fixture.services.passkeys
         let options = try passkeys.beginRegistration(accountId: accountId, userName: email, displayName: "", binding: binding)
         try passkeys.finishRegistration(accountId: accountId, attestation: authenticator.create(options), name: name,
                                         defaultName: "Passkey", binding: binding, client: client)
-        return (accountId, authenticator)
+        return (accountId, authenticator, grant)
     }
 
     func events(_ fixture: TestFixture, _ accountId: Int64) throws -> [String] {
@@ -67,6 +73,8 @@ struct PasskeysTests {
         #expect(options.credentialIds.isEmpty, "a sign-in names no credential: the authenticator offers its own")
         let grant = try passkeys.signIn(assertion: authenticator.get(options), binding: binding, rememberMe: false, client: client)
         #expect(grant.session.accountId == accountId)
+        let found = try fixture.services.sessions.find(token: grant.token.encoded)
+        #expect(grant.session.factors == 2 && found?.factors == 2, "a passkey is two factors: the device and its user verification")
         #expect(try fixture.services.sessions.find(token: grant.token.encoded)?.accountId == accountId)
         let detail = try fixture.database.read { tx in
             try tx.value(String.self, "SELECT detail FROM audit WHERE accountId = ? AND event = 'sign_in' ORDER BY id DESC LIMIT 1", [accountId])
@@ -74,6 +82,32 @@ struct PasskeysTests {
         #expect(detail == "passkey")
         let stored = try #require(try passkeys.list(accountId: accountId).first)
         #expect(stored.signCount == 1 && stored.lastUsedAt == fixture.clock.now())
+    }
+
+    @Test func aPasswordSignInAsksForThePasskeyAsTheSecondFactor() throws {
+        let fixture = try TestFixture()
+        var (accountId, authenticator) = try withPasskey(fixture)
+        var challenge = ""
+        do {
+            _ = try fixture.services.authentication.signIn(email: "ann@example.com", password: "correct horse", rememberMe: false,
+                                                           client: client, binding: binding)
+            Issue.record("the password alone signed in")
+        } catch AccountError.secondFactorRequired(let made) {
+            challenge = made
+        }
+        let passkeys = fixture.services.passkeys
+        let options = try passkeys.beginAssertion(.secondFactor, accountId: accountId, binding: binding)
+        #expect(options.credentialIds == [authenticator.credentialId])
+        // Another account's challenge is not this one's.
+        let bob = try fixture.signUp("bob@example.com").session.accountId
+        let wrong = authenticator.get(try passkeys.beginAssertion(.secondFactor, accountId: bob, binding: binding))
+        #expect(throws: AccountError.invalidCredentials) {
+            _ = try fixture.services.secondFactor.complete(challenge: challenge, proof: .passkey(wrong), client: client, here: nil,
+                                                           keepPrevious: false, binding: binding)
+        }
+        let grant = try fixture.services.secondFactor.complete(challenge: challenge, proof: .passkey(authenticator.get(options)), client: client,
+                                                               here: nil, keepPrevious: false, binding: binding)
+        #expect(grant.session.accountId == accountId && grant.session.factors == 2)
     }
 
     @Test func anAnswerIsUsedOnce() throws {
@@ -88,12 +122,11 @@ struct PasskeysTests {
 
     @Test func aChallengeIsForOneBrowserOnePurposeAndFiveMinutes() throws {
         let fixture = try TestFixture()
-        var (accountId, authenticator) = try withPasskey(fixture)
+        var (accountId, authenticator, session) = try #require(try withPasskeyAndSession(fixture))
         let passkeys = fixture.services.passkeys
         let answer = authenticator.get(try passkeys.beginAssertion(.signIn, binding: binding))
         #expect(refusal { _ = try passkeys.signIn(assertion: answer, binding: otherBinding, rememberMe: false, client: client) }
                 == "passkey_challenge_invalid")
-        let session = try fixture.signIn("ann@example.com")
         #expect(refusal {
             try passkeys.reauthenticate(session: session.token.digest, accountId: accountId, assertion: answer, binding: binding, client: client)
         } == "passkey_challenge_invalid")
@@ -193,8 +226,7 @@ struct PasskeysTests {
 
     @Test func reauthenticationRecordsARecentSignIn() throws {
         let fixture = try TestFixture()
-        var (accountId, authenticator) = try withPasskey(fixture)
-        let session = try fixture.signIn("ann@example.com")
+        var (accountId, authenticator, session) = try #require(try withPasskeyAndSession(fixture))
         fixture.clock.advance(by: SessionPolicy.default.reauthenticateAfter + 1)
         #expect(try !fixture.services.reauthentication.isRecent(session.token.digest))
         let passkeys = fixture.services.passkeys
