@@ -86,9 +86,6 @@ public struct AccountServices: Sendable {
         deletion = AccountDeletion(database: database, reauthentication: reauthentication, mail: mail, audit: audit,
                                    clock: clock, logger: logger)
         sessionManagement = SessionManagement(database: database, sessions: sessions, audit: audit, logger: logger)
-        reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
-                                    mail: mail, lockout: lockout, audit: audit, clock: clock, logger: logger,
-                                    lifetime: configuration.mail.resetLifetime)
         let vault = tokenVault ?? TokenVault.ephemeral(random: random)
         self.tokenVault = vault
         socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
@@ -114,5 +111,8 @@ public struct AccountServices: Sendable {
                                           policy: configuration.secondFactor, clock: clock, random: random, logger: logger, passkeys: passkeys)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
+        reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,
+                                    mail: mail, lockout: lockout, audit: audit, secondFactor: secondFactor, clock: clock, logger: logger,
+                                    lifetime: configuration.mail.resetLifetime)
     }
 }

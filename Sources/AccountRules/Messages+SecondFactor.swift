@@ -18,7 +18,5 @@ extension MessageCatalog {
         "second_factor_enrol_required": "Please set up two-step verification to go on.",
         "second_factor_other_account": "Sign in with another account",
         "second_factor_passed": "Verified.",
-        "second_factor_reset_mail_subject": "Two-step verification was turned off for your account",
-        "second_factor_reset_mail_text": "An administrator turned off two-step verification for your account. Your codes and recovery codes no longer work. If you did not ask for this, reply to this message.",
     ]
 }

@@ -93,6 +93,7 @@ public struct Frontdoor: Sendable {
         let method = context.request.method == "HEAD" ? "GET" : context.request.method
         guard let handler = route.methods[method] else { throw HTTPError.methodNotAllowed(route.methods.keys.sorted()) }
         if method != "GET" { try checkCSRF(context, kind: route.kind) }
+        if route.kind == .page || route.kind == .form || route.kind == .sessionForm { try context.requireTwoFactorsWhenRequired() }
         return try handler(context)
     }
 

@@ -10,6 +10,7 @@
 //                      URL (`sign_in/second_factor?rd=…`), which nginx turns into the same redirect as a sign-in; an
 //                      unknown word refuses everyone (403), so a typo never opens a location. Both this and
 //                      FRONTDOOR_ALLOW must hold; the allow rule is asked first (no step-up for someone it refuses).
+//   second_factor      `required` demands two factors at every location, as `FRONTDOOR_REQUIRE=2fa` does
 //   gate.headers.*     the answer's header names; gate.account_id: where the account id goes (AppConfiguration+Identity)
 // Answers 200 with the person (docs/headers.md is the contract): Remote-User (the username, or the account id with
 // `gate.account_id: remote_user`), Remote-Name (the display name, else the username), Remote-Email (the primary
@@ -29,12 +30,14 @@ struct Gate: Sendable {
            !rule.allows(GateRule.Person(verifiedEmail: session.emailVerified ? session.email : nil, groups: session.groups)) {
             return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
         }
+        var factors = context.site.configuration.secondFactor == .required ? 2 : 1
         if let requirement = context.request.gateRequirement {
-            guard let factors = Self.requiredFactors(requirement) else {
+            guard let demanded = Self.requiredFactors(requirement) else {
                 return Response(status: 403, contentType: "text/plain; charset=utf-8", text: "forbidden\n")
             }
-            if session.factors < factors { return secondStep(context) }
+            factors = max(factors, demanded)
         }
+        if session.factors < factors { return secondStep(context) }
         return Response(status: 200, headers: Self.identityHeaders(session, gate: context.site.configuration.gate))
     }
 

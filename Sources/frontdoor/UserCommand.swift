@@ -12,7 +12,8 @@ struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage accounts: add, list, show, confirm, lock, unlock, delete, set a password.",
         subcommands: [Add.self, List.self, Show.self, Confirm.self, Lock.self, Unlock.self, Delete.self, SetPassword.self,
-                      Groups.self, Username.self])
+                      Groups.self, Username.self,
+                      TwoFactor.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -8,6 +8,9 @@
 // linked, which sign in without the password) and signs in this browser. The reset page names them too
 // (`linkedProviders`). Identities linked while the account had no verified address and not proven since are unlinked
 // unless the reset happens in the browser that linked them (IdentityProof).
+// A reset never removes a second factor, nor gets around it: an account with one is not signed in by the link alone
+// (its mail is one factor); the new password is set and the browser gets the second step's challenge
+// (`.secondFactorRequired`), as after a right password.
 import AccountRules
 import Foundation
 import Logging
@@ -22,6 +25,7 @@ public struct PasswordReminder: Sendable {
     let mail: MailQueue
     let lockout: Lockout
     let audit: AuditLog
+    let secondFactor: SecondFactorSignIn
     let clock: any Clock
     let logger: Logger
     /// Lifetime of a reset link.
@@ -69,14 +73,18 @@ public struct PasswordReminder: Sendable {
     ///   `AccountError.invalid` when the new password breaks the rules.
     /// `kind: .api` signs in with an API token (the JSON API's `PUT password` with a reset token). With `here` (the
     /// browser's tokens) the account is added to the browser under the several-accounts rules (BrowserSessions).
-    /// `binding`: the browser's social binding cookie, which keeps the identities it linked before any address was proven.
+    /// `binding`: the browser's social binding cookie, which keeps the identities it linked before any address was proven
+    /// (and binds the second step's challenge to the browser).
+    /// - Throws: `AccountError.secondFactorRequired` when the account has a second factor: the password is set, no session
+    ///   is made; the challenge finishes the sign-in (SecondFactorSignIn.complete).
     public func reset(token: String, form: [String: String], client: ClientInfo, kind: SessionKind = .browser,
                       here: BrowserTokens? = nil, binding: [UInt8]? = nil) throws -> SessionGrant {
         guard try isRedeemable(token: token) else { throw AccountError.invalidToken }
         let errors = passwordValidator.validate(form)
         guard errors.isEmpty else { throw AccountError.invalid(errors) }
         let passwordHash = try hasher.hash(form["password"] ?? "")
-        let grant = try database.write { tx -> SessionGrant? in
+        enum Outcome { case signedIn(SessionGrant), secondStep(String) }
+        let outcome = try database.write { tx -> Outcome? in
             // One winner: the reset token's redemption is a conditional UPDATE (AccountTokens.redeem); a second reset
             // with the same link gets nil.
             guard let redeemed = try tokens.redeem(token, purpose: .reset, in: tx) else { return nil }
@@ -90,11 +98,21 @@ public struct PasswordReminder: Sendable {
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
             try mail.enqueue(.passwordChanged(providers: try tx.socialProviders(accountId: accountId)), to: primary, in: tx)
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx)
-            return try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind,
-                                       here: here, keepPrevious: true)
+            if try secondFactor.methods.hasSecondFactor(accountId: accountId, in: tx) {
+                return .secondStep(try secondFactor.begin(accountId: accountId, rememberMe: false, kind: kind, binding: binding, in: tx))
+            }
+            return .signedIn(try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind,
+                                                 here: here, keepPrevious: true))
         }
-        guard let grant else { throw AccountError.invalidToken }
-        logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])
-        return grant
+        switch outcome {
+        case nil:
+            throw AccountError.invalidToken
+        case .secondStep(let challenge):
+            logger.info("password reset; second factor asked")
+            throw AccountError.secondFactorRequired(challenge: challenge)
+        case .signedIn(let grant):
+            logger.info("password reset", metadata: ["account": "\(grant.session.accountId)"])
+            return grant
+        }
     }
 }

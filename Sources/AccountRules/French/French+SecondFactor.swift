@@ -17,7 +17,5 @@ extension MessageCatalog {
         "second_factor_enrol_required": "Veuillez configurer la validation en deux étapes pour continuer.",
         "second_factor_other_account": "Se connecter avec un autre compte",
         "second_factor_passed": "C’est validé.",
-        "second_factor_reset_mail_subject": "La validation en deux étapes de votre compte a été désactivée",
-        "second_factor_reset_mail_text": "Un administrateur a désactivé la validation en deux étapes de votre compte. Vos codes et vos codes de secours ne fonctionnent plus. Si vous ne l’avez pas demandé, répondez à ce message.",
     ]
 }

@@ -17,7 +17,5 @@ extension MessageCatalog {
         "second_factor_enrol_required": "Bitte richten Sie die Bestätigung in zwei Schritten ein, um fortzufahren.",
         "second_factor_other_account": "Mit einem anderen Konto anmelden",
         "second_factor_passed": "Bestätigt.",
-        "second_factor_reset_mail_subject": "Die Bestätigung in zwei Schritten wurde für Ihr Konto abgeschaltet",
-        "second_factor_reset_mail_text": "Ein Administrator hat die Bestätigung in zwei Schritten für Ihr Konto abgeschaltet. Ihre Codes und Wiederherstellungscodes gelten nicht mehr. Falls Sie das nicht veranlasst haben, antworten Sie auf diese Nachricht.",
     ]
 }

@@ -58,6 +58,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var identity = Identity()
     /// What the gate tells apps (section `gate`).
     public var gate = Gate()
+    /// Whether everyone must have a second factor (`second_factor`; AccountCore's SecondFactorPolicy, docs/two-step.md).
+    public var secondFactor = SecondFactorPolicy().mode
     /// Config section `passkeys` (AppConfiguration+Passkeys.swift).
     public var passkeys = Passkeys()
 
@@ -291,6 +293,7 @@ public struct AppConfiguration: Sendable, Equatable {
         core.languages = languages.availableList
         core.retention = retention
         core.usernames = identity.username
+        core.secondFactor.mode = secondFactor
         core.passkeys = passkeyPolicy
         return core
     }

@@ -1,8 +1,10 @@
-// PasswordResetPage.swift: password/edit?token= shows the new-password form; POST sets it and signs in. The form
+// PasswordResetPage.swift: password/edit?token= shows the new-password form; POST sets it and signs in (an account with
+// a second factor goes on to the second step: SecondFactorPage). The form
 // names the providers linked to the account: they sign in to it whatever the new password, so a person taking back an
 // account sees one that is not theirs.
 import AccountCore
 import AccountRules
+import Encodings
 
 /// `GET|POST <base>/password/edit`.
 struct PasswordResetPage: Sendable {
@@ -18,9 +20,12 @@ struct PasswordResetPage: Sendable {
 
     func submit(_ context: RequestContext) throws -> Response {
         let token = context.form["token"] ?? ""
+        // The binding also binds a second step to this browser; a new one is only kept when a second step follows.
+        let existingBinding = context.socialBinding(create: false)
+        let binding = existingBinding ?? context.core.random.bytes(32)
         do {
             let grant = try reminder.reset(token: token, form: context.form, client: context.client, here: context.browserTokens,
-                                           binding: context.socialBinding(create: false))
+                                           binding: binding)
             try context.startSession(grant)
             context.flash.set(Flash("password_changed"))
             return context.redirect(to: context.site.paths.home)
@@ -28,6 +33,11 @@ struct PasswordResetPage: Sendable {
             return try render(context, token: token, errors: errors)
         } catch AccountError.invalidToken {
             return try invalid(context)
+        } catch AccountError.secondFactorRequired(let challenge) {
+            // The password is set; the account's second factor still stands between the mail and a session.
+            if existingBinding == nil { context.cookies.setHostBound(RequestContext.socialBindingCookie, Base64URL.encode(binding)) }
+            context.flash.set(Flash("password_changed"))
+            return SecondFactorPage.begin(context, challenge: challenge, returnTo: nil, adding: false)
         }
     }
 
