@@ -17,6 +17,7 @@ from look import LANGS, PASSWORD, WIDTHS, check_page, language_cookie, loaded, s
 from mails import outbox_newest_first, read_mail
 from soft_authenticator import SoftAuthenticator
 from stack import Stack, running
+from test_gate import upstream  # noqa: F401  (a fixture: the protected app)
 from waits import wait_for
 
 # Records the body of every POST to passkeys/sign_in in localStorage (kept across the page change that follows it).
@@ -384,3 +385,46 @@ def test_a_passkey_confirms_it_is_you_before_a_removal(stack, driver):
     submit(driver, ".passkey button[data-remove]")
     assert passkey_names(driver) == ["Second"]
     assert stack.query("SELECT detail FROM audit WHERE accountId = ? AND event = 'reauthenticated'", account_id(stack, email)) == [("passkey",)]
+
+
+# Two factors: a password then the passkey, and the gate's FRONTDOOR_REQUIRE=2fa.
+
+def test_a_password_sign_in_asks_for_the_passkey_as_the_second_factor(stack, driver):
+    email = sign_up(driver, stack)
+    add_passkey(driver, stack, "Second factor")
+    sign_out(driver, stack)
+    driver.get(stack.base + "/sign_in")
+    loaded(driver)
+    driver.find_element(By.ID, "email").send_keys(email)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    submit(driver, "main form:not([data-passkey]) button[type=submit]")
+    assert "/sign_in/second_factor" in driver.current_url
+    assert not driver.find_elements(By.CSS_SELECTOR, ".whoami"), "the password alone does not sign in"
+    button = page_wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "form[data-passkey=second_factor] button"))
+    page_wait(driver).until(lambda d: button.is_displayed())
+    button.click()
+    page_wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".whoami"))
+    owner = account_id(stack, email)
+    assert stack.query("SELECT factors FROM session WHERE accountId = ?", owner) == [(2,)]
+    assert stack.query("SELECT detail FROM audit WHERE accountId = ? AND event = 'sign_in' ORDER BY id DESC LIMIT 1", owner) \
+        == [("second factor",)]
+
+
+@pytest.fixture(scope="module")
+def gated(tmp_path_factory, upstream):  # noqa: F811
+    from test_gate_two_factor import server_files
+    yield from running(Stack(tmp_path_factory.mktemp("passkeys-gate"), {"confirmation.required": "false", "mail.transport": "outbox"},
+                             server_files(upstream), host="localhost"))
+
+
+def test_a_passkey_session_passes_a_gate_that_requires_two_factors(gated, driver):
+    email = sign_up(driver, gated)
+    page = f"http://localhost:{gated.port}/secure/report"
+    driver.get(page)
+    assert "/sign_in/second_factor" in driver.current_url, "a password session has one factor"
+    add_passkey(driver, gated, "Gate")
+    sign_out(driver, gated)
+    sign_in_with_the_button(driver, gated)
+    driver.get(page)
+    assert "protected page /report" in driver.page_source
+    assert gated.query("SELECT factors FROM session WHERE accountId = ?", account_id(gated, email)) == [(2,)]
