@@ -20,7 +20,7 @@ extension MessageCatalog {
         "two_step_manual": "Can't scan it? Enter this key in the app instead (time-based):",
         "two_step_uri": "Or open this link on the device that has the app:",
         "two_step_enter_code": "2. Enter the six-digit code the app shows now.",
-        "field_code": "Code",
+        "two_step_code_label": "Code",
         "two_step_code_hint": "Six digits; a new code comes every 30 seconds.",
         "two_step_confirm_button": "Turn on",
         "wrong_code": "is not the code your app shows now: check the app and try the current code",

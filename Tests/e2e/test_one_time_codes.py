@@ -110,3 +110,22 @@ def test_the_page_needs_a_session_and_the_actions_a_token(stack):
     browser, _ = signed_up(stack)
     forged = browser.post(PAGE + "/begin", {}, csrf=False)
     assert forged.status_code in (403, 422), forged.status_code
+
+
+def test_an_enrolled_account_signs_in_with_its_code_once(stack):
+    """The seam with the second step (sign_in/second_factor, the second-factor tests have the rest): after the password,
+    the code from the app signs in; the same code again does not."""
+    browser, email = signed_up(stack)
+    enrolled = enrol(browser)
+    code = enrolled.code(offset=30)   # one step ahead: never the step the enrolment's own code used
+    first = Browser(stack)
+    asked = first.post("/sign_in", {"email": email, "password": PASSWORD})
+    assert asked.status_code == 303 and "/sign_in/second_factor" in asked.headers["Location"], asked.headers
+    done = first.post("/sign_in/second_factor", {"code": code})
+    assert done.status_code == 303 and "second_factor" not in done.headers["Location"], done.text
+    assert first.get("/").status_code == 200, "signed in"
+    again = Browser(stack)
+    assert again.post("/sign_in", {"email": email, "password": PASSWORD}).status_code == 303
+    replayed = again.post("/sign_in/second_factor", {"code": code})
+    assert replayed.status_code != 303 or "second_factor" in replayed.headers["Location"], "a code is taken once"
+    assert again.get("/").status_code == 302, "not signed in"

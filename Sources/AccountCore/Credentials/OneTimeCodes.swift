@@ -53,9 +53,17 @@ public struct OneTimeCodes: Sendable {
 
     /// As `accept`, telling which kind of code it was (nil: refused).
     public func check(accountId: Int64, code: String, in tx: Transaction) throws -> CodeUse? {
+        try Self.check(accountId: accountId, code: code, vault: vault, clock: clock, in: tx)
+    }
+
+    /// `check` with the token key and clock given (SignInMethods, whose second factors these codes are).
+    static func check(accountId: Int64, code: String, vault: TokenVault, clock: any Clock, in tx: Transaction) throws -> CodeUse? {
         if let digits = TOTP.normalized(code) {
             guard let stored = try tx.oneTimeCode(accountId: accountId), stored.confirmedAt != nil else { return nil }
-            let secret = try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)))
+            // A secret that no longer opens (the token key was replaced: `frontdoor keys forget-token-key`) accepts no
+            // code; the recovery codes, digests, still work, and the person can then set the app up again.
+            guard let opened = try? vault.open(stored.sealedSecret, context: context(accountId: accountId)) else { return nil }
+            let secret = [UInt8](opened)
             let now = TOTP.step(at: clock.now())
             // Earliest first: the step taken is the one the code belongs to, and only steps after the last one used count.
             for step in (now - 1)...(now + 1) where step > stored.lastUsedStep && TOTP.same(TOTP.code(secret: secret, step: step), digits) {
@@ -124,12 +132,14 @@ public struct OneTimeCodes: Sendable {
     /// The enrolment begun and not confirmed yet, to show again (after a wrong first code); nil when there is none.
     public func pending(accountId: Int64) throws -> Enrolment? {
         let stored = try database.read { tx in try tx.oneTimeCode(accountId: accountId) }
-        guard let stored, stored.confirmedAt == nil else { return nil }
-        return Enrolment(secret: try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId))))
+        guard let stored, stored.confirmedAt == nil,
+              let opened = try? vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)) else { return nil }
+        return Enrolment(secret: [UInt8](opened))
     }
 
-    /// Confirms the session's account's enrolment with its first code: codes are on from now, and the ten recovery codes
-    /// are returned (shown once; only their digests are kept). Audited; the primary address is mailed.
+    /// Confirms the session's account's enrolment with its first code: codes are on from now, the session counts as two
+    /// factors, and the ten recovery codes are returned (shown once; only their digests are kept). Audited; the primary
+    /// address is mailed.
     ///
     /// - Throws: `.invalid` (field `code`, key `wrong_code`) for a code that is not the current one;
     ///   `.refused("two_step_not_begun")` without a pending enrolment; `.reauthenticationRequired`; `.notFound`.
@@ -137,7 +147,10 @@ public struct OneTimeCodes: Sendable {
         let accountId = try recentAccount(session: digest)
         let stored = try database.read { tx in try tx.oneTimeCode(accountId: accountId) }
         guard let stored, stored.confirmedAt == nil else { throw AccountError.refused("two_step_not_begun") }
-        let secret = try [UInt8](vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)))
+        guard let opened = try? vault.open(stored.sealedSecret, context: Self.context(accountId: accountId)) else {
+            throw AccountError.refused("two_step_not_begun")
+        }
+        let secret = [UInt8](opened)
         let now = TOTP.step(at: clock.now())
         let step = TOTP.normalized(code).flatMap { digits in
             ((now - 1)...(now + 1)).first { TOTP.same(TOTP.code(secret: secret, step: $0), digits) }
@@ -150,6 +163,9 @@ public struct OneTimeCodes: Sendable {
                   try tx.confirmOneTimeCode(accountId: accountId, step: step, now: clock.now()) else { throw Self.wrongCode() }
             try tx.replaceRecoveryCodes(accountId: accountId, digests: codes.map { RecoveryCodes.digest(RecoveryCodes.normalized($0)!, accountId: accountId) },
                                         now: clock.now())
+            // The session that confirmed has just proved both factors (a recent password, then the app's code): it
+            // counts as two from now, so `second_factor: required` does not ask it for a code again at once.
+            _ = try tx.raiseSessionFactors(digest: digest, of: accountId, at: clock.now())
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
             try audit.record(.secondFactorEnabled, accountId: accountId, email: primary, client: client, detail: "one-time codes", in: tx)
             if let primary { try mail.enqueue(.secondFactorEnabled, to: primary, in: tx) }

@@ -18,7 +18,7 @@ extension MessageCatalog {
         "two_step_manual": "Scannen geht nicht? Geben Sie stattdessen diesen Schlüssel in der App ein (zeitbasiert):",
         "two_step_uri": "Oder öffnen Sie diesen Link auf dem Gerät mit der App:",
         "two_step_enter_code": "2. Geben Sie den sechsstelligen Code ein, den die App gerade anzeigt.",
-        "field_code": "Code",
+        "two_step_code_label": "Code",
         "two_step_code_hint": "Sechs Ziffern; alle 30 Sekunden kommt ein neuer Code.",
         "two_step_confirm_button": "Einschalten",
         "wrong_code": "ist nicht der Code, den Ihre App gerade anzeigt: Prüfen Sie die App und geben Sie den aktuellen Code ein",

@@ -112,9 +112,9 @@ struct SecondFactorPage: Sendable {
     private func render(_ context: RequestContext, stepUp: Bool, returnTo: String?, adding: Bool, wrongCode: Bool = false) throws -> Response {
         let catalog = context.catalog
         var errors = ValidationErrors()
-        if wrongCode { errors.add(FieldError(key: "second_factor_wrong_code"), to: "code", displayName: catalog.text("field_code")) }
+        if wrongCode { errors.add(FieldError(key: "second_factor_wrong_code"), to: "code", displayName: catalog.text("second_factor_field_code")) }
         let spec = InputSpec(name: "code", type: "text", autocomplete: "one-time-code", keepsValue: false,
-                             hintKey: "second_factor_code_hint")
+                             hintKey: "second_factor_code_hint", labelKey: "second_factor_field_code")
         var values = FormView.fields([spec], form: [:], errors: errors, catalog: catalog)
         if let target = checkedReturn(context, returnTo) { values["rd"] = target }
         if adding { values["adding"] = true }

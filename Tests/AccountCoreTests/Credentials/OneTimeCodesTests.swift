@@ -72,6 +72,8 @@ import Testing
         #expect(recovery.count == 10 && Set(recovery).count == 10)
         #expect(recovery.allSatisfy { $0.wholeMatch(of: /[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}/) != nil && !$0.contains(where: { "01ilo".contains($0) }) })
         #expect(try codes.state(accountId: grant.session.accountId) == TwoStepState(enabled: true, recoveryCodesLeft: 10, enrolling: false))
+        #expect(try fixture.database.read { tx in try tx.sessionFactors(digest: grant.token.digest)?.factors } == 2,
+                "the session that confirmed proved both factors")
         #expect(try fixture.audits(.secondFactorEnabled).count == 1)
         #expect(try fixture.mailKinds(to: "ann@example.com").contains("second_factor_enabled"))
         let digests = try fixture.database.read { tx in try tx.values(Data.self, "SELECT digest FROM recoveryCode") }
@@ -185,6 +187,18 @@ import Testing
         #expect(try fixture.database.write { tx in try fixture.services.oneTimeCodes.remove(accountId: account.id, client: client, in: tx) } == false,
                 "removing nothing is no event")
         #expect(try fixture.audits(.secondFactorRemoved).count == 1)
+    }
+
+    @Test func aSecretTheTokenKeyNoLongerOpensTakesNoCodeButRecoveryCodesStillWork() throws {
+        let fixture = try TestFixture()
+        let account = try Self.enrolled(fixture)
+        let foreign = try TokenVault.ephemeral(random: SeededRandomSource(seed: 99))
+            .seal(Data(account.secret), context: OneTimeCodes.context(accountId: account.id))
+        try fixture.database.write { tx in try tx.execute("UPDATE oneTimeCode SET sealedSecret = ?", [foreign]) }
+        #expect(try !Self.accept(fixture, account.id, TOTP.code(secret: account.secret, step: now(fixture))), "refused, not an error")
+        #expect(try Self.accept(fixture, account.id, account.codes[0]))
+        try fixture.services.oneTimeCodes.turnOff(session: account.session, client: client)
+        _ = try fixture.services.oneTimeCodes.begin(session: account.session)
     }
 
     @Test func deletingTheAccountTakesItsCodes() throws {

@@ -81,7 +81,8 @@ struct TwoStepPage: Sendable {
                                  "codes_low": state.recoveryCodesLeft <= 3]
         } else if state.enrolling, try reauthentication.isRecent(session.digest), let enrolment = try oneTimeCodes.pending(accountId: session.accountId) {
             let uri = enrolment.uri(issuer: context.site.configuration.siteName, label: session.email)
-            let code = InputSpec(name: "code", type: "text", autocomplete: "one-time-code", keepsValue: false, hintKey: "two_step_code_hint")
+            let code = InputSpec(name: "code", type: "text", autocomplete: "one-time-code", keepsValue: false, hintKey: "two_step_code_hint",
+                                 labelKey: "two_step_code_label")
             var enrolling = FormView.fields([code], form: [:], errors: errors, catalog: catalog)
             enrolling["qr_svg"] = QRCodeSVG.svg(uri, label: catalog.text("two_step_qr_label")) ?? ""
             enrolling["secret"] = enrolment.groupedSecret

@@ -1,0 +1,76 @@
+"""The look and accessibility pass (look.py) for settings/two_step in its states: off, enrolling (the QR code, the key
+and the code field; also with the wrong-code error, and in the dark scheme, where the QR code stays black on white),
+the recovery codes shown once, and on. English, French and German, 360 px and 1280 px wide. Codes come from pyotp.
+"""
+import pyotp
+import pytest
+from selenium.webdriver.common.by import By
+
+from chromium_driver import make_chromium
+from look import LANGS, WIDTHS, check_page, fill, language_cookie, prepare, show, sign_up, submit
+from stack import new_stack
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, request):
+    """Confirmation off, outbox mail, and a sign-in that stays recent for a day (every change here needs one)."""
+    yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
+                                                     "session.reauthenticate_after": "1d"})
+
+
+@pytest.fixture(scope="module")
+def driver():
+    chromium = make_chromium()
+    yield chromium
+    chromium.quit()
+
+
+def checked(driver, name, width, lang, dark=False):
+    """check_page's problems as a list (every state is checked even after a failure, so each gets its screenshot)."""
+    try:
+        check_page(driver, name, width, lang, dark)
+    except AssertionError as failure:
+        return [str(failure).split("\n")[0]]
+    return []
+
+
+def each_width(driver, url, name, lang, dark_too=False):
+    failures = []
+    for width, dark in [(w, False) for w in WIDTHS] + ([(WIDTHS[0], True)] if dark_too else []):
+        show(driver, url, width, dark)
+        failures += checked(driver, name, width, lang, dark)
+    return failures
+
+
+@pytest.mark.parametrize("lang", LANGS + ("de",))   # German: the long words ("Wiederherstellungscodes") at 360 px
+def test_the_two_step_page_in_each_state(stack, driver, lang):
+    driver.delete_all_cookies()
+    language_cookie(driver, stack, lang)
+    sign_up(driver, stack)
+    page = stack.base + "/settings/two_step"
+    failures = each_width(driver, page, "settings_two_step_off", lang)
+
+    submit(driver)  # "Set up an authenticator app"
+    assert driver.find_elements(By.CSS_SELECTOR, "main svg.qr-code"), "the enrolment with its QR code"
+    failures += each_width(driver, page, "settings_two_step_enrol", lang, dark_too=True)
+    secret = driver.find_element(By.CSS_SELECTOR, "main .two-step-secret").text.replace(" ", "")
+
+    wide = WIDTHS[-1]
+    prepare(driver, wide)
+    fill(driver, code="000000" if pyotp.TOTP(secret).now() != "000000" else "111111")
+    submit(driver)
+    assert driver.find_elements(By.CSS_SELECTOR, "main .field-error"), "the wrong code's message"
+    failures += checked(driver, "settings_two_step_wrong_code", wide, lang)
+
+    fill(driver, code=pyotp.TOTP(secret).now())
+    submit(driver)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "main .recovery-code-list li")) == 10, "the recovery codes"
+    failures += checked(driver, "settings_two_step_codes", wide, lang)
+    for width in WIDTHS[:-1]:
+        # The codes are shown once: each other width gets its own, from "new recovery codes" (the on page's first form).
+        show(driver, page, width)
+        submit(driver)
+        assert len(driver.find_elements(By.CSS_SELECTOR, "main .recovery-code-list li")) == 10
+        failures += checked(driver, "settings_two_step_codes", width, lang)
+    failures += each_width(driver, page, "settings_two_step_on", lang)
+    assert failures == [], "\n".join(failures)
