@@ -7,7 +7,7 @@
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
 // (Foundation's URLSession, FoundationNetworking on Linux; the Keychain store only where Security exists).
-// WebAuthn (issue 37) is a leaf below AccountCore: passkey registration and assertion checks (CBOR, COSE keys), no storage or HTTP.
+// WebAuthn is a leaf below AccountCore: passkey registration and assertion checks (CBOR, COSE keys), no storage or HTTP.
 // CBuildInfo carries the version, commit and build date that scripts/dist passes in the environment (below).
 // License: Apache License 2.0 (LICENSE).
 import PackageDescription
@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Encodings"),
         // The one libcurl easy-handle wrapper (issue 26): SMTP upload and HTTPS GET/POST are each one CurlTransfer.
         .target(name: "Curl", dependencies: ["CCurl"]),
-        // The server side of WebAuthn (issue 37): its own CBOR subset, COSE keys, authenticator and client data, the two
+        // The server side of WebAuthn: its own CBOR subset, COSE keys, authenticator and client data, the two
         // ceremonies. A leaf because AccountCore checks assertions against stored keys, and AccountCore, BrowserID and
         // OAuthClient may not import each other.
         .target(name: "WebAuthn", dependencies: [
@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID", "IPAddresses", "Locking"], exclude: ["Vectors"]),
         .testTarget(name: "OAuthClientTests", dependencies: ["OAuthClient", "Locking"]),
         .testTarget(name: "WebFrontTests", dependencies: ["WebFront", "BrowserID", "IPAddresses", "Locking", "OAuthClient", "MailTestKit", "StorageTestKit"]),
-        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit"]),
+        .testTarget(name: "FrontdoorClientTests", dependencies: ["FrontdoorClient", "AccountRules", "Locking", "MailTestKit",
+                                                          .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "WebAuthnTests", dependencies: [
             "WebAuthn", "Encodings",

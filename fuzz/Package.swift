@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(name: "Frontdoor", path: ".."),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),   // Logger for the in-process Site (api-fuzz)
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),  // the fixture's keys and hashes (webauthn-fuzz)
     ],
     targets: [
         .target(name: "FuzzSupport"),
@@ -25,5 +26,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "mail-fuzz", dependencies: ["FuzzSupport", .product(name: "AccountCore", package: "Frontdoor")]),
+        .executableTarget(name: "webauthn-fuzz", dependencies: [
+            "FuzzSupport",
+            .product(name: "WebAuthn", package: "Frontdoor"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ]
 )

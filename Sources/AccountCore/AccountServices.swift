@@ -89,14 +89,8 @@ public struct AccountServices: Sendable {
         let vault = tokenVault ?? TokenVault.ephemeral(random: random)
         self.tokenVault = vault
         socialFlows = SocialFlows(database: database, vault: vault, clock: clock, random: random)
-        social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
-                              validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
-                              random: random, logger: logger)
         socialLinks = SocialLinks(database: database, vault: vault, mail: mail, audit: audit, clock: clock, logger: logger)
         apiTokens = APITokens(database: database, sessions: sessions, audit: audit, logger: logger)
-        residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
-                                validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
-                                logger: logger, lifetime: configuration.residenceLifetime)
         retention = Retention(database: database, policy: configuration.retention, clock: clock, ending: Retention.Ending(configuration))
         administration = Administration(database: database, validator: validator, hasher: hasher, sessions: sessions,
                                         lockout: lockout, audit: audit, deletion: deletion, clock: clock, logger: logger)
@@ -109,6 +103,13 @@ public struct AccountServices: Sendable {
                             audit: audit, clock: clock, random: random, logger: logger)
         secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
                                           policy: configuration.secondFactor, clock: clock, random: random, logger: logger, passkeys: passkeys)
+        // Social sign-in and residences ask the second step of an account with a second factor.
+        social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
+                              validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,
+                              random: random, logger: logger, secondFactor: secondFactor)
+        residences = Residences(database: database, apiTokens: apiTokens, invitations: invitations,
+                                validator: validator, lockout: lockout, mail: mail, audit: audit, clock: clock, random: random,
+                                logger: logger, lifetime: configuration.residenceLifetime, secondFactor: secondFactor)
         authentication = Authentication(database: database, hasher: hasher, sessions: sessions, lockout: lockout, audit: audit,
                                         secondFactor: secondFactor, confirmationRequired: configuration.mail.confirmationRequired, clock: clock, logger: logger)
         reminder = PasswordReminder(database: database, validator: validator, hasher: hasher, sessions: sessions, tokens: tokens,

@@ -20,6 +20,11 @@ extension MessageCatalog {
         "api_internal": "Something went wrong on our side. Please try again in a moment.",
         "api_sign_up_closed": "New accounts cannot be created here.",
         "api_invitation_required": "Sign-up needs an invitation.",
+        // The second step of a sign-in (an account with a second factor).
+        "api_second_factor_required": "Enter the code from your authenticator app (or a recovery code) to finish signing in.",
+        "api_second_factor_invalid": "Invalid code.",
+        "api_second_factor_expired": "This sign-in has expired or was already finished. Sign in again.",
+        "api_field_code": "Code",
 
         // Email residences.
         "residence_throttled": "A link was sent to this address a moment ago. Please wait a minute before asking again.",

@@ -5,7 +5,8 @@
 // FrontdoorClient.body). Calls and what they do with the stored credentials ("stores": as the active account, kept
 // beside the device's other accounts, FrontdoorClient+Accounts.swift):
 //   register        POST   users            .signedIn stores them; .confirmationSent stores nothing
-//   signIn          POST   users/sign_in    stores them
+//   signIn          POST   users/sign_in    stores them; an account with a second factor throws .secondFactorRequired
+//                                            and stores nothing until completeSignIn (FrontdoorClient+SecondFactor.swift)
 //   signOut         DELETE users/sign_out   removes the active account's, even when the server call fails
 //   update          PUT    users            keeps them, with the account's primary address once it changed
 //   changePassword  PUT    users/password   keeps them (the server ends every OTHER token of the account)
@@ -43,7 +44,8 @@ extension FrontdoorClient {
     }
 
     /// Signs in with a password and remembers the account. A wrong password, an unknown address and a locked
-    /// account all fail with the same `.unauthorized` message.
+    /// account all fail with the same `.unauthorized` message. An account with a second factor throws
+    /// `.secondFactorRequired(challenge)` after a right password: finish with `completeSignIn(_:code:)`.
     @discardableResult
     public func signIn(email: String, password: String) async throws -> User {
         try check(["email": email, "password": password], with: signInRules)

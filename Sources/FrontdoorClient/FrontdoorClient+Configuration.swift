@@ -77,5 +77,7 @@ extension FrontdoorClient {
     public enum Action: String, Sendable, Hashable, CaseIterable {
         case register, signIn, signOut, update, changePassword, remindPassword, resetPassword, deleteAccount, socialSignIn
         case registerResidence, verifyResidence
+        /// The second step of a sign-in (`completeSignIn(_:code:)`).
+        case completeSignIn
     }
 }

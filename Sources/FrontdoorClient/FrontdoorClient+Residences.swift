@@ -29,7 +29,9 @@ extension FrontdoorClient {
 
     /// Whether the person allowed this device: false while the link waits, true once the token is collected (and
     /// from then on, locally). `.notFound` when no residence was registered for `email` here, or the server no
-    /// longer knows it; `.forbidden` when it was refused. Either way the local record is then gone.
+    /// longer knows it; `.forbidden` when it was refused. Either way the local record is then gone. For an account with
+    /// a second factor, once allowed: `.secondFactorRequired(challenge)` (the record is gone too); `completeSignIn(_:code:)`
+    /// then signs in.
     @discardableResult
     public func verifyResidence(email: String) async throws -> Bool {
         let key = Self.residenceKey(Self.normalized(email))
@@ -49,7 +51,8 @@ extension FrontdoorClient {
             return false
         } catch let error as FrontdoorClientError {
             switch error {
-            case .notFound, .forbidden: try store.remove(forKey: key)
+            // Used up on the server: an account with a second factor answers its challenge instead of a token.
+            case .notFound, .forbidden, .secondFactorRequired: try store.remove(forKey: key)
             default: break
             }
             throw error

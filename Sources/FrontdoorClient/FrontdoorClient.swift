@@ -3,7 +3,8 @@
 // Options: `Configuration` (server URL, API version, resource name, timeout, retries and backoff, password length,
 // extra parameters, validation rules and field names per action, log level, catalog), the `CredentialsStore` that
 // remembers the signed-in accounts and the residences, and the `HTTPTransport` (URLSession by default). The calls are
-// in FrontdoorClient+Account.swift, +Accounts.swift (several accounts), +Social.swift and +Residences.swift; this file
+// in FrontdoorClient+Account.swift, +Accounts.swift (several accounts), +Social.swift, +Residences.swift and
+// +SecondFactor.swift (the code an account with a second factor gives after its password); this file
 // holds the shared plumbing: the active account's credentials, the request (JSON body, Accept,
 // X-User-Email/X-User-Token), the checks before sending and the retry loop.
 import AccountRules
@@ -28,6 +29,8 @@ import FoundationNetworking
 ///     try await client.update(fields: ["displayName": "Ann"])
 ///     print(user.id!, client.currentUser?.email ?? "")
 ///     try await client.signOut()
+/// } catch FrontdoorClientError.secondFactorRequired(let challenge) {
+///     try await client.completeSignIn(challenge, code: askForCode())   // the account has a second factor
 /// } catch FrontdoorClientError.unauthorized(let message) {
 ///     print(message)   // "Invalid email or password."
 /// }

@@ -2,6 +2,8 @@
 //
 // Options: none. The server's two error shapes (docs/native-apps.md):
 //   401 {"error":"<message>"}                                       → .unauthorized(message:)
+//   401 {"error","reason":"second_factor_required","challenge","challengeExpiresAt"} → .secondFactorRequired(challenge)
+//   401 {"error","reason":"second_factor_expired"}                  → .secondFactorExpired(message:)
 //   4xx {"error":{"message","code","status"[,"errors":{field:[…]}]}} → by status: 403 .forbidden, 404 .notFound,
 //       409 .pending, 422 .validation(message:fields:), 429 .throttled, anything else .server(status:message:)
 // The message is the server's own sentence, ready to show. Problems found before sending (AccountRules' validators)
@@ -21,6 +23,11 @@ public enum FrontdoorClientError: Error, Sendable, Equatable {
     case validation(message: String, fields: [String: [String]])
     /// 401: not signed in, a revoked or expired token, a failed sign-in, or a sign-in that is not recent enough.
     case unauthorized(message: String)
+    /// 401 after a right password (or provider token): the account asks for a code first. Finish with
+    /// `completeSignIn(_:code:)` (FrontdoorClient+SecondFactor.swift); nothing is stored until then.
+    case secondFactorRequired(SecondFactorChallenge)
+    /// 401: the second step's challenge is used up or expired; sign in again from the start.
+    case secondFactorExpired(message: String)
     /// 403: sign-up is closed, or the residence was refused.
     case forbidden(message: String)
     /// 404: no such thing (a residence that is unknown, expired, already collected, or whose secret is wrong).
@@ -44,8 +51,9 @@ public enum FrontdoorClientError: Error, Sendable, Equatable {
         case .invalid(let errors):
             return errors.fieldNames.flatMap { errors.messages(for: $0, in: .english) }.joined(separator: ", ")
         case .validation(let message, _), .unauthorized(let message), .forbidden(let message), .notFound(let message),
-             .throttled(let message), .server(_, let message):
+             .throttled(let message), .server(_, let message), .secondFactorExpired(let message):
             return message
+        case .secondFactorRequired(let challenge): return challenge.message
         case .pending: return "The request is waiting for approval."
         case .connection(let reason): return "The server could not be reached: \(reason)"
         case .invalidResponse: return "The server's answer could not be read."
@@ -68,6 +76,11 @@ public enum FrontdoorClientError: Error, Sendable, Equatable {
         }
         if message.isEmpty { message = HTTPURLResponse.localizedString(forStatusCode: status) }
         switch status {
+        case 401 where object["reason"] as? String == "second_factor_required":
+            guard let token = object["challenge"] as? String, !token.isEmpty else { return .unauthorized(message: message) }
+            let expiresAt = (object["challengeExpiresAt"] as? String).flatMap(Wire.parseDate)
+            return .secondFactorRequired(SecondFactorChallenge(token: token, expiresAt: expiresAt, message: message))
+        case 401 where object["reason"] as? String == "second_factor_expired": return .secondFactorExpired(message: message)
         case 401: return .unauthorized(message: message)
         case 403: return .forbidden(message: message)
         case 404: return .notFound(message: message)

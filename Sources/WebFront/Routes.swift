@@ -137,6 +137,7 @@ enum Routes {
                 try residences.verify(context, route: context.site.paths.route(forRequestPath: context.request.path) ?? "")
             }])
             table["residences/confirm"] = .form(["GET": approval.show, "POST": approval.submit])
+            table["v1/users/sign_in/second_factor"] = .api(["POST": SecondFactorAPI(core).submit])
         }
         for id in providers {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])

@@ -63,6 +63,33 @@ final class FakeGoogle: HTTPClient, @unchecked Sendable {
         #expect(google.calls >= 2)
     }
 
+    @Test func anAccountWithCodesGetsTheSecondStepAfterTheProvidersToken() throws {
+        let google = FakeGoogle()
+        google.add("ya29.first", sub: "g-9", email: "uma@example.com")
+        google.add("ya29.again", sub: "g-9", email: "uma@example.com")
+        let app = try app(google)
+        let api = APIClient(app.app)
+        let first = api.send("POST", "v1/users/auth/google", body("ya29.first"))
+        let token = try #require(first.user["authenticationToken"] as? String)
+        let digest = try #require(SecretToken(encoded: token)).digest
+        // Codes need a recent sign-in, which an app's provider token never is: as if the person had re-authenticated.
+        try app.services.database.write { tx in try tx.execute("UPDATE session SET authenticatedAt = ? WHERE digest = ?",
+                                                               [app.clock.now().timeIntervalSince1970, digest]) }
+        let enrolment = try app.services.oneTimeCodes.begin(session: digest)
+        _ = try app.services.oneTimeCodes.confirm(session: digest, code: TOTP.code(secret: enrolment.secret, step: TOTP.step(at: app.clock.now())),
+                                                  client: ClientInfo())
+
+        let asked = api.send("POST", "v1/users/auth/google", body("ya29.again"))
+        #expect(asked.status == 401)
+        #expect(asked.json["reason"] as? String == "second_factor_required")
+        #expect(asked.json["challengeExpiresAt"] is String)
+        let challenge = try #require(asked.json["challenge"] as? String)
+        app.clock.advance(by: 30)
+        let code = TOTP.code(secret: enrolment.secret, step: TOTP.step(at: app.clock.now()))
+        let done = api.send("POST", "v1/users/sign_in/second_factor", ["user": ["challenge": challenge, "code": code]])
+        #expect(done.status == 201 && done.user["email"] as? String == "uma@example.com")
+    }
+
     @Test func tokensTheProviderDoesNotVouchForAreRefused() throws {
         let google = FakeGoogle()
         google.add("ya29.other-app", sub: "g-2", email: "oli@example.com", aud: "someone-elses-client")

@@ -54,6 +54,7 @@ JSON_FIELDS = {
     "v1/users/auth/x": ["oauthToken", "uid", "code", "codeVerifier", "redirectUri"],
     "v1/users/auth/twitter": ["oauthToken", "uid", "code", "codeVerifier", "redirectUri"],
     "v1/residences": ["email"], "v1/residences/{id}/verify": ["secret"], "verify": ["assertion", "audience"],
+    "v1/users/sign_in/second_factor": ["challenge", "code"],
 }
 ROOT_PATHS = ["/.well-known/browserid", "/", "/internal/frontdoor/check", "/favicon.ico", "/account", "/account/"]
 QUERY_KEYS = ["token", "rd", "email", "state", "code", "provider", "account", "return_to", "site_name", "add",
@@ -72,6 +73,7 @@ ROUTE_METHODS.update({"v1/users": ["POST", "PUT", "DELETE"], "v1/users/sign_in":
                       "v1/users/sign_out": ["DELETE"], "v1/users/password": ["POST", "PUT"],
                       "v1/users/auth/facebook": ["POST"], "v1/users/auth/google": ["POST"], "v1/residences": ["POST"],
                       "v1/residences/{id}/verify": ["POST"], "v1/users/auth/x": ["POST"], "v1/users/auth/twitter": ["POST"]})
+ROUTE_METHODS.update({"v1/users/sign_in/second_factor": ["POST"]})
 FORM_ROUTES = list(FORM_FIELDS)
 API_ROUTES = list(JSON_FIELDS)
 

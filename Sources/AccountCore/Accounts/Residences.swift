@@ -8,7 +8,8 @@
 // makes) decides it: the account holding the address (verified, or its primary, which the approval then verifies),
 // else a new account without a password when sign-up is open (invite or closed mode: refused); an address another
 // account added but never verified is refused. `collect` (POST v1/residences/{id}/verify) with the secret answers
-// pending, refused, or once, after approval, an API token for the account. Every answer is the same for addresses with
+// pending, refused, or once, after approval, an API token for the account (for an account with a second factor, the
+// challenge of its second step instead: the mailed link is one factor). Every answer is the same for addresses with
 // and without an account until the mail's owner approves. Audited: residence_requested, _approved, _refused; the token
 // as sign_in "residence" (or sign_up "residence" for a new account).
 import AccountRules
@@ -54,6 +55,8 @@ public struct Residences: Sendable {
     let logger: Logger
     /// How long a request lives (config `api.residence_lifetime`).
     let lifetime: TimeInterval
+    /// A mailed link is one factor: an account with a second factor gets its second step's challenge, not a token.
+    let secondFactor: SecondFactorSignIn
 
     /// Stores a request for `email` and mails its approval link (not while the holder's account is locked or the client
     /// address blocked: the answer is the same, without the mail). Expired requests go when a new one is made.
@@ -136,7 +139,9 @@ public struct Residences: Sendable {
     /// Collects the request `id` with its `secret`. A verified request issues the API token and is used up in one
     /// transaction, so it answers `.verified` once.
     ///
-    /// - Throws: `AccountError.notFound` for an unknown or expired id, a wrong secret, or a request already collected.
+    /// - Throws: `AccountError.notFound` for an unknown or expired id, a wrong secret, or a request already collected;
+    ///   `AccountError.secondFactorRequired` for an account with a second factor (the request is used up all the same:
+    ///   the app finishes with the challenge and a code, as after a password).
     public func collect(id: String, secret: String, client: ClientInfo) throws -> ResidenceCollection {
         guard let secret = SecretToken(encoded: secret) else { throw AccountError.notFound }
         // Devices poll: only a verified request takes the write lock.
@@ -151,7 +156,7 @@ public struct Residences: Sendable {
         case "verified": break
         default: throw AccountError.notFound
         }
-        let (accountId, collected) = try database.write { tx -> (Int64, ResidenceCollection) in
+        let (accountId, collected) = try database.write { tx -> (Int64, Result<ResidenceCollection, AccountError>) in
             let now = clock.now().timeIntervalSince1970
             // Collected meanwhile, or its account deleted (the row went with it): as unknown. Collected once: the
             // conditional UPDATE (still verified) decides between two concurrent collections.
@@ -159,12 +164,16 @@ public struct Residences: Sendable {
                 throw AccountError.notFound
             }
             let address = found.address, accountId = found.accountId
+            if try secondFactor.methods.hasSecondFactor(accountId: accountId, in: tx) {
+                let challenge = try secondFactor.begin(accountId: accountId, rememberMe: true, kind: .api, binding: nil, in: tx)
+                return (accountId, .failure(.secondFactorRequired(challenge: challenge)))
+            }
             let grant = try apiTokens.issue(accountId: accountId, client: client, in: tx)
             try audit.record(.signIn, accountId: accountId, email: address, client: client, detail: "residence", in: tx)
-            return (accountId, .verified(email: address, grant: grant))
+            return (accountId, .success(.verified(email: address, grant: grant)))
         }
         logger.info("residence collected", metadata: ["account": "\(accountId)"])
-        return collected
+        return try collected.get()
     }
 
     // MARK: Helpers

@@ -1,7 +1,8 @@
 // SocialSignIn+Native.swift: sign-in with a provider token a native app got from the provider's SDK (the JSON API's
 // POST v1/users/auth/{facebook,google,x}); WebFront has the token checked with the provider first (OAuthClient).
 // Rows of the behaviour table, without a browser to carry a pending step:
-//   already linked                        → an API token for that account (unless its address waits for confirmation)
+//   already linked                        → an API token for that account (unless its address waits for confirmation);
+//                                           an account with a second factor gets its challenge instead (no binding)
 //   new, provider-verified address free   → account created as in the browser flow (sign-up mode respected), API token
 //   new, its address held by an account   → refused `api_social_address_held` (never linked silently: the person signs
 //                                           in to that account and links the provider in the settings)
@@ -37,7 +38,7 @@ extension SocialSignIn {
             try settle(database.write { tx -> Settled in
                 if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
                     return try signInLinked(accountId, record: record, rememberMe: true, client: client, here: nil, kind: .api,
-                                            recentSignIn: recentSignIn, in: tx)
+                                            recentSignIn: recentSignIn, binding: nil, in: tx)
                 }
                 let address = Self.verifiedAddress(identity)
                 if let address { try releaseUnconfirmedClaim(on: address, provider: record.provider, client: client, in: tx) }

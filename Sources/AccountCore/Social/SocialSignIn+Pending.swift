@@ -85,7 +85,9 @@ extension SocialSignIn {
     }
 
     /// Links a pending identity to the account holding its address after that account's password: signs in.
-    /// A wrong password is `.invalidCredentials` and counts towards the account's lock, as at sign-in.
+    /// A wrong password is `.invalidCredentials` and counts towards the account's lock, as at sign-in. An account with a
+    /// second factor is neither linked nor signed in: the right password answers `.secondFactorRequired` (its second
+    /// step signs in; the provider is then linked from the settings), so nothing changes on one factor.
     ///
     /// - Throws: also `.refused("social_pending_invalid")` (unknown, used, expired, other browser, or not a pending
     ///   identity waiting for a link), `.unconfirmed` (right password, primary address not confirmed, confirmation
@@ -121,6 +123,9 @@ extension SocialSignIn {
                 if confirmation.required, try tx.primaryAddressIsUnverified(accountId: target) {
                     try audit.record(.signInFailed, accountId: target, email: primary, client: client, detail: "linking: address not confirmed", in: tx)
                     return .failed(.unconfirmed)
+                }
+                if let asked = try askSecondFactor(target, rememberMe: pending.rememberMe, kind: .browser, binding: binding, in: tx) {
+                    return asked
                 }
                 _ = try linkIdentity(pending.identity, to: target, client: client, binding: binding, in: tx)
                 // One winner per pending identity: markUsed's conditional UPDATE.

@@ -40,6 +40,7 @@ extension SocialSignIn {
 
     /// Purpose `linkPending`: `record` (a provider already linked to the account holding the pending identity's
     /// address) proves the person owns that account; the pending identity is linked to it and the person signed in.
+    /// An account with a second factor gets `.secondFactorRequired` instead, as linkWithPassword does.
     func linkPending(_ record: IdentityRecord, flow: SocialFlow, binding: [UInt8], client: ClientInfo,
                      here: BrowserTokens?) throws -> SocialOutcome {
         guard let key = flow.pendingKey else { throw AccountError.refused("social_pending_invalid") }
@@ -57,10 +58,14 @@ extension SocialSignIn {
                                      detail: "via \(record.provider): address not confirmed", in: tx)
                     return .failed(.unconfirmed)
                 }
+                try tx.refreshSocialIdentity(record, now: clock.now())
+                if let asked = try askSecondFactor(target, rememberMe: pending.rememberMe || flow.rememberMe, kind: .browser,
+                                                   binding: binding, in: tx) {
+                    return asked
+                }
                 _ = try linkIdentity(pending.identity, to: target, client: client, binding: binding, in: tx)
                 // One winner per pending identity: markUsed's conditional UPDATE.
                 guard try store.markUsed(pending, in: tx) else { throw AccountError.refused("social_pending_invalid") }
-                try tx.refreshSocialIdentity(record, now: clock.now())
                 let grant = try startSession(accountId: target, email: primary, rememberMe: pending.rememberMe || flow.rememberMe,
                                              client: client, here: here, in: tx)
                 try audit.record(.signIn, accountId: target, email: primary, client: client, detail: "via \(record.provider)", in: tx)

@@ -100,12 +100,14 @@ public struct SocialSignIn: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
+    /// The second step an account with a second factor takes after the provider (SocialSignIn+SecondFactor.swift).
+    let secondFactor: SecondFactorSignIn
     /// How long a pending identity waits for its next step (default 10 min).
     public var pendingLifetime: TimeInterval = 600
 
     public init(database: AppDatabase, vault: TokenVault, sessions: Sessions, confirmation: Confirmation, invitations: Invitations,
                 validator: Validator, hasher: PasswordHasher, lockout: Lockout, mail: MailQueue, audit: AuditLog, clock: any Clock,
-                random: any RandomSource, logger: Logger) {
+                random: any RandomSource, logger: Logger, secondFactor: SecondFactorSignIn) {
         self.database = database
         self.vault = vault
         self.sessions = sessions
@@ -119,6 +121,7 @@ public struct SocialSignIn: Sendable {
         self.clock = clock
         self.random = random
         self.logger = logger
+        self.secondFactor = secondFactor
     }
 
     var store: SocialStore { SocialStore(vault: vault, clock: clock) }
@@ -167,7 +170,7 @@ public struct SocialSignIn: Sendable {
         try settle(database.write { tx -> Settled in
             if let accountId = try tx.socialIdentityOwner(provider: record.provider, subject: record.subject) {
                 return try signInLinked(accountId, record: record, rememberMe: flow.rememberMe, client: client,
-                                        here: here, in: tx)
+                                        here: here, binding: binding, in: tx)
             }
             guard let address = Self.verifiedAddress(identity) else {
                 // Ask for an address only when it could lead to an account.
@@ -186,9 +189,10 @@ public struct SocialSignIn: Sendable {
     }
 
     /// Signs in to the account the identity is linked to (refused while its primary address waits for confirmation).
-    /// `kind: .api` issues an API token (audited "api via <provider>").
+    /// `kind: .api` issues an API token (audited "api via <provider>"). An account with a second factor gets no session
+    /// yet but the challenge of its second step (`.secondFactorRequired`), bound to `binding` (nil: an app's).
     func signInLinked(_ accountId: Int64, record: IdentityRecord, rememberMe: Bool, client: ClientInfo, here: BrowserTokens?,
-                      kind: SessionKind = .browser, recentSignIn: Bool = true, in tx: Transaction) throws -> Settled {
+                      kind: SessionKind = .browser, recentSignIn: Bool = true, binding: [UInt8]?, in tx: Transaction) throws -> Settled {
         let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
         if confirmation.required, try tx.primaryAddressIsUnverified(accountId: accountId) {
             try audit.record(.signInFailed, accountId: accountId, email: primary, client: client,
@@ -196,6 +200,9 @@ public struct SocialSignIn: Sendable {
             return .failed(.unconfirmed)
         }
         try tx.refreshSocialIdentity(record, now: clock.now())
+        if let asked = try askSecondFactor(accountId, rememberMe: rememberMe, kind: kind, binding: binding, in: tx) {
+            return asked
+        }
         let grant = try startSession(accountId: accountId, email: primary, rememberMe: rememberMe, client: client,
                                      here: here, kind: kind, recentSignIn: recentSignIn, in: tx)
         try audit.record(.signIn, accountId: accountId, email: primary, client: client, detail: Self.detail(record.provider, kind), in: tx)

@@ -1,6 +1,6 @@
 // Retention+Expiry.swift: rows whose time is over go: sessions past their lifetime or idle too long, failed sign-ins
 // older than every lockout window, address blocks that ended, residence requests, social flows and pending identities
-// that expired. The pruner does it (at start, every `retention.prune_interval`, one batch after a CGI answer), never a
+// that expired, and second-step challenges that expired. The pruner does it (at start, every `retention.prune_interval`, one batch after a CGI answer), never a
 // request: a purge inside a sign-in held the rows it deleted (and, on PostgreSQL, an audit counter) until the sign-in
 // committed, so sign-ins of different kinds waited on each other and could deadlock, and a backlog larger than one
 // statement timeout made every sign-in fail without ever healing.
@@ -50,6 +50,8 @@ extension Retention {
         case socialFlows = "social_flows"
         /// Pending identities past `expiresAt`.
         case socialPending = "social_pending"
+        /// Second-step challenges past `expiresAt` (used or not).
+        case secondFactorChallenges = "second_factor_challenges"
         /// Passkey challenges past `expiresAt`, used or not.
         case passkeyChallenges = "passkey_challenges"
     }
@@ -84,6 +86,7 @@ extension Transaction {
         case .residences: try deleteExpiredResidences(now: cutoff.timeIntervalSince1970, limit: limit)
         case .socialFlows: try deleteExpiredSocialFlows(now: cutoff, limit: limit)
         case .socialPending: try deleteExpiredSocialPending(now: cutoff, limit: limit)
+        case .secondFactorChallenges: try deleteExpiredSecondFactorChallenges(now: cutoff, limit: limit)
         case .passkeyChallenges: try deleteExpiredPasskeyChallenges(now: cutoff, limit: limit)
         }
     }
@@ -106,6 +109,8 @@ extension Transaction {
             "DELETE FROM socialFlow WHERE digest IN (SELECT digest FROM socialFlow WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         case .socialPending:
             "DELETE FROM socialPending WHERE digest IN (SELECT digest FROM socialPending WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .secondFactorChallenges:
+            "DELETE FROM secondFactorChallenge WHERE digest IN (SELECT digest FROM secondFactorChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         case .passkeyChallenges:
             "DELETE FROM passkeyChallenge WHERE digest IN (SELECT digest FROM passkeyChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         }

@@ -20,6 +20,11 @@ extension MessageCatalog {
         "api_internal": "Un problème est survenu de notre côté. Veuillez réessayer dans un instant.",
         "api_sign_up_closed": "Il n’est pas possible de créer de nouveaux comptes ici.",
         "api_invitation_required": "L’inscription nécessite une invitation.",
+        // The second step of a sign-in (an account with a second factor).
+        "api_second_factor_required": "Saisissez le code de votre application d’authentification (ou un code de secours) pour terminer la connexion.",
+        "api_second_factor_invalid": "Code non valide.",
+        "api_second_factor_expired": "Cette connexion a expiré ou est déjà terminée. Reconnectez-vous.",
+        "api_field_code": "Code",
 
         // Email residences.
         "residence_throttled": "Un lien vient d’être envoyé à cette adresse. Veuillez patienter une minute avant d’en demander un autre.",

@@ -20,6 +20,11 @@ extension MessageCatalog {
         "api_internal": "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.",
         "api_sign_up_closed": "Hier können keine neuen Konten erstellt werden.",
         "api_invitation_required": "Für die Registrierung ist eine Einladung nötig.",
+        // The second step of a sign-in (an account with a second factor).
+        "api_second_factor_required": "Geben Sie den Code aus Ihrer Authenticator-App (oder einen Wiederherstellungscode) ein, um die Anmeldung abzuschließen.",
+        "api_second_factor_invalid": "Ungültiger Code.",
+        "api_second_factor_expired": "Diese Anmeldung ist abgelaufen oder bereits abgeschlossen. Bitte melden Sie sich erneut an.",
+        "api_field_code": "Code",
 
         // Email residences.
         "residence_throttled": "An diese Adresse wurde gerade erst ein Link gesendet. Bitte warten Sie eine Minute, bevor Sie es erneut anfordern.",

@@ -132,9 +132,17 @@ public struct APIContext {
     func call<T>(provider: String = "", _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch AccountError.secondFactorRequired(let challenge) {
+            throw secondFactorRequired(challenge)
         } catch let error as AccountError {
             throw APIError.from(error, catalog: context.catalog, provider: provider)
         }
+    }
+
+    /// 401 second_factor_required with `challenge` and its expiry: made just now, with the core's lifetime.
+    func secondFactorRequired(_ challenge: String) -> APIError {
+        .secondFactorRequired(challenge: challenge, catalog: context.catalog,
+                              expiresAt: context.core.clock.now() + context.core.configuration.secondFactor.challengeLifetime)
     }
 
     /// "2026-11-24T10:00:00.000Z" (UTC, milliseconds), as Rails writes times in JSON.

@@ -1,5 +1,9 @@
 // APIError.swift: the JSON API's errors, in devise-ios's two shapes, and how account errors become them.
 //   401 {"error":"<message>"}                                    authentication (Devise's FailureApp)
+//   401 {"error":"<message>","reason":"second_factor_required","challenge":"…","challengeExpiresAt":"…"}
+//                                                                a right password (or provider token) of an account
+//                                                                with a second factor: SecondFactorAPI finishes it
+//   401 {"error":"<message>","reason":"second_factor_expired"}   that challenge is used up or expired
 //   4xx {"error":{"message":"…","code":0,"status":4xx}}          everything else (devise-ios-rails' ErrorsSerializer),
 //       with "errors": {field: [full messages]} inside "error" for validation; + top-level "state" for a residence
 // `Frontdoor.respond` turns a thrown APIError into its response, like HTTPError for pages; an HTTPError (404, 405, 413)
@@ -17,14 +21,33 @@ struct APIError: Error, Sendable {
     /// A residence's state, for 403 refused.
     var state: String?
     var headers: [String: String] = [:]
+    /// For a 401 an app must tell apart from a failed sign-in: `second_factor_required`, `second_factor_expired`.
+    var reason: String?
+    /// With `second_factor_required`: the challenge to send back with the code, and when it expires.
+    var challenge: String?
+    var challengeExpiresAt: Date?
 
     /// 401 with the plain `{"error": message}` body.
     static func unauthorized(_ message: String) -> APIError { APIError(status: 401, message: message) }
+
+    /// 401: the account asks for a second factor; `challenge` goes back with the code to SecondFactorAPI.
+    static func secondFactorRequired(challenge: String, catalog: MessageCatalog, expiresAt: Date? = nil) -> APIError {
+        APIError(status: 401, message: catalog.text("api_second_factor_required"), reason: "second_factor_required",
+                 challenge: challenge, challengeExpiresAt: expiresAt)
+    }
+
+    /// 401: the second step's challenge is used up, expired or not one of the API's: start over with the password.
+    static func secondFactorExpired(_ catalog: MessageCatalog) -> APIError {
+        APIError(status: 401, message: catalog.text("api_second_factor_expired"), reason: "second_factor_expired")
+    }
 
     var response: Response {
         var body: [String: Any]
         if status == 401 {
             body = ["error": message]
+            if let reason { body["reason"] = reason }
+            if let challenge { body["challenge"] = challenge }
+            if let challengeExpiresAt { body["challengeExpiresAt"] = APIContext.timestamp(challengeExpiresAt) }
         } else {
             var error: [String: Any] = ["message": message, "code": 0, "status": status]
             if !fields.isEmpty { error["errors"] = fields }
@@ -42,6 +65,7 @@ struct APIError: Error, Sendable {
         case .invalid(let errors): return validation(errors, catalog: catalog)
         case .invalidCredentials: return .unauthorized(catalog.text("sign_in_failed"))
         case .unconfirmed: return .unauthorized(catalog.text("unconfirmed"))
+        case .secondFactorRequired(let challenge): return .secondFactorRequired(challenge: challenge, catalog: catalog)
         case .reauthenticationRequired: return .unauthorized(catalog.text("api_reauthentication_required"))
         case .notFound: return .unauthorized(catalog.text("api_unauthenticated"))
         case .invalidToken: return APIError(status: 422, message: catalog.text("reset_invalid_text"))
@@ -49,7 +73,6 @@ struct APIError: Error, Sendable {
         case .invitationRequired: return APIError(status: 403, message: catalog.text("api_invitation_required"))
         case .refused("sign_up_rate_limited"): return APIError(status: 429, message: catalog.text("sign_up_rate_limited_text"))
         case .refused(let key): return APIError(status: 422, message: catalog.text(key, ["provider": provider]))
-        case .secondFactorRequired: return .unauthorized(catalog.text("second_factor_required"))
         }
     }
 

@@ -15,7 +15,8 @@
 // web sign-in's refresh token (and an ID token is no access token at all). Likewise only the code form's API token
 // counts as a recent sign-in (SocialSignIn+Native.swift): a bare token is a bearer credential that may have come from
 // another app. Then the behaviour table of SocialSignIn+Native.swift. Every refusal is a 422 error object naming the
-// provider; the provider unreachable is 502.
+// provider; the provider unreachable is 502. An account with a second factor answers as the password sign-in does:
+// 401 `second_factor_required` with a challenge, finished at `v1/users/sign_in/second_factor` (SecondFactorAPI).
 import AccountCore
 import Foundation
 import OAuthClient

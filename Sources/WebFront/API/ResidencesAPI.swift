@@ -5,6 +5,8 @@
 //   POST v1/residences {"email"} (or {"residence":{"email"}})  → 201 {"id","state":"pending","secret"} | 422 | 429
 //   POST v1/residences/{id}/verify {"secret"}                   → 200 {"email","state":"verified","token"} once approved
 //        | 409 {"state":"pending"} | 403 {"state":"refused","error":{…}} | 404 (unknown, expired, wrong secret, collected)
+//        | 401 second_factor_required + challenge, once approved, for an account with a second factor (the mailed link is
+//          one factor; finished at v1/users/sign_in/second_factor like a password sign-in)
 import AccountCore
 import Foundation
 
@@ -44,6 +46,8 @@ struct ResidencesAPI: Sendable {
             collection = try residences.collect(id: id, secret: fields["secret"] ?? "", client: context.client)
         } catch AccountError.notFound {
             throw APIError(status: 404, message: catalog.text("residence_not_found"))
+        } catch AccountError.secondFactorRequired(let challenge) {
+            throw context.api.secondFactorRequired(challenge)
         }
         switch collection {
         case .pending:

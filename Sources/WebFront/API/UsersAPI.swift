@@ -5,7 +5,8 @@
 // declared profile fields, the lockout and its single sign-in failure message, and with `confirmation.required` a
 // registration answers the same for a new and a taken address (`confirmationSent`, no account id, no token).
 //   POST   v1/users           register            201 user (+ token) | 201 confirmationSent | 422 | 403
-//   POST   v1/users/sign_in   sign in             201 user + new token | 401
+//   POST   v1/users/sign_in   sign in             201 user + new token | 401 | 401 second_factor_required + challenge
+//                                                 (an account with a second factor: SecondFactorAPI finishes it)
 //   DELETE v1/users/sign_out  end this token      200 {} | 401
 //   PUT    v1/users           profile and email   200 user (token echoed) | 401 | 422
 // The user object also carries `username`, `displayName` and the declared profile fields (APIContext.userResponse).

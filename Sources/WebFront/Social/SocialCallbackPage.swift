@@ -8,7 +8,8 @@
 // to first (auth/link), several accounts to choose from first (auth/pick), linked (settings), or re-authenticated
 // (back to the page that asked). A sign-in passes every address the provider verified (GitHub lists several) and the
 // accounts signed in in this browser, the picker's candidates.
-// Flows begun from the settings (link, reauthenticate) end on the settings when they fail.
+// Flows begun from the settings (link, reauthenticate) end on the settings when they fail. An account with a second
+// factor goes on to its second step (SecondFactorPage) instead of being signed in.
 import AccountCore
 import Foundation
 import OAuthClient
@@ -67,6 +68,15 @@ struct SocialCallbackPage: Sendable {
         } catch AccountError.unconfirmed {
             context.flash.set(Flash("unconfirmed", kind: .alert))
             return context.redirect(to: context.site.paths.signIn())
+        } catch AccountError.secondFactorRequired(let challenge) {
+            // The provider was one factor: the account's second step follows (the challenge is bound to this browser's
+            // binding cookie, which the flow already has). A link waiting for this sign-in is not made on one factor;
+            // after the second step the person links the provider from the settings.
+            context.site.logger.info("social sign-in needs the second factor", metadata: ["provider": "\(id)"])
+            let linking = flow.purpose == .linkPending
+            if linking { context.setSocialPending(nil) }
+            let returnTo = linking ? context.site.paths.path("settings/connections") : (flow.returnTo.isEmpty ? nil : flow.returnTo)
+            return SecondFactorPage.begin(context, challenge: challenge, returnTo: returnTo, adding: false)
         } catch AccountError.refused(let key) {
             return fail(context, key, provider: id, purpose: flow.purpose)
         }

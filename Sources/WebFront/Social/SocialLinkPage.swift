@@ -4,7 +4,8 @@
 //
 // The account is named by an address the person has proven (SocialPickerPage.shownAddress): the provider's, or that
 // of an account chosen in the picker that is signed in in this browser. A wrong password counts towards the account's
-// lock, as on the sign-in page, and gets the sign-in page's one message.
+// lock, as on the sign-in page, and gets the sign-in page's one message. For an account with a second factor the right
+// password leads to its second step and nothing is linked yet (the connections page links it once signed in).
 import AccountCore
 import AccountRules
 
@@ -32,6 +33,11 @@ struct SocialLinkPage: Sendable {
             return try render(context, pending, flash: Flash("sign_in_failed", kind: .alert))
         } catch AccountError.unconfirmed {
             return try render(context, pending, flash: Flash("unconfirmed", kind: .alert))
+        } catch AccountError.secondFactorRequired(let challenge) {
+            // Nothing is linked on one factor: the second step signs in, then the settings' connections link it.
+            context.setSocialPending(nil)
+            return SecondFactorPage.begin(context, challenge: challenge, returnTo: context.site.paths.path("settings/connections"),
+                                          adding: false)
         } catch AccountError.refused(let key) {
             context.setSocialPending(nil)
             context.flash.set(Flash(key, kind: .alert, provider: pending.provider))

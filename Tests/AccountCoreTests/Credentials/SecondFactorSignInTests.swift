@@ -86,6 +86,8 @@ import Testing
             try second.complete(challenge: late, proof: .code(code(fixture, secret)), client: client, here: nil, keepPrevious: false,
                                 binding: binding)
         }
+        #expect(try fixture.services.retention.deleteEnded()[.secondFactorChallenges] == 1, "the pruner takes the expired one (the used one went when the next was made)")
+        #expect(try fixture.count("secondFactorChallenge") == 0)
         #expect(throws: AccountError.refused("second_factor_expired"), "not a token") {
             try second.complete(challenge: "nonsense", proof: .code("123456"), client: client, here: nil, keepPrevious: false, binding: binding)
         }

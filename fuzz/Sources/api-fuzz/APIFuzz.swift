@@ -14,6 +14,7 @@ enum APIFuzz {
         ("POST", "users", false), ("PUT", "users", true), ("DELETE", "users", true), ("POST", "users/sign_in", false),
         ("DELETE", "users/sign_out", true), ("POST", "users/password", false), ("PUT", "users/password", true),
         ("POST", "residences", false), ("GET", "users", false), ("POST", "nowhere", false),
+        ("POST", "users/sign_in/second_factor", false),
     ]
     static let contentTypes: [String?] = ["application/json", "Application/JSON; charset=utf-8", "text/plain", nil]
 

@@ -51,6 +51,11 @@ extension Transaction {
                     [accountId, now.timeIntervalSince1970])
     }
 
+    /// Deletes at most `limit` challenges that expired at or before `now` (the pruner's batch); returns how many went.
+    func deleteExpiredSecondFactorChallenges(now: Date, limit: Int) throws -> Int {
+        try execute(Self.endedBatchSQL(.secondFactorChallenges), [now, limit])
+    }
+
     /// Raises the session `digest` of `accountId` to two factors and counts it as a recent sign-in (a step-up proves
     /// the person is there now). False when the session is gone or is not the account's.
     func raiseSessionFactors(digest: Data, of accountId: Int64, at now: Date) throws -> Bool {
