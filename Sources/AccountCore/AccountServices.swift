@@ -45,6 +45,7 @@ public struct AccountServices: Sendable {
     public let signInMethods: SignInMethods
     public let secondFactor: SecondFactorSignIn
     public let oneTimeCodes: OneTimeCodes
+    public let passkeys: Passkeys
 
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
@@ -98,8 +99,10 @@ public struct AccountServices: Sendable {
                                     clock: clock, random: random, logger: logger)
         // Sign-in last: it asks SignInMethods, which knows every method (the one-time codes above).
         signInMethods = SignInMethods(database: database, audit: audit, clock: clock, oneTimeCodes: oneTimeCodes)
+        passkeys = Passkeys(database: database, policy: configuration.passkeys, sessions: sessions, lockout: lockout, mail: mail,
+                            audit: audit, clock: clock, random: random, logger: logger)
         secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
-                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger)
+                                          policy: configuration.secondFactor, clock: clock, random: random, logger: logger, passkeys: passkeys)
         // Social sign-in and residences ask the second step of an account with a second factor.
         social = SocialSignIn(database: database, vault: vault, sessions: sessions, confirmation: confirmation, invitations: invitations,
                               validator: validator, hasher: hasher, lockout: lockout, mail: mail, audit: audit, clock: clock,

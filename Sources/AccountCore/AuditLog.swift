@@ -43,6 +43,10 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case secondFactorEnabled = "second_factor_enabled"
     case secondFactorRemoved = "second_factor_removed"
     case recoveryCodesRenewed = "recovery_codes_renewed"
+    case passkeyAdded = "passkey_added"
+    case passkeyRemoved = "passkey_removed"
+    case passkeyRenamed = "passkey_renamed"
+    case passkeySignCountWentBack = "passkey_sign_count_went_back"
 }
 
 /// One audit row.

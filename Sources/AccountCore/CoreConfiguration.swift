@@ -176,6 +176,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var usernames = Username.Mode.off
     /// Whether a second factor is asked of everyone, and how long the second step may wait (config `second_factor`).
     public var secondFactor = SecondFactorPolicy()
+    /// The site as a passkeys relying party (`public_url`, `passkeys.authenticator_names`).
+    public var passkeys = PasskeyPolicy.default
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

@@ -37,6 +37,10 @@ public struct Flash: Sendable, Equatable {
         "two_step_not_begun": .alert,
         // The second step of a sign-in, and the step-up (sign_in/second_factor).
         "second_factor_expired": .alert, "second_factor_passed": .notice, "second_factor_enrol_required": .alert,
+        // Passkeys.
+        "passkey_added": .notice, "passkey_renamed": .notice, "passkey_removed": .notice, "passkey_last_method": .alert,
+        "passkey_invalid": .alert, "passkey_challenge_invalid": .alert, "passkey_exists": .alert, "passkey_too_many": .alert,
+        "passkey_name_missing": .alert,
     ]
 
     public init(_ key: String, kind: Kind = .notice, provider: String? = nil) {

@@ -108,6 +108,19 @@ enum Routes {
                             "DELETE": verify.wrongMethod, "PATCH": verify.wrongMethod]),
             "sign_in/second_factor": .form(["GET": secondFactor.show, "POST": secondFactor.submit]),
         ]
+        // Passkeys: the settings page, and the JSON endpoints its script and the sign-in page's call (PasskeyActions).
+        let passkeys = PasskeysPage(core), passkeyActions = PasskeyActions(core)
+        table["settings/passkeys"] = .page(["GET": passkeys.show])
+        table["settings/passkeys/rename"] = .form(["POST": passkeys.rename])
+        table["settings/passkeys/remove"] = .form(["POST": passkeys.remove])
+        table["passkeys/register/options"] = .form(["POST": passkeyActions.registerOptions])
+        table["passkeys/register"] = .form(["POST": passkeyActions.register])
+        table["passkeys/sign_in/options"] = .form(["POST": passkeyActions.signInOptions])
+        table["passkeys/sign_in"] = .form(["POST": passkeyActions.signIn])
+        table["passkeys/reauthenticate/options"] = .form(["POST": passkeyActions.reauthenticateOptions])
+        table["passkeys/reauthenticate"] = .form(["POST": passkeyActions.reauthenticate])
+        table["passkeys/second_factor/options"] = .form(["POST": passkeyActions.secondFactorOptions])
+        table["passkeys/second_factor"] = .form(["POST": passkeyActions.secondFactorFinish])
         if api {
             let users = UsersAPI(core), password = PasswordAPI(core), providerToken = ProviderTokenSignInAPI(core)
             let residences = ResidencesAPI(core), approval = ResidenceApprovalPage(core)

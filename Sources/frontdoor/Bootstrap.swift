@@ -51,7 +51,10 @@ enum Bootstrap {
         do { vault = try TokenVault.loadShared(path: configuration.social.tokenKeyFile, database: database) } catch {
             throw CommandFailure("frontdoor: cannot use social.token_key_file \(configuration.social.tokenKeyFile): \(error)")
         }
-        let services = AccountServices(database: database, configuration: configuration.core, validator: validator,
+        // The authenticator names of `passkeys.authenticator_names`, read once here.
+        var core = configuration.core
+        do { core.passkeys.authenticatorNames = try configuration.authenticatorNames() } catch { throw CommandFailure("frontdoor: \(error)") }
+        let services = AccountServices(database: database, configuration: core, validator: validator,
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                        transport: try makeTransport(configuration), logger: logger, profileFields: profileFields,
                                        tokenVault: vault)

@@ -37,7 +37,7 @@ def netguard_library():
 class Stack:
     """frontdoor serve + nginx (from nginx/frontdoor.conf via nginx/render) on free ports in `folder`."""
 
-    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml="", workers=4, names=""):
+    def __init__(self, folder: Path, config: dict, server_files=None, extra_yaml="", workers=4, names="", host="127.0.0.1"):
         self.folder = folder
         self.netguard_log = folder / "netguard.log"   # what netguard.c saw: lookups, loopback connects, blocked ones
         (folder / "netguard.hosts").write_text(names)   # the only names frontdoor can look up: "name answer1 answer2 …"
@@ -45,8 +45,10 @@ class Stack:
         self.server_files = server_files  # callable(stack) -> {name: nginx text} for PREFIX/server.d, or None
         self.port = free_port()
         self.tls_port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}/account"
-        self.https_base = f"https://127.0.0.1:{self.tls_port}/account"
+        # host: the name in public_url and the bases (nginx listens on 127.0.0.1 either way); "localhost" for pages
+        # that need a secure context over http, such as WebAuthn's (the RP ID is public_url's host).
+        self.base = f"http://{host}:{self.port}/account"
+        self.https_base = f"https://{host}:{self.tls_port}/account"
         self.db = folder / "frontdoor.sqlite"   # the SQLite file (SQLite-only tests look at it)
         config = dict(config)
         self.store = backends.store_for(folder, config)   # on PostgreSQL: a new database, named in config's database.url
@@ -54,7 +56,7 @@ class Stack:
         self.socket = folder / "fcgi.sock"
         self.config_path = folder / "frontdoor.yml"
         values = {
-            "public_url": f"http://127.0.0.1:{self.port}",
+            "public_url": f"http://{host}:{self.port}",
             "database.path": str(self.db),
             "templates.path": str(ROOT / "templates"),
             "mail.outbox": str(self.outbox),

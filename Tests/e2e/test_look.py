@@ -51,10 +51,11 @@ SIGNED_IN = {
     "settings_delete": "/settings/delete",
     "settings_reauthenticate": "/settings/reauthenticate",
     "second_factor_set_up_first": "/sign_in/second_factor",
+    "settings_passkeys": "/settings/passkeys",
 }
 # German (long words) for a few pages; the dark colour scheme for a representative set, in every language above.
 GERMAN = {"sign_in", "sign_up_errors", "settings_sessions", "settings_emails"}
-DARK = {"sign_in", "sign_up_errors", "not_found", "settings_profile", "settings_emails", "second_factor_set_up_first"}
+DARK = {"sign_in", "sign_up_errors", "not_found", "settings_profile", "settings_emails", "second_factor_set_up_first", "settings_passkeys"}
 
 
 def cases(pages):

@@ -40,6 +40,8 @@ public struct SecondFactorPolicy: Sendable, Equatable {
 public enum SecondFactorProof: Sendable, Equatable {
     /// A one-time code, or a recovery code.
     case code(String)
+    /// A passkey's answer to the challenge of `Passkeys.beginAssertion(.secondFactor, accountId:)`.
+    case passkey(PasskeyAssertion)
 }
 
 /// The second step of a sign-in, and the step-up of a session.
@@ -54,6 +56,8 @@ public struct SecondFactorSignIn: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
+    /// What checks a passkey's answer (AccountServices gives it; without it a passkey proves nothing).
+    var passkeys: Passkeys? = nil
 
     /// A code longer than this is wrong without a lookup (a recovery code is far shorter).
     static let maxCodeLength = 64
@@ -90,8 +94,9 @@ public struct SecondFactorSignIn: Sendable {
         }
         let accountId = found.accountId
         let email = try checkNotLocked(accountId: accountId, client: client, step: "second factor")
+        let passkeyProven = try checkPasskey(proof, accountId: accountId, binding: binding, client: client)
         let grant = try database.write { tx -> SessionGrant? in
-            guard try accept(proof, accountId: accountId, in: tx) else { return nil }
+            guard try accept(proof, accountId: accountId, passkeyProven: passkeyProven, in: tx) else { return nil }
             // Used once: of two completions at once, the conditional UPDATE lets one through (the other rolls back,
             // and its code is not used up).
             guard try tx.markSecondFactorChallengeUsed(digest: found.digest, now: clock.now()) else {
@@ -118,13 +123,15 @@ public struct SecondFactorSignIn: Sendable {
     /// - Throws: `.refused("second_factor_none")` when the account has no second factor to prove (set one up first);
     ///   `.invalidCredentials` for a wrong code, a locked account or a blocked address; `.notFound` when the session is
     ///   gone.
-    public func stepUp(session digest: Data, proof: SecondFactorProof, client: ClientInfo) throws {
+    /// `binding`: the browser's binding a passkey's challenge was made with.
+    public func stepUp(session digest: Data, proof: SecondFactorProof, client: ClientInfo, binding: [UInt8]? = nil) throws {
         guard let session = try database.read({ tx in try tx.sessionFactors(digest: digest) }) else { throw AccountError.notFound }
         let accountId = session.accountId
         guard try methods.hasSecondFactor(accountId: accountId) else { throw AccountError.refused("second_factor_none") }
         let email = try checkNotLocked(accountId: accountId, client: client, step: "step-up")
+        let passkeyProven = try checkPasskey(proof, accountId: accountId, binding: binding, client: client)
         let raised = try database.write { tx -> Bool in
-            guard try accept(proof, accountId: accountId, in: tx) else { return false }
+            guard try accept(proof, accountId: accountId, passkeyProven: passkeyProven, in: tx) else { return false }
             guard try tx.raiseSessionFactors(digest: digest, of: accountId, at: clock.now()) else { throw AccountError.notFound }
             try lockout.recordSuccess(accountId: accountId, in: tx)
             try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
@@ -159,13 +166,34 @@ public struct SecondFactorSignIn: Sendable {
         return email
     }
 
-    /// Whether `proof` proves the account's second factor now (SignInMethods knows the methods).
-    private func accept(_ proof: SecondFactorProof, accountId: Int64, in tx: Transaction) throws -> Bool {
+    /// Whether `proof` proves the account's second factor now (SignInMethods knows the methods; a passkey's answer was
+    /// checked before the transaction, `passkeyProven`).
+    private func accept(_ proof: SecondFactorProof, accountId: Int64, passkeyProven: Bool, in tx: Transaction) throws -> Bool {
         switch proof {
         case .code(let code):
             let trimmed = code.filter { !$0.isWhitespace }
             guard !trimmed.isEmpty, trimmed.utf8.count <= Self.maxCodeLength else { return false }
             return try methods.acceptSecondFactor(accountId: accountId, code: trimmed, in: tx)
+        case .passkey:
+            return passkeyProven
         }
+    }
+
+    /// For a passkey proof: its answer checked against the account's passkeys and its own challenge (used up, in a
+    /// transaction of its own, before the session's); false when it does not prove the account. False for a code.
+    private func checkPasskey(_ proof: SecondFactorProof, accountId: Int64, binding: [UInt8]?, client: ClientInfo) throws -> Bool {
+        guard case .passkey(let assertion) = proof, let passkeys else { return false }
+        do {
+            try passkeys.verifySecondFactor(accountId: accountId, assertion: assertion, binding: binding ?? [], client: client)
+            return true
+        } catch AccountError.refused {
+            return false
+        }
+    }
+
+    /// The account a pending sign-in's `challenge` (made in this browser, `binding`) waits for, or nil: what a passkey's
+    /// challenge for the second step is made for.
+    public func pendingAccount(challenge: String, binding: [UInt8]?) throws -> Int64? {
+        try database.read { tx in try pending(challenge, binding: binding, in: tx) }?.accountId
     }
 }

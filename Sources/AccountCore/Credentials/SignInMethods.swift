@@ -23,11 +23,13 @@ public enum SignInMethod: Sendable, Hashable {
     case provider(String)
     /// One-time codes from an authenticator app (with their recovery codes; OneTimeCodes.swift).
     case oneTimeCode
+    /// A passkey, by its id (Passkeys.swift): it signs in alone (with two factors) and serves as a second factor.
+    case passkey(Int64)
 
     /// Whether it signs a person in on its own (so an account keeping only it can still sign in).
     public var signsInAlone: Bool {
         switch self {
-        case .password, .provider: return true
+        case .password, .provider, .passkey: return true
         case .oneTimeCode: return false
         }
     }
@@ -36,7 +38,7 @@ public enum SignInMethod: Sendable, Hashable {
     public var countsAsSecondFactor: Bool {
         switch self {
         case .password, .provider: return false
-        case .oneTimeCode: return true
+        case .oneTimeCode, .passkey: return true
         }
     }
 }
@@ -83,6 +85,7 @@ public struct SignInMethods: Sendable {
         if try tx.accountHasPassword(accountId) ?? false { found.append(.password) }
         found += try tx.socialProviders(accountId: accountId).map(SignInMethod.provider)
         if try tx.hasConfirmedOneTimeCode(accountId: accountId) { found.append(.oneTimeCode) }
+        found += try tx.passkeys(accountId: accountId).map { SignInMethod.passkey($0.id) }
         return found
     }
 
@@ -152,6 +155,7 @@ public struct SignInMethods: Sendable {
         case .password: detail = ""
         case .provider(let name): detail = "via \(name)"
         case .oneTimeCode: detail = "second factor"
+        case .passkey: detail = "passkey"
         }
         try audit.record(.reauthenticated, accountId: accountId, email: try EmailAddress.primaryAddress(of: accountId, in: tx),
                          client: client, detail: detail, in: tx)

@@ -44,6 +44,10 @@ public enum MailKind: Sendable, Equatable {
     case secondFactorEnabled
     /// To the primary address: "one-time codes were turned off for your account" (by the person or the operator).
     case secondFactorRemoved
+    /// To the primary address: "a passkey was added to your account" (its name).
+    case passkeyAdded(name: String)
+    /// To the primary address: "a passkey was removed from your account" (its name).
+    case passkeyRemoved(name: String)
 
     /// "Your password was changed" for an account without linked providers.
     public static var passwordChanged: MailKind { .passwordChanged(providers: []) }
@@ -67,6 +71,8 @@ public enum MailKind: Sendable, Equatable {
         case .residence: "residence"
         case .secondFactorEnabled: "second_factor_enabled"
         case .secondFactorRemoved: "second_factor_removed"
+        case .passkeyAdded: "passkey_added"
+        case .passkeyRemoved: "passkey_removed"
         }
     }
 }

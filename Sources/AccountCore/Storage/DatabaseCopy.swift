@@ -59,6 +59,8 @@ public enum DatabaseCopy {
         Table(name: "secondFactorChallenge", key: ["digest"], identity: false),
         Table(name: "oneTimeCode", key: ["accountId"], identity: false),
         Table(name: "recoveryCode", key: ["id"], identity: true),
+        Table(name: "passkey", key: ["id"], identity: true),
+        Table(name: "passkeyChallenge", key: ["digest"], identity: false),
     ]
 
     /// The migrations' own bookkeeping (GRDB's on SQLite, ours on PostgreSQL): each side keeps its own, not copied.

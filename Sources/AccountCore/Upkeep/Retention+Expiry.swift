@@ -52,6 +52,8 @@ extension Retention {
         case socialPending = "social_pending"
         /// Second-step challenges past `expiresAt` (used or not).
         case secondFactorChallenges = "second_factor_challenges"
+        /// Passkey challenges past `expiresAt`, used or not.
+        case passkeyChallenges = "passkey_challenges"
     }
 
     /// Deletes every ended row, at most `maxBatches` batches per kind; returns how many of each went.
@@ -85,6 +87,7 @@ extension Transaction {
         case .socialFlows: try deleteExpiredSocialFlows(now: cutoff, limit: limit)
         case .socialPending: try deleteExpiredSocialPending(now: cutoff, limit: limit)
         case .secondFactorChallenges: try deleteExpiredSecondFactorChallenges(now: cutoff, limit: limit)
+        case .passkeyChallenges: try deleteExpiredPasskeyChallenges(now: cutoff, limit: limit)
         }
     }
 
@@ -108,6 +111,8 @@ extension Transaction {
             "DELETE FROM socialPending WHERE digest IN (SELECT digest FROM socialPending WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         case .secondFactorChallenges:
             "DELETE FROM secondFactorChallenge WHERE digest IN (SELECT digest FROM secondFactorChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .passkeyChallenges:
+            "DELETE FROM passkeyChallenge WHERE digest IN (SELECT digest FROM passkeyChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         }
     }
 }

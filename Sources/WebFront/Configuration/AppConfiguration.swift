@@ -60,6 +60,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var gate = Gate()
     /// Whether everyone must have a second factor (`second_factor`; AccountCore's SecondFactorPolicy, docs/two-step.md).
     public var secondFactor = SecondFactorPolicy().mode
+    /// Config section `passkeys` (AppConfiguration+Passkeys.swift).
+    public var passkeys = Passkeys()
 
     public init() {}
 
@@ -292,6 +294,7 @@ public struct AppConfiguration: Sendable, Equatable {
         core.retention = retention
         core.usernames = identity.username
         core.secondFactor.mode = secondFactor
+        core.passkeys = passkeyPolicy
         return core
     }
 }

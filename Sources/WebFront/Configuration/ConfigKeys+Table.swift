@@ -115,6 +115,7 @@ extension ConfigKeys {
         headerName("gate.headers.email", \.gate.headers.email, "the gate's header with the primary address, only when it is verified"),
         headerName("gate.headers.groups", \.gate.headers.groups, "the gate's header with the person's groups, comma-separated"),
         headerName("gate.headers.account_id", \.gate.headers.accountId, "the gate's header with the account id when `gate.account_id` is `header`"),
+        text("passkeys.authenticator_names", \.passkeys.authenticatorNames, "optional file naming authenticators by AAGUID (JSON object or `aaguid: name` lines), so a passkey added without a name gets its authenticator's; read at start (see docs/passkeys.md)"),
         choice("gate.account_id", \.gate.accountId, "for apps keyed on the numeric account id older versions sent as Remote-User: `off`; `header`: the id in `gate.headers.account_id` too; `remote_user`: the id as `gate.headers.user` instead of the username (see docs/headers.md, \"Upgrading\")"),
         choice("second_factor", \.secondFactor, "`optional`: people choose whether to set up two-step sign-in (asked after the password when they have); `required`: a person without a second factor is led to set one up after signing in and can do nothing else but sign out until then (see docs/two-step.md)"),
     ]

@@ -23,6 +23,7 @@ enum ConfigPaths {
         ("mail.smtp_ca_file", \.mail.smtpCAFile),
         ("social.token_key_file", \.social.tokenKeyFile),
         ("mail.smtp_password_file", \.mail.smtpPasswordFile),
+        ("passkeys.authenticator_names", \.passkeys.authenticatorNames),
     ]
 
     /// Makes every path key of `configuration` absolute: those named in `fileKeys` (their value came from the config

@@ -121,6 +121,8 @@ struct SecondFactorPage: Sendable {
         values["step_up"] = stepUp
         values["action"] = context.site.paths.path("sign_in/second_factor")
         if wrongCode { values["form_error"] = catalog.text("form_has_errors") }
+        values["passkey_paths"] = try PasskeyActions.secondFactorPaths(context)
+        values["passkey_messages"] = PasskeyActions.scriptMessages(catalog)
         return try context.layout.page("sign_in_second_factor", values, status: wrongCode ? 422 : 200)
     }
 

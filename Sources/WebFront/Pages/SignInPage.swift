@@ -54,11 +54,14 @@ struct SignInPage: Sendable {
     }
 
     private func render(_ context: RequestContext, email: String, returnTo: String?, adding: Bool, flash: Flash? = nil) throws -> Response {
-        var values = FormView.fields([.email(autocomplete: "username"), .password("password", autocomplete: "current-password")],
+        // "webauthn": the browser may offer the site's passkeys in the address field's autofill (passkeys.js).
+        var values = FormView.fields([.email(autocomplete: "username webauthn"), .password("password", autocomplete: "current-password")],
                                      form: ["email": email], catalog: context.catalog)
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
         if adding { values["adding"] = true }
         values["social"] = context.socialButtons(labelKey: "social_sign_in_with", returnTo: values["rd"] as? String)
+        values["passkey_paths"] = PasskeyActions.paths(context)
+        values["passkey_messages"] = PasskeyActions.scriptMessages(context.catalog)
         // The plain form (no address typed, no return target, nobody signed in) is the same for every signed-out visitor.
         let plain = email.isEmpty && values["rd"] == nil && !adding
         return try context.layout.page("sign_in", values, flash: flash, cacheKey: plain ? "sign_in" : nil)

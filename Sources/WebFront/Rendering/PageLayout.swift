@@ -25,7 +25,9 @@ struct PageLayout {
          "social_email": paths.path("auth/email"), "social_link": paths.path("auth/link"),
          "language": paths.path("language"),
          "settings_two_step": paths.path("settings/two_step"), "two_step_begin": paths.path("settings/two_step/begin"),
-         "two_step_recovery_codes": paths.path("settings/two_step/recovery_codes"), "two_step_off": paths.path("settings/two_step/off")]
+         "two_step_recovery_codes": paths.path("settings/two_step/recovery_codes"), "two_step_off": paths.path("settings/two_step/off"),
+         "settings_passkeys": paths.path("settings/passkeys"), "passkeys_rename": paths.path("settings/passkeys/rename"),
+         "passkeys_remove": paths.path("settings/passkeys/remove")]
     }
 
     /// A settings page: `page` with the settings navigation marking `section` (profile, password, emails, sessions, delete).

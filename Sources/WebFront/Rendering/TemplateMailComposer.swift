@@ -45,6 +45,9 @@ public struct TemplateMailComposer: MailComposer {
             values["has_providers"] = !providers.isEmpty
             values["providers"] = providers.map { ["name": configuration.social.displayName(of: $0)] }
             values["settings_url"] = site + paths.path("settings/connections")
+        case .passkeyAdded(let name), .passkeyRemoved(let name):
+            values["passkey"] = name
+            values["settings_url"] = site + paths.path("settings/passkeys")
         case .signUpAttempt, .accountDeleted: break
         case .secondFactorEnabled, .secondFactorRemoved: values["settings_url"] = site + paths.path("settings/two_step")
         }

@@ -191,6 +191,14 @@ import StorageTestKit
             for (id, used) in [(1, false), (2, true)] {
                 try insert(tx, "recoveryCode", ["id": id, "accountId": 1, "digest": digest(810 + id), "createdAt": t0 + 9, "usedAt": used ? t0 + 11 : nil])
             }
+            for (id, used) in [(1, true), (2, false)] {
+                try insert(tx, "passkey", ["id": id, "accountId": id, "credentialId": digest(800 + id), "publicKey": digest(810 + id), "algorithm": -7,
+                                           "signCount": used ? 4_000_000_000 : 0, "aaguid": Data(count: 16), "name": "Clé \(id)", "backupEligible": used,
+                                           "backedUp": used, "createdAt": t0 + 8.5, "lastUsedAt": used ? t0 + 9.25 : nil,
+                                           "counterWentBackAt": used ? t0 + 9.5 : nil])
+                try insert(tx, "passkeyChallenge", ["digest": digest(820 + id), "purpose": used ? "sign_in" : "register", "accountId": used ? nil : id,
+                                                    "bindingDigest": digest(830 + id), "createdAt": t0, "expiresAt": t0 + 300, "usedAt": used ? t0 + 1 : nil])
+            }
             try insert(tx, "invite", ["digest": digest(700), "address": "New@Example.org", "normalizedAddress": "new@example.org", "createdAt": t0,
                                       "expiresAt": t0 + 86_400, "usedAt": nil])
             try insert(tx, "invite", ["digest": digest(701), "address": "used@example.org", "normalizedAddress": "used@example.org", "createdAt": t0,

@@ -298,4 +298,5 @@ enum PostgresMigrations {
     ] + identity
         + secondFactor
         + oneTimeCodes
+        + passkeys
 }

@@ -307,6 +307,7 @@ extension SQLiteBackend {
         registerIdentitySteps(&migrator)
         registerSecondFactorSteps(&migrator)
         registerOneTimeCodeSteps(&migrator)
+        registerPasskeySteps(&migrator)
         return migrator
     }
 }

@@ -10,7 +10,8 @@ struct ReauthenticationPage: Sendable {
     // Core operations this page uses, given in Routes.table (written by scripts/dev/context-rename.sh).
     let reauthentication: Reauthentication
     let socialLinks: SocialLinks
-    init(_ core: AccountServices) { (reauthentication, socialLinks) = (core.reauthentication, core.socialLinks) }
+    let passkeys: Passkeys
+    init(_ core: AccountServices) { (reauthentication, socialLinks, passkeys) = (core.reauthentication, core.socialLinks, core.passkeys) }
 
     func show(_ context: RequestContext) throws -> Response {
         let session = try context.requireSession()
@@ -53,6 +54,11 @@ struct ReauthenticationPage: Sendable {
         if !linked.isEmpty {
             values["social"] = context.socialButtons(labelKey: "reauthenticate_with", purpose: .reauthenticate,
                                                      returnTo: values["rd"] as? String, ids: linked)
+        }
+        if try !passkeys.list(accountId: session.accountId).isEmpty {
+            values["has_passkeys"] = true
+            values["passkey_paths"] = PasskeyActions.paths(context)
+            values["passkey_messages"] = PasskeyActions.scriptMessages(catalog)
         }
         if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
         return try context.layout.page("reauthenticate", values)
