@@ -25,6 +25,7 @@ extension MessageCatalog {
         "api_second_factor_invalid": "Invalid code.",
         "api_second_factor_expired": "This sign-in has expired or was already finished. Sign in again.",
         "api_second_factor_enrolment_required": "Two-step sign-in is required here: set it up in your account settings on the web, then sign in again.",
+        "api_second_factor_browser_only": "This account’s second factor is a passkey, which apps cannot use. Sign in with a browser, or set up an authenticator app in your account settings.",
         "api_field_code": "Code",
 
         // Email residences.

@@ -15,6 +15,7 @@ extension MessageCatalog {
         "second_factor_required": "Enter the code of your second step to finish signing in.",
         "second_factor_none": "This page needs two-step sign-in, which your account does not have yet. Set it up first.",
         "second_factor_set_up_link": "Set up two-step sign-in",
+        "second_factor_passkey_link": "Add a passkey instead",
         "second_factor_enrol_required": "Please finish two-step sign-in (or set it up) to go on.",
         "second_factor_other_account": "Sign in with another account",
         "second_factor_passed": "Verified.",

@@ -12,8 +12,8 @@ import AccountCore
 
 extension RequestContext {
     /// The routes a one-factor session may use under `second_factor: required` (each with the routes below it).
-    static let routesBeforeTwoFactors = ["sign_in/second_factor", "settings/two_step", "settings/reauthenticate", "sign_out", "sign_in",
-                                         "switch", "language", "confirm", "health"]
+    static let routesBeforeTwoFactors = ["sign_in/second_factor", "settings/two_step", "settings/passkeys", "passkeys",
+                                         "settings/reauthenticate", "sign_out", "sign_in", "switch", "language", "confirm", "health"]
 
     /// Under `second_factor: required`, a redirect to the second step's page (which comes back here) for a session with
     /// one factor on any other route; nothing otherwise.

@@ -75,10 +75,10 @@ public struct Passkeys: Sendable {
     ///
     /// - Throws: `.refused("passkey_challenge_invalid")` (unknown, used, expired, another account's or browser's
     ///   challenge), `.refused("passkey_invalid")` (the bytes do not verify), `.refused("passkey_exists")` (the credential
-    ///   is stored already), `.refused("passkey_too_many")`.
+    ///   is stored already), `.refused("passkey_too_many")`. `session`: the adding session, raised to two factors.
     @discardableResult
     public func finishRegistration(accountId: Int64, attestation: PasskeyAttestation, name: String, defaultName: String,
-                                   binding: [UInt8], client: ClientInfo) throws -> Passkey {
+                                   binding: [UInt8], client: ClientInfo, session: Data? = nil) throws -> Passkey {
         let challenge = try useChallenge(clientDataJSON: attestation.clientDataJSON, purpose: .register, accountId: accountId, binding: binding)
         let credential: RegisteredCredential
         do {
@@ -100,6 +100,9 @@ public struct Passkeys: Sendable {
                 try tx.lockAccountForSocialChange(accountId: accountId)
                 guard try tx.countPasskeys(accountId: accountId) < policy.maxPerAccount else { throw AccountError.refused("passkey_too_many") }
                 let id = try tx.savepoint { try tx.insertPasskey(passkey) }
+                // The session that added it has just proved both factors (a recent sign-in, then the passkey with user
+                // verification): it counts as two from now, so `second_factor: required` does not send it back at once.
+                if let session { _ = try tx.raiseSessionFactors(digest: session, of: accountId, at: now) }
                 let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
                 try audit.record(.passkeyAdded, accountId: accountId, email: primary, client: client, detail: passkey.name, in: tx)
                 if let primary { try mail.enqueue(.passkeyAdded(name: passkey.name), to: primary, in: tx) }

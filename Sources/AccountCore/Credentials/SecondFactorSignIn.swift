@@ -65,6 +65,11 @@ public struct SecondFactorSignIn: Sendable {
     /// Leaves a challenge for the account's second step (Authentication, after a right password), in the caller's
     /// transaction; returns its token. The account's spent challenges go first.
     func begin(accountId: Int64, rememberMe: Bool, kind: SessionKind, binding: [UInt8]?, in tx: Transaction) throws -> String {
+        // An app finishes the step with a code only (no WebAuthn over the JSON API): an account whose second factors are
+        // all passkeys is told to use a browser rather than left a challenge no app can finish.
+        if kind == .api, try !methods.methods(accountId: accountId, in: tx).contains(.oneTimeCode) {
+            throw AccountError.refused("second_factor_browser_only")
+        }
         let now = clock.now()
         try tx.deleteSpentSecondFactorChallenges(accountId: accountId, now: now)
         let token = SecretToken(random: random)

@@ -25,6 +25,7 @@ extension MessageCatalog {
         "api_second_factor_invalid": "Code non valide.",
         "api_second_factor_expired": "Cette connexion a expiré ou est déjà terminée. Reconnectez-vous.",
         "api_second_factor_enrolment_required": "La validation en deux étapes est obligatoire ici : activez-la dans les paramètres de votre compte sur le web, puis reconnectez-vous.",
+        "api_second_factor_browser_only": "Le second facteur de ce compte est une clé d’accès, que les applications ne peuvent pas utiliser. Connectez-vous dans un navigateur, ou activez une application d’authentification dans les paramètres de votre compte.",
         "api_field_code": "Code",
 
         // Email residences.

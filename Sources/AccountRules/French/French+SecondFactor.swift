@@ -14,6 +14,7 @@ extension MessageCatalog {
         "second_factor_required": "Saisissez le code de votre deuxième étape pour terminer la connexion.",
         "second_factor_none": "Cette page demande la validation en deux étapes, que votre compte n’a pas encore. Configurez-la d’abord.",
         "second_factor_set_up_link": "Configurer la validation en deux étapes",
+        "second_factor_passkey_link": "Ajouter plutôt une clé d’accès",
         "second_factor_enrol_required": "Veuillez terminer (ou configurer) la validation en deux étapes pour continuer.",
         "second_factor_other_account": "Se connecter avec un autre compte",
         "second_factor_passed": "C’est validé.",

@@ -25,6 +25,7 @@ extension MessageCatalog {
         "api_second_factor_invalid": "Ungültiger Code.",
         "api_second_factor_expired": "Diese Anmeldung ist abgelaufen oder bereits abgeschlossen. Bitte melden Sie sich erneut an.",
         "api_second_factor_enrolment_required": "Die Anmeldung in zwei Schritten ist hier Pflicht: Richten Sie sie in Ihren Kontoeinstellungen im Web ein und melden Sie sich dann erneut an.",
+        "api_second_factor_browser_only": "Der zweite Faktor dieses Kontos ist ein Passkey, den Apps nicht verwenden können. Melden Sie sich im Browser an oder richten Sie in Ihren Kontoeinstellungen eine Authenticator-App ein.",
         "api_field_code": "Code",
 
         // Email residences.

@@ -14,6 +14,7 @@ extension MessageCatalog {
         "second_factor_required": "Geben Sie den Code Ihres zweiten Schritts ein, um die Anmeldung abzuschließen.",
         "second_factor_none": "Diese Seite verlangt die Anmeldung in zwei Schritten, die Ihr Konto noch nicht hat. Richten Sie sie zuerst ein.",
         "second_factor_set_up_link": "Anmeldung in zwei Schritten einrichten",
+        "second_factor_passkey_link": "Stattdessen einen Passkey hinzufügen",
         "second_factor_enrol_required": "Bitte schließen Sie die Anmeldung in zwei Schritten ab (oder richten Sie sie ein), um fortzufahren.",
         "second_factor_other_account": "Mit einem anderen Konto anmelden",
         "second_factor_passed": "Bestätigt.",

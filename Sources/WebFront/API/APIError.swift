@@ -6,6 +6,8 @@
 //   401 {"error":"<message>","reason":"second_factor_expired"}   that challenge is used up or expired
 //   403 {"error":{…},"reason":"second_factor_enrolment_required"} `second_factor: required` and the account has no
 //                                                                second factor yet: set one up on the web first
+//   403 {"error":{…},"reason":"second_factor_browser_only"}      the account's only second factors are passkeys, which
+//                                                                an app cannot present: sign in with a browser
 //   4xx {"error":{"message":"…","code":0,"status":4xx}}          everything else (devise-ios-rails' ErrorsSerializer),
 //       with "errors": {field: [full messages]} inside "error" for validation; + top-level "state" for a residence
 // `Frontdoor.respond` turns a thrown APIError into its response, like HTTPError for pages; an HTTPError (404, 405, 413)
@@ -80,6 +82,8 @@ struct APIError: Error, Sendable {
         case .invalidToken: return APIError(status: 422, message: catalog.text("reset_invalid_text"))
         case .signUpClosed: return APIError(status: 403, message: catalog.text("api_sign_up_closed"))
         case .invitationRequired: return APIError(status: 403, message: catalog.text("api_invitation_required"))
+        case .refused("second_factor_browser_only"):
+            return APIError(status: 403, message: catalog.text("api_second_factor_browser_only"), reason: "second_factor_browser_only")
         case .refused("sign_up_rate_limited"): return APIError(status: 429, message: catalog.text("sign_up_rate_limited_text"))
         case .refused(let key): return APIError(status: 422, message: catalog.text(key, ["provider": provider]))
         }

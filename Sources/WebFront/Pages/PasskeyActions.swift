@@ -57,7 +57,7 @@ struct PasskeyActions: Sendable {
             guard let attestation = PasskeyAttestation(json: context.form["credential"] ?? "") else { throw AccountError.refused("passkey_invalid") }
             try passkeys.finishRegistration(accountId: session.accountId, attestation: attestation, name: context.form["name"] ?? "",
                                             defaultName: context.catalog.text("passkey_default_name"),
-                                            binding: binding(context, create: false), client: context.client)
+                                            binding: binding(context, create: false), client: context.client, session: session.digest)
             context.flash.set(Flash("passkey_added"))
             return .json(["redirect": context.site.paths.path("settings/passkeys")])
         }

@@ -135,6 +135,7 @@ struct SecondFactorPage: Sendable {
             setUp += "?rd=" + FormData.encode(target)
         }
         values["set_up_url"] = setUp
+        if context.core.configuration.passkeys.isUsable { values["passkeys_url"] = context.site.paths.path("settings/passkeys") }
         return try context.layout.page("sign_in_second_factor", values)
     }
 }
