@@ -1,4 +1,4 @@
-# Frontdoor: `make run` serves http://127.0.0.1:8080/account/; `make test` runs every test.
+# Frontdoor: `make run` serves http://localhost:8080/account/; `make test` runs every test.
 # Both first install what is missing (scripts/install-deps: Debian packages; .venv for the e2e tests).
 .PHONY: run test deps build build-release unit e2e e2e-postgres bench clean tsan tsan-repeat fuzz-smoke fuzz http-fuzz faults soak \
         dist deb deb-check runtime-libraries

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A scripted browser session with curl: sign up (confirming the address from the outbox when the
 # site asks for it), sign out, sign in, sign out. Exits non-zero with a message on any surprise.
-#   scripts/curl-session.sh [BASE_URL] [OUTBOX]      defaults: http://127.0.0.1:8080/account var/outbox
+#   scripts/curl-session.sh [BASE_URL] [OUTBOX]      defaults: http://localhost:8080/account var/outbox
 set -euo pipefail
-base=${1:-http://127.0.0.1:8080/account}
+base=${1:-http://localhost:8080/account}
 outbox=${2:-var/outbox}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

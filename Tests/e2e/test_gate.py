@@ -310,7 +310,7 @@ def test_the_quick_start_snippet_protects_a_page_in_the_make_run_server(tmp_path
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     try:
-        base = f"http://127.0.0.1:{port}"
+        base = f"http://localhost:{port}"  # run-dev's public_url (passkeys need a name, not an address)
 
         class Dev:  # just enough of a Stack for http_client.Browser and mails.outbox_link
             outbox = tmp_path / "var/outbox"

@@ -131,10 +131,11 @@ def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
     try:
         reader = threading.Thread(target=lambda: output.extend(iter(script.stdout.readline, "")), daemon=True)
         reader.start()
-        wait_for(lambda: any(f"http://127.0.0.1:{port}/account/" in line for line in output) or script.poll() is not None,
+        # localhost, as public_url: passkeys take a name, never an address, as their relying party.
+        wait_for(lambda: any(f"http://localhost:{port}/account/" in line for line in output) or script.poll() is not None,
                  timeout=60, what="run-dev's URL line")
         assert script.poll() is None, "".join(output)
-        session = subprocess.run([str(ROOT / "scripts/curl-session.sh"), f"http://127.0.0.1:{port}/account",
+        session = subprocess.run([str(ROOT / "scripts/curl-session.sh"), f"http://localhost:{port}/account",
                                   str(tmp_path / "var/outbox")], capture_output=True, text=True, timeout=300)
         assert session.returncode == 0, session.stdout + session.stderr + "".join(output)
         assert (tmp_path / "var/frontdoor.sqlite").exists() and not (tmp_path / "run/nginx/error.log").read_text().count("[emerg]")
