@@ -1,9 +1,9 @@
 // UserCommand+SecondFactor.swift: `frontdoor user 2fa reset ACCOUNT`: takes an account's second factors away (its
-// one-time codes and recovery codes) for a person who lost them, so they sign in with their password alone and can
-// set up new ones.
+// one-time codes, recovery codes and passkeys) for a person who lost them, so they sign in with their password alone
+// (or set one through "forgot my password" when they had only passkeys) and can set up new ones.
 //
 // Options: none beyond the account. Audited as "frontdoor-cli" from "local" (second_factor_removed, detail "operator
-// reset"); the person is mailed. An account without a second factor is left as it is (exit 0, said so). Check who is
+// reset"; passkey_removed "operator reset: <name>"); the person is mailed. An account without a second factor is left as it is (exit 0, said so). Check who is
 // asking first: this removes the protection the codes gave (docs/two-step.md, "When someone loses their codes").
 import AccountCore
 import ArgumentParser
@@ -17,7 +17,7 @@ extension UserCommand {
 
         struct Reset: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Remove an account's one-time codes and recovery codes (audited; the person is mailed).")
+                abstract: "Remove an account's one-time codes, recovery codes and passkeys (audited; the person is mailed).")
             @OptionGroup var options: ConfigOptions
             @Argument(help: "An address of the account, or its id.") var account: String
 

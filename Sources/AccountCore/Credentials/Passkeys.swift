@@ -127,11 +127,19 @@ public struct Passkeys: Sendable {
         try tx.countPasskeys(accountId: accountId)
     }
 
-    /// Removes every passkey of the account (an operator's reset); returns how many went. Not audited here: the caller's
-    /// operation is.
+    /// Removes every passkey of the account in the caller's transaction (the operator's reset), each audited
+    /// `passkey_removed` with "<detail>: <name>", and one mail to the primary address naming them. Returns how many.
     @discardableResult
-    public func removeAll(accountId: Int64, in tx: Transaction) throws -> Int {
-        try tx.deletePasskeys(accountId: accountId)
+    public func removeAll(accountId: Int64, client: ClientInfo, detail: String, in tx: Transaction) throws -> Int {
+        let names = try tx.passkeys(accountId: accountId).map(\.name)
+        guard !names.isEmpty else { return 0 }
+        _ = try tx.deletePasskeys(accountId: accountId)
+        let primary = try EmailAddress.primaryAddress(of: accountId, in: tx)
+        for name in names {
+            try audit.record(.passkeyRemoved, accountId: accountId, email: primary, client: client, detail: "\(detail): \(name)", in: tx)
+        }
+        if let primary { try mail.enqueue(.passkeyRemoved(name: names.joined(separator: ", ")), to: primary, in: tx) }
+        return names.count
     }
 
     /// Renames the account's passkey `id` (trimmed, at most 64 characters).

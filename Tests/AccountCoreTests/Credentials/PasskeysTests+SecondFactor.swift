@@ -39,4 +39,19 @@ extension PasskeysTests {
         }
         #expect(factors == 2)
     }
+
+    @Test func theOperatorsResetRemovesThePasskeysAuditedAndMailed() throws {
+        let fixture = try TestFixture()
+        let (accountId, _) = try withPasskey(fixture)
+        let operatorClient = ClientInfo(userAgent: "frontdoor-cli", remoteAddress: "local")
+        #expect(try fixture.services.secondFactor.reset(accountId: accountId, client: operatorClient).count == 1)
+        #expect(try fixture.count("passkey") == 0)
+        #expect(try !fixture.services.signInMethods.hasSecondFactor(accountId: accountId))
+        let details = try fixture.database.read { tx in
+            try tx.values(String.self, "SELECT detail FROM audit WHERE event = 'passkey_removed' AND accountId = ?", [accountId])
+        }
+        #expect(details == ["operator reset: Laptop"])
+        #expect(try fixture.database.read { tx in try tx.value(Int.self, "SELECT COUNT(*) FROM mailQueue WHERE kind = 'passkey_removed'") } == 1)
+        #expect(try fixture.signIn("ann@example.com").session.factors == 1, "the password alone signs in again")
+    }
 }
