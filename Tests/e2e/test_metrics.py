@@ -94,3 +94,23 @@ def test_metrics_name_the_host_and_on_postgresql_show_the_session_cache(metrics_
     assert browser.get("/auth/check").status_code == 401, "the host that signed out forgets at once"
     after = scrape(stack)
     assert value(after, "frontdoor_session_cache_invalidations_total") > value(middle, "frontdoor_session_cache_invalidations_total")
+
+
+def test_second_factors_are_counted(metrics_stack):
+    """Turning codes on and off moves their counters; a sign-in finished with a code counts as one sign-in."""
+    from test_settings_account import signed_up
+    from two_step import enrol
+    stack = metrics_stack
+    before = scrape(stack)
+    browser, email = signed_up(stack)
+    enrolled = enrol(browser)
+    browser.post("/sign_out", {})
+    fresh = Browser(stack)
+    assert fresh.post("/sign_in", {"email": email, "password": PASSWORD}).status_code == 303
+    assert fresh.post("/sign_in/second_factor", {"code": enrolled.code(offset=30)}).status_code == 303
+    assert fresh.post("/settings/two_step/off", {}).status_code == 303
+    after = scrape(stack)
+    for name, moved in (("frontdoor_second_factors_enabled_total", 1), ("frontdoor_second_factors_removed_total", 1),
+                        ("frontdoor_sign_ins_total", 1), ("frontdoor_passkeys_added_total", 0)):
+        assert value(after, name) - value(before, name) == moved, name
+

@@ -34,7 +34,14 @@ struct MetricsPage: Sendable {
         let families: [(String, AuditEvent, String)] = [("sign_ins", .signIn, "Successful sign-ins."),
                                                          ("sign_in_failures", .signInFailed, "Failed sign-ins (any reason)."),
                                                          ("lockouts", .lockout, "Accounts locked."),
-                                                         ("address_blocks", .addressBlocked, "Client addresses blocked.")]
+                                                         ("address_blocks", .addressBlocked, "Client addresses blocked."),
+                                                         ("second_factors_enabled", .secondFactorEnabled, "One-time codes turned on."),
+                                                         ("second_factors_removed", .secondFactorRemoved,
+                                                          "One-time codes removed (by their owner or the operator)."),
+                                                         ("passkeys_added", .passkeyAdded, "Passkeys added."),
+                                                         ("passkeys_removed", .passkeyRemoved, "Passkeys removed."),
+                                                         ("passkey_counters_went_back", .passkeySignCountWentBack,
+                                                          "Passkey sign-ins whose signature counter went back (a copied authenticator?).")]
         // Totals never falling when old rows are pruned: what pruning took (auditCount, by key) plus the rows kept
         // (counted on an index; see AuditLog.counts).
         let events = try audit.counts(of: families.map(\.1))
