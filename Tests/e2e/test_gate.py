@@ -1,9 +1,6 @@
 """The auth_request gate through nginx: the snippet of docs/protect-apps.md in front of a real upstream app,
 sign-in and back with `rd`, headers passed on, per-location rules, sign-out, and open-redirect attempts refused."""
-import os
 import re
-import signal
-import subprocess
 import textwrap
 from urllib.parse import quote
 
@@ -14,10 +11,9 @@ from fakeserver import FakeServer
 
 from http_client import Browser
 from mails import outbox_link
-from ports import free_port
-from stack import BIN, ROOT, new_stack
+from make_run import make_run
+from stack import ROOT, new_stack
 from users import unique_email
-from waits import wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -301,45 +297,19 @@ def test_allowed_return_targets_are_followed(gate_stack, target):
 def test_the_quick_start_snippet_protects_a_page_in_the_make_run_server(tmp_path, upstream):
     """scripts/run-dev (what `make run` starts) with the README's quick-start snippet saved in run/nginx/server.d/, as
     the README says."""
-    port = free_port()
     (tmp_path / "run/nginx/server.d").mkdir(parents=True)
     (tmp_path / "run/nginx/server.d/app.conf").write_text(quick_start_snippet().replace("127.0.0.1:9000", f"127.0.0.1:{upstream}"))
-    env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
-    # SIGINT at its default (see test_modes): started with SIGINT ignored, run-dev's trap would never stop its nginx.
-    script = subprocess.Popen(["env", "--default-signal=INT", str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
-    try:
-        base = f"http://localhost:{port}"  # run-dev's public_url (passkeys need a name, not an address)
-
-        class Dev:  # just enough of a Stack for http_client.Browser and mails.outbox_link
-            outbox = tmp_path / "var/outbox"
-            seen_session_tokens = set()
-        browser = Browser(Dev, base=base + "/account")
-        wait_for(lambda: script.poll() is not None or browser_answers(browser), timeout=60, what="make run's server")
-        assert script.poll() is None
+    with make_run(tmp_path) as dev:
+        base = dev.root
+        browser = Browser(dev, base=dev.base)
         first = browser.get(base + "/app/hello")
         assert first.status_code == 302 and first.headers["Location"] == f"{base}/account/sign_in?rd={quote(base + '/app/hello', safe='')}"
         email = unique_email("dev")
         browser.post("/sign_up", {"email": email, "password": PASSWORD, "password_confirmation": PASSWORD})
-        browser.get(outbox_link(Dev, email, "/confirm?token="))
+        browser.get(outbox_link(dev, email, "/confirm?token="))
         back = browser.post("/sign_in", {"email": email, "password": PASSWORD, "rd": base + "/app/hello"})
         assert back.status_code == 303 and back.headers["Location"] == base + "/app/hello"
         page = browser.get(base + "/app/hello")
         assert page.status_code == 200 and f"Remote-Email={email}" in page.text
         assert browser.cookie("frontdoor_session") not in page.text and "frontdoor_" not in cookie_seen_by_app(page)
-    finally:
-        os.killpg(script.pid, signal.SIGINT)
-        try:
-            script.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(script.pid, signal.SIGKILL)
-            script.wait()
-    assert script.returncode == 0, "run-dev stops on Ctrl-C (its trap stops nginx too)"
-
-
-def browser_answers(browser):
-    try:
-        return browser.get("/sign_in").status_code == 200
-    except Exception:
-        return False
+    assert dev.returncode == 0, "run-dev stops on Ctrl-C (its trap stops nginx too)"

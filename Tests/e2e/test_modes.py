@@ -1,15 +1,14 @@
 """The same binary as plain CGI, under spawn-fcgi (listening socket on fd 0), and stopping on SIGTERM.
 
 Here plain CGI gets hand-set variables; test_cgi_server.py runs it under a real web server (lighttpd's mod_cgi)."""
-import os
 import signal
 import socket
 import subprocess
-import threading
 
 import requests
 
 from http_client import REQUEST_TIMEOUT
+from make_run import make_run
 from ports import free_port
 from stack import BIN, ROOT
 from waits import wait_for
@@ -118,42 +117,16 @@ def test_config_check_prints_the_effective_config_and_refuses_bad_values(stack, 
 
 def test_make_run_script_serves_then_stops_both_on_ctrl_c(tmp_path):
     """scripts/run-dev (what `make run` starts) on a free port with its data in tmp: URL, a curl session, Ctrl-C."""
-    port = free_port()
     # The dev config asks for confirmed addresses: curl-session.sh follows the link from the .eml in var/outbox.
-    env = {**os.environ, "FRONTDOOR_BIN": BIN, "RUN_DIR": str(tmp_path / "run"), "VAR_DIR": str(tmp_path / "var")}
-    # SIGINT at its default, as in a terminal: pytest may itself have been started with SIGINT ignored (a background
-    # job of a script, nohup, some CI runners), and a shell started with a signal ignored cannot trap it, so run-dev's
-    # Ctrl-C trap would never run.
-    script = subprocess.Popen(["env", "--default-signal=INT", str(ROOT / "scripts/run-dev"), str(port)], env=env, cwd=ROOT,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              start_new_session=True)
-    output = []
-    try:
-        reader = threading.Thread(target=lambda: output.extend(iter(script.stdout.readline, "")), daemon=True)
-        reader.start()
-        # localhost, as public_url: passkeys take a name, never an address, as their relying party.
-        wait_for(lambda: any(f"http://localhost:{port}/account/" in line for line in output) or script.poll() is not None,
-                 timeout=60, what="run-dev's URL line")
-        assert script.poll() is None, "".join(output)
-        session = subprocess.run([str(ROOT / "scripts/curl-session.sh"), f"http://localhost:{port}/account",
-                                  str(tmp_path / "var/outbox")], capture_output=True, text=True, timeout=300)
-        assert session.returncode == 0, session.stdout + session.stderr + "".join(output)
+    with make_run(tmp_path) as dev:
+        session = subprocess.run([str(ROOT / "scripts/curl-session.sh"), dev.base, str(dev.outbox)],
+                                 capture_output=True, text=True, timeout=300)
+        assert session.returncode == 0, session.stdout + session.stderr + "".join(dev.output)
         assert (tmp_path / "var/frontdoor.sqlite").exists() and not (tmp_path / "run/nginx/error.log").read_text().count("[emerg]")
-        os.killpg(script.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
-        try:
-            status = script.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            status = "still running 60 s after Ctrl-C"
-        assert status == 0, f"run-dev: {status}\n" + "".join(output)
-        # run-dev printed "stopped" before it exited; the reader thread may not have read it yet: wait until it has
-        # (or reached the end of the output).
-        wait_for(lambda: "stopped" in "".join(output) or not reader.is_alive(), what="run-dev's output")
-        assert "stopped" in "".join(output)
-        with socket.socket() as probe:
-            assert probe.connect_ex(("127.0.0.1", port)) != 0, "nginx still listening after Ctrl-C"
-        with socket.socket(socket.AF_UNIX) as probe:
-            assert probe.connect_ex(str(tmp_path / "var/frontdoor.sock")) != 0, "frontdoor still serving after Ctrl-C"
-    finally:
-        if script.poll() is None:
-            os.killpg(script.pid, signal.SIGKILL)
-            script.wait()
+    assert dev.returncode == 0, f"run-dev: {dev.returncode}\n" + "".join(dev.output)
+    # run-dev prints "stopped" before it exits; its output may not all be read yet.
+    wait_for(lambda: "stopped" in "".join(dev.output), what="run-dev's output")
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", dev.port)) != 0, "nginx still listening after Ctrl-C"
+    with socket.socket(socket.AF_UNIX) as probe:
+        assert probe.connect_ex(str(tmp_path / "var/frontdoor.sock")) != 0, "frontdoor still serving after Ctrl-C"
