@@ -73,6 +73,7 @@ struct UserCommand: ParsableCommand {
                                      "verifiedAt": .date(address.verifiedAt), "createdAt": .date(address.createdAt)])
                         }),
                         "liveSessions": .int(Int64(detail.liveSessions)),
+                        "signInMethods": .array(detail.signInMethods.map { .string(methodName($0)) }),
                         "recentAudit": .array(detail.recentAudit.map(auditJSON)),
                     ]).print()
                 }
@@ -83,6 +84,7 @@ struct UserCommand: ParsableCommand {
                 print("last sign-in  \(iso(summary.lastSignIn, or: "never"))")
                 print("locked until  \(iso(summary.lockedUntil, or: "not locked"))")
                 print("live sessions \(detail.liveSessions)")
+                print("signs in with \(methodSummary(detail.signInMethods))")
                 print("addresses:")
                 for address in detail.addresses {
                     let state = address.verifiedAt.map { "verified \(iso($0))" } ?? "unverified"
@@ -189,4 +191,24 @@ func auditJSON(_ entry: AuditEntry) -> JSONValue {
     .object(["id": .int(entry.id), "createdAt": .date(entry.createdAt), "event": .string(entry.event),
              "accountId": entry.accountId.map(JSONValue.int) ?? .null, "email": .text(entry.email),
              "remoteAddress": .string(entry.remoteAddress), "userAgent": .string(entry.userAgent), "detail": .string(entry.detail)])
+}
+
+/// A sign-in method as `user show --json` names it: password, provider:NAME, one-time-codes, passkey.
+private func methodName(_ method: SignInMethod) -> String {
+    switch method {
+    case .password: "password"
+    case .provider(let name): "provider:\(name)"
+    case .oneTimeCode: "one-time-codes"
+    case .passkey: "passkey"
+    }
+}
+
+/// `user show`'s line: "password, provider:github; second factor: one-time codes, 2 passkeys" (or "none").
+private func methodSummary(_ methods: [SignInMethod]) -> String {
+    let passkeys = methods.filter { if case .passkey = $0 { true } else { false } }.count
+    let alone = methods.filter { $0.signsInAlone && !$0.countsAsSecondFactor }.map(methodName)
+    var factors = methods.contains(.oneTimeCode) ? ["one-time codes"] : []
+    if passkeys > 0 { factors.append(passkeys == 1 ? "1 passkey" : "\(passkeys) passkeys") }
+    return (alone.isEmpty ? "no password or provider" : alone.joined(separator: ", "))
+        + "; second factor: " + (factors.isEmpty ? "none" : factors.joined(separator: ", "))
 }

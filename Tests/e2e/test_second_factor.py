@@ -176,7 +176,11 @@ def test_the_operator_resets_a_lost_second_factor_audited_and_mailed(stack):
     email, enrolment = enrolled_account(stack)
     run = lambda *args: subprocess.run([BIN, "user", "2fa", "reset", *args, "--config", str(stack.config_path)],  # noqa: E731
                                        capture_output=True, text=True, timeout=60)
+    show = lambda: subprocess.run([BIN, "user", "show", email, "--config", str(stack.config_path)],  # noqa: E731
+                                  capture_output=True, text=True, timeout=60).stdout
+    assert "signs in with password; second factor: one-time codes\n" in show()
     done = run(email)
+    assert "signs in with password; second factor: none\n" in show()
     assert done.returncode == 0 and done.stdout == \
         f"second factor of {email} removed; it signs in with its password alone until it sets one up\n", done
     again = run(email)

@@ -49,6 +49,8 @@ public struct AccountDetail: Sendable, Equatable {
     public var liveSessions: Int
     /// The newest audit rows of the account (at most 10), newest first.
     public var recentAudit: [AuditEntry]
+    /// How the account signs in and proves a second factor (SignInMethods), for the operator's view.
+    public var signInMethods: [SignInMethod] = []
 }
 
 /// Account operations for the operator: add, list, show, confirm, delete, set a password; sessions.
@@ -112,13 +114,15 @@ public struct Administration: Sendable {
     /// The account with its addresses, live session count and newest audit rows.
     public func show(accountId: Int64) throws -> AccountDetail {
         let bounds = sessions.liveBounds
-        let (found, addresses, liveCount) = try database.read { tx in
+        let methods = SignInMethods(database: database, audit: audit, clock: clock)
+        let (found, addresses, liveCount, signInMethods) = try database.read { tx in
             (try tx.accountSummary(accountId), try tx.emailAddresses(of: accountId),
-             try tx.countLiveSessions(of: accountId, now: bounds.now, idleSince: bounds.idleSince))
+             try tx.countLiveSessions(of: accountId, now: bounds.now, idleSince: bounds.idleSince),
+             try methods.methods(accountId: accountId, in: tx))
         }
         guard let found else { throw AdministrationError.noAccount(String(accountId)) }
         return AccountDetail(account: current(found), addresses: addresses, liveSessions: liveCount,
-                             recentAudit: try audit.list(AuditFilter(accountId: accountId, limit: 10)))
+                             recentAudit: try audit.list(AuditFilter(accountId: accountId, limit: 10)), signInMethods: signInMethods)
     }
 
     /// Marks the account's unverified addresses verified (unlinking identities not proven yet: IdentityProof); returns them.
