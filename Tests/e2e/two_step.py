@@ -15,7 +15,7 @@ import pyotp
 SECRET = re.compile(r'<code class="two-step-secret">([A-Z2-7 ]+)</code>')
 URI = re.compile(r'<a class="two-step-uri" href="([^"]+)">([^<]+)</a>')
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
-RECOVERY = re.compile(r"<li><code>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})</code></li>")
+RECOVERY = re.compile(r"<li><code>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})</code></li>")
 PAGE = "/settings/two_step"
 
 

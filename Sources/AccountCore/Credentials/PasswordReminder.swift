@@ -4,13 +4,14 @@
 //   lifetime   how long a reset link works
 // Reminders go only to known, confirmed addresses, throttled per address (mail.throttle), and the
 // caller always shows the same neutral page. A reset replaces the password, ends every session of
-// the account, voids other reset links, lifts a lock, mails "your password was changed" (naming the providers still
+// the account, voids other reset links, lifts a lock (not for an account with a second factor: below), mails "your password was changed" (naming the providers still
 // linked, which sign in without the password) and signs in this browser. The reset page names them too
 // (`linkedProviders`). Identities linked while the account had no verified address and not proven since are unlinked
 // unless the reset happens in the browser that linked them (IdentityProof).
 // A reset never removes a second factor, nor gets around it: an account with one is not signed in by the link alone
 // (its mail is one factor); the new password is set and the browser gets the second step's challenge
-// (`.secondFactorRequired`), as after a right password.
+// (`.secondFactorRequired`), as after a right password. Nor does it lift such an account's lock or clear its failures:
+// the link proves the mailbox, not the second factor, and each reset would otherwise buy a fresh round of code guesses.
 import AccountRules
 import Foundation
 import Logging
@@ -94,11 +95,14 @@ public struct PasswordReminder: Sendable {
                                      audit: audit, in: tx)
             try tx.deleteSessions(of: accountId)
             try tokens.voidAll(.reset, accountId: accountId, in: tx)
-            try lockout.unlock(accountId: accountId, in: tx)
+            // The link proves the mailbox, not the second factor: with one still to come, the lock and the failures
+            // stay (else each reset would buy whoever reads the mail a fresh round of code guesses).
+            let secondFactorToCome = try secondFactor.methods.hasSecondFactor(accountId: accountId, in: tx)
+            if !secondFactorToCome { try lockout.unlock(accountId: accountId, in: tx) }
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
             try mail.enqueue(.passwordChanged(providers: try tx.socialProviders(accountId: accountId)), to: primary, in: tx)
             try audit.record(.passwordReset, accountId: accountId, email: primary, client: client, in: tx)
-            if try secondFactor.methods.hasSecondFactor(accountId: accountId, in: tx) {
+            if secondFactorToCome {
                 return .secondStep(try secondFactor.begin(accountId: accountId, rememberMe: false, kind: kind, binding: binding, in: tx))
             }
             return .signedIn(try sessions.create(in: tx, accountId: accountId, email: primary, rememberMe: false, client: client, kind: kind,

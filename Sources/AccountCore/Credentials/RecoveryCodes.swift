@@ -1,10 +1,11 @@
 // RecoveryCodes.swift: the ten single-use codes a person keeps for when the authenticator app is lost.
 //
-// Options: none. A code is 12 characters from an alphabet without look-alikes (no 0/o, 1/l/i), shown as
-// `xxxx-xxxx-xxxx`; typed back, case, spaces and dashes do not matter. Codes are shown once and stored as digests only.
-// Why a fast digest (SHA-256) and not argon2 as for passwords: a code is 12 characters drawn uniformly from 31, about
-// 59 bits chosen by the machine, not by a person; no dictionary helps, and trying 2^59 SHA-256 digests per code is out
-// of reach, where a password's few guessable bits need a slow hash. Each digest also covers the account's id, so one
+// Options: none. A code is 16 characters from an alphabet without look-alikes (no 0/o, 1/l/i), shown as
+// `xxxx-xxxx-xxxx-xxxx`; typed back, case, spaces and dashes do not matter. Codes are shown once and stored as digests only.
+// Why a fast digest (SHA-256) and not argon2 as for passwords: a code is 16 characters drawn uniformly from 31, about
+// 79 bits chosen by the machine, not by a person; no dictionary helps, and finding one of an account's ten codes from a
+// stolen database takes some 2^76 SHA-256 digests (tens of thousands of years of a GPU at 2·10^10 a second; at 12
+// characters it was weeks), where a password's few guessable bits need a slow hash. Each digest also covers the account's id, so one
 // table of precomputed digests cannot serve every account at once. Wrong codes count toward the account's lockout
 // (the caller counts them), which bounds online guessing.
 import Crypto
@@ -15,11 +16,11 @@ public enum RecoveryCodes {
     /// How many codes a person gets at a time.
     public static let count = 10
     /// Characters per code (without the dashes).
-    public static let length = 12
+    public static let length = 16
     /// Lower-case letters and digits with the look-alikes left out (0, 1, i, l, o): 31 characters.
     static let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
 
-    /// `count` fresh codes from `random`, formatted `xxxx-xxxx-xxxx`, all different.
+    /// `count` fresh codes from `random`, formatted `xxxx-xxxx-xxxx-xxxx`, all different.
     static func make(random: any RandomSource) -> [String] {
         var codes: [String] = []
         while codes.count < count {
@@ -41,7 +42,7 @@ public enum RecoveryCodes {
         return out
     }
 
-    /// `abcdefghjkmn` as `abcd-efgh-jkmn`.
+    /// `abcdefghjkmnpqrs` as `abcd-efgh-jkmn-pqrs`.
     static func formatted(_ normalized: String) -> String {
         var out = ""
         for (index, character) in normalized.enumerated() {
