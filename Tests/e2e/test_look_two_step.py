@@ -34,9 +34,13 @@ def checked(driver, name, width, lang, dark=False):
     return []
 
 
-def each_width(driver, url, name, lang, dark_too=False):
+LOOKS = [(width, dark) for width in WIDTHS for dark in (False, True)]
+
+
+def each_look(driver, url, name, lang):
+    """The page at `url` at each width, light and dark."""
     failures = []
-    for width, dark in [(w, False) for w in WIDTHS] + ([(WIDTHS[0], True)] if dark_too else []):
+    for width, dark in LOOKS:
         show(driver, url, width, dark)
         failures += checked(driver, name, width, lang, dark)
     return failures
@@ -48,29 +52,31 @@ def test_the_two_step_page_in_each_state(stack, driver, lang):
     language_cookie(driver, stack, lang)
     sign_up(driver, stack)
     page = stack.base + "/settings/two_step"
-    failures = each_width(driver, page, "settings_two_step_off", lang)
+    failures = each_look(driver, page, "settings_two_step_off", lang)
 
     submit(driver)  # "Set up an authenticator app"
     assert driver.find_elements(By.CSS_SELECTOR, "main svg.qr-code"), "the enrolment with its QR code"
-    failures += each_width(driver, page, "settings_two_step_enrol", lang, dark_too=True)
+    failures += each_look(driver, page, "settings_two_step_enrol", lang)
     secret = driver.find_element(By.CSS_SELECTOR, "main .two-step-secret").text.replace(" ", "")
 
-    wide = WIDTHS[-1]
-    prepare(driver, wide)
-    fill(driver, code="000000" if pyotp.TOTP(secret).now() != "000000" else "111111")
-    submit(driver)
-    assert driver.find_elements(By.CSS_SELECTOR, "main .field-error"), "the wrong code's message"
-    failures += checked(driver, "settings_two_step_wrong_code", wide, lang)
+    for width, dark in LOOKS:
+        prepare(driver, width, dark)
+        fill(driver, code="000000" if pyotp.TOTP(secret).now() != "000000" else "111111")
+        submit(driver)
+        assert driver.find_elements(By.CSS_SELECTOR, "main .field-error"), "the wrong code's message"
+        failures += checked(driver, "settings_two_step_wrong_code", width, lang, dark)
 
+    (first_width, first_dark), *others = LOOKS
+    prepare(driver, first_width, first_dark)
     fill(driver, code=pyotp.TOTP(secret).now())
     submit(driver)
     assert len(driver.find_elements(By.CSS_SELECTOR, "main .recovery-code-list li")) == 10, "the recovery codes"
-    failures += checked(driver, "settings_two_step_codes", wide, lang)
-    for width in WIDTHS[:-1]:
-        # The codes are shown once: each other width gets its own, from "new recovery codes" (the on page's first form).
-        show(driver, page, width)
+    failures += checked(driver, "settings_two_step_codes", first_width, lang, first_dark)
+    for width, dark in others:
+        # The codes are shown once: each other look gets its own, from "new recovery codes" (the on page's first form).
+        show(driver, page, width, dark)
         submit(driver)
         assert len(driver.find_elements(By.CSS_SELECTOR, "main .recovery-code-list li")) == 10
-        failures += checked(driver, "settings_two_step_codes", width, lang)
-    failures += each_width(driver, page, "settings_two_step_on", lang)
+        failures += checked(driver, "settings_two_step_codes", width, lang, dark)
+    failures += each_look(driver, page, "settings_two_step_on", lang)
     assert failures == [], "\n".join(failures)
