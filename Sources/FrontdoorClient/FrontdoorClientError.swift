@@ -28,7 +28,9 @@ public enum FrontdoorClientError: Error, Sendable, Equatable {
     case secondFactorRequired(SecondFactorChallenge)
     /// 401: the second step's challenge is used up or expired; sign in again from the start.
     case secondFactorExpired(message: String)
-    /// 403: sign-up is closed, or the residence was refused.
+    /// 403: sign-up is closed, the residence was refused, or the account must finish signing in with a browser (its
+    /// only second factor is a passkey, or the server requires a second factor it has not set up yet). The message says
+    /// which, in the person's words.
     case forbidden(message: String)
     /// 404: no such thing (a residence that is unknown, expired, already collected, or whose secret is wrong).
     case notFound(message: String)
