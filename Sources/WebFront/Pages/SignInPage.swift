@@ -54,8 +54,10 @@ struct SignInPage: Sendable {
     }
 
     private func render(_ context: RequestContext, email: String, returnTo: String?, adding: Bool, flash: Flash? = nil) throws -> Response {
-        // "webauthn": the browser may offer the site's passkeys in the address field's autofill (passkeys.js).
-        var values = FormView.fields([.email(autocomplete: "username webauthn"), .password("password", autocomplete: "current-password")],
+        // "webauthn": the browser may offer the site's passkeys in the address field's autofill (passkeys.js); only
+        // where passkeys can work (a public_url whose host is a name).
+        let address = context.core.configuration.passkeys.isUsable ? "username webauthn" : "username"
+        var values = FormView.fields([.email(autocomplete: address), .password("password", autocomplete: "current-password")],
                                      form: ["email": email], catalog: context.catalog)
         if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
         if adding { values["adding"] = true }
