@@ -152,6 +152,7 @@ enum Routes {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])
         }
+        if openID { table.merge(openIDJose(core: core)) { $1 } }
         return table
     }
 
