@@ -131,6 +131,19 @@ import Testing
         #expect(answer.status == 303 && answer.locationQuery["code"] != nil, "no CSRF refusal: cross-site")
     }
 
+    @Test func onlyTheAuthorizeEndpointIsCrossSiteAndTheConsentFormIsChecked() throws {
+        let test = try makeOpenIDApp()
+        let table = Routes.openIDAuthorize(core: test.services)
+        #expect(table.filter { $0.value.kind == .crossSite }.keys.sorted() == ["oidc/authorize"])
+        #expect(table["oidc/par"]?.kind == .api && table["oidc/consent"]?.kind == .form && table["settings/apps/revoke"]?.kind == .form)
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        var form = FormData.parse(String(authorizeURI(F.web).split(separator: "?", maxSplits: 1)[1]))
+        form["decision"] = "allow"
+        #expect(browser.post("/account/oidc/consent", form, csrf: false).status == 403, "a consent is never given cross-site")
+        #expect(try !test.services.openID.hasConsent(accountID: 1, clientID: "web", scopes: ["openid"]))
+    }
+
     @Test func theProviderOffAnswers404() throws {
         let test = try makeOpenIDApp { $0.openID.enabled = false }
         let browser = TestBrowser(test.app)
