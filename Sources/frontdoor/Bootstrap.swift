@@ -57,7 +57,7 @@ enum Bootstrap {
         let services = AccountServices(database: database, configuration: core, validator: validator,
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                        transport: try makeTransport(configuration), logger: logger, profileFields: profileFields,
-                                       tokenVault: vault)
+                                       tokenVault: vault, openIDClients: configuration.openID.clients)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
         let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock, logger: logger)
         do { try browserID.provider.ensureKey() } catch {
