@@ -7,6 +7,7 @@
 // that comes back here (the way back is this endpoint's path with the parameters and a marker, checked by
 // ReturnTarget on every page it passes) or, with `prompt=none`, answering the error the spec names:
 //   1. nobody signed in: sign in (`login_hint` fills the address)                  prompt=none: login_required
+//   1b. prompt=none with an id_token_hint whose subject is not the session's account     none: login_required
 //   2. prompt=select_account: the account switcher (oidc/select_account)
 //   3. the client's `allow` rule (GateRule) refuses the account: access_denied, always
 //   4. prompt=login, or `max_age` passed since the session last proved who is there (`auth_time`): the re-authentication
@@ -71,6 +72,9 @@ struct AuthorizeEndpoint: Sendable {
             if let hint = request.loginHint { location += (location.contains("?") ? "&" : "?") + "email=" + FormData.encode(hint) }
             return context.redirect(to: location)
         }
+        if none, let hint = request.idTokenHint, try !isSubject(context, request, hint: hint, session: session) {
+            return try refuse(context, request, "login_required", "the person signed in is not the id_token_hint's")
+        }
         if request.prompts.contains("select_account"), !request.accountChosen {
             return context.redirect(to: request.path("oidc/select_account", paths: paths))
         }
@@ -113,6 +117,15 @@ struct AuthorizeEndpoint: Sendable {
         if request.prompts.contains("login") { return false }
         guard let maxAge = request.maxAge else { return true }
         return now.timeIntervalSince(authTime) <= Double(maxAge)
+    }
+
+    /// Whether `hint` is an ID token this provider signed for the request's client about the session's account (its
+    /// signature checked, its expiry not: Core 3.1.2.1 lets an expired one through).
+    private func isSubject(_ context: RequestContext, _ request: OpenIDAuthorizationRequest, hint: String, session: SessionInfo) throws -> Bool {
+        guard let openID = context.site.openID, let claims = try? openID.keys.verify(hint), claims["iss"] as? String == openID.issuer else { return false }
+        let audience = (claims["aud"] as? [String]) ?? (claims["aud"] as? String).map { [$0] } ?? []
+        guard audience.contains(request.client.id) else { return false }
+        return claims["sub"] as? String == (try grants.subject(accountID: session.accountId, client: request.client))
     }
 
     /// An error for the client, at its redirect URI.
