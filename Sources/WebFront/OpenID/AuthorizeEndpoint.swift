@@ -1,5 +1,6 @@
 // AuthorizeEndpoint.swift: `GET|POST <base>/oidc/authorize`, the OpenID Connect authorization endpoint (Core 3.1.2),
 // a cross-site route (RouteKind.crossSite): the POST reads its parameters from the form and does what the GET does.
+// A parameter given twice is refused (RFC 6749 3.1): a page when it is client_id, redirect_uri or request_uri.
 //
 // Options: section `oidc` (OpenIDServices: the issuer, sent back as `iss`, RFC 9207), the client's own (`allow`,
 // `second_factor`, `first_party`), `second_factor` (required: two factors for every client). The parameters are
@@ -32,7 +33,26 @@ struct AuthorizeEndpoint: Sendable {
     static let markerLifetime: TimeInterval = 900
 
     func handle(_ context: RequestContext) throws -> Response {
-        try authorize(context, sent: context.request.method == "POST" ? context.form : context.query)
+        let post = context.request.method == "POST"
+        let sent = post ? context.form : context.query
+        // RFC 6749 3.1: no parameter more than once. Before the redirect URI is known good, a page; after, an error for it.
+        if let repeated = Self.repeatedName(post ? String(decoding: context.request.body, as: UTF8.self) : context.request.query) {
+            guard !["client_id", "redirect_uri", "request_uri"].contains(repeated), case .request(let request) = try parse(context, sent) else {
+                throw HTTPError.badRequest
+            }
+            return try refuse(context, request, "invalid_request", "\(repeated) is given more than once")
+        }
+        return try authorize(context, sent: sent)
+    }
+
+    /// The first parameter name `text` (a query or urlencoded body) holds twice, if any.
+    static func repeatedName(_ text: String) -> String? {
+        var seen = Set<String>()
+        for pair in text.split(separator: "&") {
+            let name = FormData.decode(Array(pair.prefix { $0 != "=" }.utf8))
+            if !name.isEmpty, !seen.insert(name).inserted { return name }
+        }
+        return nil
     }
 
     /// Parses `sent` and goes on (`consented`: the consent page's yes was just given).
