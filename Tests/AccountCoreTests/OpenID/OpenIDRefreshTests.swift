@@ -90,3 +90,31 @@ struct OpenIDRefreshTests {
         try world.openID.revoke("not-a-token", client: world.web)
     }
 }
+
+struct OpenIDSessionEndTests {
+    @Test func thePasswordChangeThatEndsOtherSessionsEndsTheirGrants() throws {
+        let world = try OpenIDWorld()
+        let here = try world.tokens()
+        let otherSession = try world.fixture.signIn()
+        let other = try world.openID.redeemCode(
+            try world.openID.issueCode(OpenIDCodeRequest(clientID: "web", redirectURI: "https://web.example/cb", scopes: ["openid"],
+                                                         authentication: OpenIDAuthentication(accountID: world.accountID,
+                                                                                              sessionDigest: otherSession.token.digest,
+                                                                                              authTime: world.fixture.clock.now(), factors: 1))),
+            client: world.web, redirectURI: "https://web.example/cb", codeVerifier: nil)
+        try world.fixture.database.write { tx in
+            _ = try tx.deleteSessions(of: world.accountID, keeping: world.session.token.digest, at: world.fixture.clock.now())
+        }
+        #expect(try world.openID.accessToken(here.accessToken) != nil && world.openID.accessToken(other.accessToken) == nil)
+    }
+
+    @Test func theSessionsPageRevokeEndsTheSessionsGrants() throws {
+        let world = try OpenIDWorld()
+        let issued = try world.tokens()
+        let handle = try world.fixture.services.sessionManagement.list(accountId: world.accountID, current: Data())
+            .first { $0.session.digest == world.session.token.digest }
+        let entry = try #require(handle)
+        try world.fixture.services.sessionManagement.revoke(handle: entry.handle, accountId: world.accountID, client: ClientInfo())
+        #expect(try world.openID.accessToken(issued.accessToken) == nil && world.deliveries() == 1)
+    }
+}
