@@ -9,7 +9,8 @@ extension MessageCatalog {
         .merging(englishOneTimeCodes) { first, _ in first }
         .merging(englishAPI) { first, _ in first }.merging(englishPage) { first, _ in first }.merging(englishGroups) { first, _ in first }.merging(englishUsername) { first, _ in first }
         .merging(englishPasskeys) { first, _ in first }.merging(englishOpenID) { first, _ in first }
-        .merging(englishOpenIDDevice) { first, _ in first }.merging([
+        .merging(englishOpenIDDevice) { first, _ in first }
+        .merging(englishOpenIDLogout) { first, _ in first }.merging([
         // Validation (Rails/Devise wording): "{attribute} {message}".
         "error_full_message": "{attribute} {message}",
         "blank": "can't be blank",

@@ -16,7 +16,8 @@ extension MessageCatalog {
         .merging(frenchOneTimeCodes) { first, _ in first }
         .merging(frenchPage) { first, _ in first }.merging(frenchGroups) { first, _ in first }.merging(frenchUsername) { first, _ in first }
         .merging(frenchPasskeys) { first, _ in first }.merging(frenchOpenID) { first, _ in first }
-        .merging(frenchOpenIDDevice) { first, _ in first }.merging([
+        .merging(frenchOpenIDDevice) { first, _ in first }
+        .merging(frenchOpenIDLogout) { first, _ in first }.merging([
         // Validation: "{attribute} : {message}", the message a clause with its own subject.
         "error_full_message": "{attribute} : {message}",
         "blank": "ce champ doit être rempli",
