@@ -44,3 +44,20 @@ struct TokenAfterAuthorizeTests {
         #expect(TestBrowser(test.app).get("/account/device").status == 404)
     }
 }
+
+extension TokenAfterAuthorizeTests {
+    @Test func browserClientsMayCallTheTokenAndUserinfoEndpointsButNotIntrospection() throws {
+        let fixture = try TokenFixture()
+        let answer = fixture.redeem(try fixture.code())
+        #expect(answer.response.header("Access-Control-Allow-Origin") == "*")
+        let access = try #require(answer["access_token"] as? String)
+        #expect(fixture.get("oidc/userinfo", headers: ["Authorization": "Bearer " + access]).response.header("Access-Control-Allow-Origin") == "*")
+        #expect(fixture.get("oidc/userinfo").response.header("Access-Control-Allow-Origin") == "*", "a refusal too, so the app can read it")
+        let preflight = fixture.test.app.respond(to: Request(params: ["REQUEST_METHOD": "OPTIONS", "REQUEST_URI": "/account/oidc/userinfo",
+                                                                      "REMOTE_ADDR": "127.0.0.1", "HTTP_ORIGIN": "https://spa.example"]))
+        #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Methods") == "GET, POST, OPTIONS")
+        #expect(preflight.header("Access-Control-Allow-Headers") == "Authorization, Content-Type")
+        let basic = ["Authorization": TokenFixture.basic("web", TokenFixture.secret)]
+        #expect(fixture.post("oidc/introspect", [("token", access)], headers: basic).response.header("Access-Control-Allow-Origin") == nil)
+    }
+}
