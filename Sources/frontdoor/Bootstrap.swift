@@ -1,5 +1,5 @@
 // Bootstrap.swift: builds the application from the configuration: logging, database, services, templates, CSRF key,
-// BrowserID (the root key is made here on first start).
+// BrowserID (the root key is made here on first start), the OpenID Connect provider (its first signing key too).
 import AccountCore
 import AccountRules
 import Foundation
@@ -63,9 +63,12 @@ enum Bootstrap {
         do { try browserID.provider.ensureKey() } catch {
             throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
         }
+        let openID = OpenIDServices.make(configuration: configuration, database: database, clock: services.clock)
+        do { _ = try openID?.keys.ensureKey() } catch {
+            throw CommandFailure("frontdoor: cannot create the OpenID Connect signing key: \(error)")
+        }
         let site = Site(configuration: configuration, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
-                        browserID: browserID, social: SocialServices.make(configuration: configuration),
-                        openID: OpenIDServices.make(configuration: configuration))
+                        browserID: browserID, social: SocialServices.make(configuration: configuration), openID: openID)
         return Frontdoor(site: site, services: services)
     }
 

@@ -45,7 +45,7 @@ func makeOpenIDApp(clients: [OpenIDClient] = AuthorizeFixture.all, configure: (i
                                    transport: OutboxTransport(folder: configuration.mail.outbox), logger: logger, clock: clock,
                                    random: SeededRandomSource(seed: UInt64.random(in: 1...UInt64.max)), openIDClients: configuration.openID.clients)
     let site = Site(configuration: configuration, renderer: renderer, csrf: CSRF(key: Array(repeating: 9, count: 32)), logger: logger,
-                    openID: OpenIDServices.make(configuration: configuration))
+                    openID: OpenIDServices.make(configuration: configuration, database: services.database, clock: clock))
     return TestApp(app: Frontdoor(site: site, services: services), services: services, clock: clock, outbox: configuration.mail.outbox)
 }
 
