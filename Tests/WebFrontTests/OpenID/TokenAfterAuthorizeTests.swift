@@ -22,8 +22,7 @@ struct TokenAfterAuthorizeTests {
                                                  ("redirect_uri", client.redirectURIs[0]), ("client_id", client.id),
                                                  ("code_verifier", AuthorizeFixture.verifier)])
         #expect(tokens.status == 200, "\(tokens.json)")
-        let claims = try OpenIDKeys(database: test.services.database, clock: test.clock, grace: 86400)
-            .verify(try #require(tokens["id_token"] as? String))
+        let claims = try test.app.site.openID!.keys.verify(try #require(tokens["id_token"] as? String))
         #expect(claims["iss"] as? String == "https://login.example.com/account" && claims["nonce"] as? String == "n-1")
         #expect(claims["aud"] as? String == client.id && claims["email"] as? String == "ann@example.com")
         let access = try #require(tokens["access_token"] as? String)
