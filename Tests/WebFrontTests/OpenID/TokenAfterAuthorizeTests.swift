@@ -22,8 +22,7 @@ struct TokenAfterAuthorizeTests {
                                                  ("redirect_uri", client.redirectURIs[0]), ("client_id", client.id),
                                                  ("code_verifier", AuthorizeFixture.verifier)])
         #expect(tokens.status == 200, "\(tokens.json)")
-        let claims = try OpenIDKeys(database: test.services.database, clock: test.clock, grace: 86400)
-            .verify(try #require(tokens["id_token"] as? String))
+        let claims = try test.app.site.openID!.keys.verify(try #require(tokens["id_token"] as? String))
         #expect(claims["iss"] as? String == "https://login.example.com/account" && claims["nonce"] as? String == "n-1")
         #expect(claims["aud"] as? String == client.id && claims["email"] as? String == "ann@example.com")
         let access = try #require(tokens["access_token"] as? String)
@@ -42,5 +41,22 @@ struct TokenAfterAuthorizeTests {
         #expect(client.post("oidc/token", [("grant_type", "authorization_code")]).status == 404)
         #expect(client.get("oidc/userinfo").status == 404)
         #expect(TestBrowser(test.app).get("/account/device").status == 404)
+    }
+}
+
+extension TokenAfterAuthorizeTests {
+    @Test func browserClientsMayCallTheTokenAndUserinfoEndpointsButNotIntrospection() throws {
+        let fixture = try TokenFixture()
+        let answer = fixture.redeem(try fixture.code())
+        #expect(answer.response.header("Access-Control-Allow-Origin") == "*")
+        let access = try #require(answer["access_token"] as? String)
+        #expect(fixture.get("oidc/userinfo", headers: ["Authorization": "Bearer " + access]).response.header("Access-Control-Allow-Origin") == "*")
+        #expect(fixture.get("oidc/userinfo").response.header("Access-Control-Allow-Origin") == "*", "a refusal too, so the app can read it")
+        let preflight = fixture.test.app.respond(to: Request(params: ["REQUEST_METHOD": "OPTIONS", "REQUEST_URI": "/account/oidc/userinfo",
+                                                                      "REMOTE_ADDR": "127.0.0.1", "HTTP_ORIGIN": "https://spa.example"]))
+        #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Methods") == "GET, POST, OPTIONS")
+        #expect(preflight.header("Access-Control-Allow-Headers") == "Authorization, Content-Type")
+        let basic = ["Authorization": TokenFixture.basic("web", TokenFixture.secret)]
+        #expect(fixture.post("oidc/introspect", [("token", access)], headers: basic).response.header("Access-Control-Allow-Origin") == nil)
     }
 }

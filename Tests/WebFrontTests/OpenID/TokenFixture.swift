@@ -91,7 +91,7 @@ struct TokenFixture {
 
     /// The ID token's claims, after checking its signature with the published keys.
     func claims(_ idToken: Any?) throws -> [String: Any] {
-        try OpenIDKeys(database: core.database, clock: test.clock, grace: 86400).verify(try #require(idToken as? String))
+        try openID.keys.verify(try #require(idToken as? String))
     }
 
     /// A client of the endpoints: form posts and GETs without cookies.
