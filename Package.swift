@@ -107,7 +107,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "FrontdoorClient", dependencies: ["AccountRules", "Locking"]),
+        .target(name: "FrontdoorClient", dependencies: ["AccountRules", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "frontdoor", dependencies: [
             "WebFront", "AccountCore", "AccountRules", "FastCGI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
