@@ -9,10 +9,12 @@ public struct Frontdoor: Sendable {
     public let site: Site
     /// The account operations, gathered once: each page gets the ones it uses in `Routes.table`, each request its own.
     public let services: AccountServices
-    private let routes: [String: Route]
+    let routes: [String: Route]
     private let rootRoutes: [String: Route]
     /// The security headers, form-action widened to the sign-in providers (see SecurityHeaders).
     private let securityHeaders: [(String, String)]
+    /// With the OpenID provider on: the headers with its clients' origins in form-action (OpenIDFormActions).
+    private let openIDFormActions: OpenIDFormActions?
 
     public init(site: Site, services: AccountServices) {
         self.site = site
@@ -20,8 +22,11 @@ public struct Frontdoor: Sendable {
         self.routes = Routes.table(core: services, providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled,
                                    openID: site.openID != nil)
         self.rootRoutes = Routes.rootTable()
-        self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins,
-                                                      images: SecurityHeaders.origin(of: site.configuration.logoURL).map { [$0] } ?? [])
+        let images = SecurityHeaders.origin(of: site.configuration.logoURL).map { [$0] } ?? []
+        self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins, images: images)
+        self.openIDFormActions = site.openID.map { _ in
+            OpenIDFormActions(clients: services.openIDClients, clock: services.clock, formActions: site.social.formActionOrigins, images: images)
+        }
     }
 
     public func respond(to request: Request) -> Response {
@@ -46,7 +51,7 @@ public struct Frontdoor: Sendable {
             response = context.isAPI ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
         }
         for cookie in context.cookies.outgoing { response.addHeader("Set-Cookie", cookie.headerValue) }
-        SecurityHeaders.apply(to: &response, values: securityHeaders)
+        SecurityHeaders.apply(to: &response, values: openIDFormActions?.values() ?? securityHeaders)
         if request.method == "HEAD" { response.body = [] }
         let elapsed = ContinuousClock.now - started
         site.metrics.observe(route: label, status: response.status,

@@ -147,14 +147,16 @@ enum Routes {
             table["residences/confirm"] = .form(["GET": approval.show, "POST": approval.submit])
             table["v1/users/sign_in/second_factor"] = .api(["POST": SecondFactorAPI(core).submit])
         }
-        if openID { table.merge(openIDAuthorize(core: core)) { _, new in new } }
-        if openID { table.merge(openIDTokens(core: core)) { _, new in new } }
-        if openID { table.merge(openIDApps(core: core, api: api)) { own, _ in own } }
         for id in providers {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])
         }
-        if openID { table.merge(openIDJose(core: core)) { $1 } }
+        // The OpenID Connect provider: each part's routes in its own file (OpenID/Routes+OpenID*.swift); no two share a path.
+        if openID {
+            for part in [openIDJose(core: core), openIDAuthorize(core: core), openIDTokens(core: core), openIDApps(core: core, api: api)] {
+                table.merge(part) { _, _ in preconditionFailure("two routes share a path") }
+            }
+        }
         return table
     }
 

@@ -58,4 +58,24 @@ import Testing
         #expect(browser.get("/account/.well-known/openid-configuration").status == 404)
         #expect(browser.get("/account/oidc/jwks").status == 404)
     }
+
+    /// Every endpoint the discovery document names is a route of the app, answering the method clients use; none is
+    /// a 404 (a renamed route would leave clients a dead address the document still promises).
+    @Test func everyEndpointTheDocumentNamesIsServed() throws {
+        let (app, _) = try app()
+        let document = try object(TestBrowser(app).get("/account/.well-known/openid-configuration"))
+        let issuer = app.site.configuration.openIDIssuer
+        let endpoints = ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri", "end_session_endpoint",
+                         "introspection_endpoint", "revocation_endpoint", "device_authorization_endpoint",
+                         "pushed_authorization_request_endpoint"]
+        for name in endpoints {
+            let url = try #require(document[name] as? String, "\(name) missing")
+            #expect(url.hasPrefix(issuer + "/"), "\(name): \(url)")
+            let route = String(url.dropFirst(issuer.count + 1))
+            let served = try #require(app.routes[route], "\(name): no route \(route)")
+            let method = ["token_endpoint", "introspection_endpoint", "revocation_endpoint", "device_authorization_endpoint",
+                          "pushed_authorization_request_endpoint"].contains(name) ? "POST" : "GET"
+            #expect(served.methods[method] != nil, "\(name): \(route) does not answer \(method)")
+        }
+    }
 }
