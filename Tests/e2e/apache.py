@@ -1,16 +1,18 @@
 """A private Apache (Debian's apache2 + libapache2-mod-auth-openidc) on a free loopback port, for test_oidc_apache.py.
 
-Apache(site) writes a ServerRoot of its own in a new temp folder (mode 0755: when the tests run as root, Apache's
+Apache() writes a ServerRoot of its own in a new temp folder (mode 0755: when the tests run as root, Apache's
 children run as www-data and must read it), with a minimal httpd.conf: the event MPM, the modules the site needs,
-mod_auth_openidc, mod_include, and `site` (the operator's config text, e.g. docs/openid-connect.md's block with the
-test's URLs put in) included as it is. No system service, no port 80, nothing under /etc/apache2 is read.
+mod_auth_openidc and mod_include. start(site) includes `site` as it is (the operator's config text, e.g.
+docs/openid-connect.md's block with the test's URLs put in). No system service, no port 80, nothing under
+/etc/apache2 is read.
 
 What a protected app sees is the page `/private/claims.shtml`: server-side includes print every variable of the
 request's environment (`<!--#printenv -->`), where mod_auth_openidc puts the claims (OIDC_CLAIM_*) and REMOTE_USER.
 `claims(text)` reads those lines back into a dict.
 
-    with Apache(lambda origin: site_text) as apache:
-        apache.origin            # http://127.0.0.1:<port>
+    with Apache() as apache:     # stopped and its folder removed at the end of the block
+        apache.origin            # http://127.0.0.1:<port>, known before the site text is written
+        apache.start(site_text)
         apache.log()             # the tail of its error log (attach it to a failure)
 """
 import html
@@ -36,11 +38,11 @@ CLAIMS_PAGE = "<!DOCTYPE html>\n<title>claims</title>\n<pre id=\"claims\"><!--#p
 class Apache:
     """apache2 -DFOREGROUND with its own ServerRoot; `site` is included after the base config (see the module)."""
 
-    def __init__(self, site, log_level="warn auth_openidc:info"):
-        """`site`: the config text, or a function of the origin (http://127.0.0.1:<port>) giving it."""
+    def __init__(self, log_level="warn auth_openidc:info"):
+        """Takes the port and writes the base config; start(site) adds the site and starts (the site usually names
+        the origin, so it is known first)."""
         self.port = free_port()
         self.origin = f"http://127.0.0.1:{self.port}"
-        site = site(self.origin) if callable(site) else site
         self.folder = Path(tempfile.mkdtemp(prefix="frontdoor-apache-"))
         self.folder.chmod(0o755)
         htdocs = self.folder / "htdocs"
@@ -50,7 +52,6 @@ class Apache:
         for path in [htdocs, htdocs / "private", *htdocs.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)
         (self.folder / "run").mkdir()
-        (self.folder / "site.conf").write_text(site)
         (self.folder / "httpd.conf").write_text(self.base_config(htdocs, log_level))
         self.process = None
         self.stderr = None
@@ -69,7 +70,9 @@ class Apache:
                 f"DocumentRoot \"{htdocs}\"\n<Directory \"{htdocs}\">\n    Options +Includes\n    Require all granted\n</Directory>\n"
                 f"Include \"{self.folder}/site.conf\"\n")
 
-    def start(self):
+    def start(self, site):
+        """Writes `site` (included after the base config) and starts apache2 in the foreground."""
+        (self.folder / "site.conf").write_text(site)
         check = subprocess.run([BINARY, "-d", str(self.folder), "-f", str(self.folder / "httpd.conf"), "-t"],
                                capture_output=True, text=True)
         assert check.returncode == 0, f"apache2 -t refused the config:\n{check.stderr}\n{self.config_text()}"
@@ -95,11 +98,7 @@ class Apache:
             self.stderr = None
 
     def __enter__(self):
-        try:
-            return self.start()
-        except Exception:
-            self.stop()
-            raise
+        return self
 
     def __exit__(self, *exc):
         self.stop()
@@ -107,6 +106,10 @@ class Apache:
 
     def config_text(self):
         return (self.folder / "httpd.conf").read_text() + "\n--- site.conf\n" + (self.folder / "site.conf").read_text()
+
+    def logs(self):
+        """The tails of its error log and output (stack.STACKS's failure reports call this)."""
+        return self.log()
 
     def log(self):
         parts = []

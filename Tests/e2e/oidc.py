@@ -31,6 +31,7 @@ from joserfc.jwk import KeySet
 from http_client import REQUEST_TIMEOUT, Browser, page_text
 from ports import free_port
 from stack import Stack, running
+from hosts import run_cli
 from users import unique_email
 from waits import wait_for
 
@@ -270,12 +271,12 @@ def authorize(person, url, consent="allow", sign_in=True, hops=12):
     the button matching `consent` ("allow" / "deny"); stops at a redirect that leaves Frontdoor's base (to the
     client) or at a page it cannot go on from."""
     browser, outcome = person.browser, Outcome()
-    base = browser.stack.base
+    frontdoor = (browser.stack.base + "/", getattr(browser.stack, "issuer", browser.stack.base) + "/")
     answer = browser.get(url)
     for _ in range(hops):
         if answer.status_code in (301, 302, 303, 307):
             target = urljoin(answer.url, answer.headers["Location"])
-            if not target.startswith(base + "/"):
+            if not target.startswith(frontdoor):
                 outcome.location = target
                 return outcome
             answer = browser.get(target)
@@ -361,11 +362,12 @@ def userinfo(stack, access_token):
 
 
 class BackChannelReceiver:
-    """A loopback HTTP server taking back-channel logout requests for `client` of `stack` (any path). Each logout
+    """A loopback HTTP server taking back-channel logout requests for client `client_id` of `stack` (any path). Each logout
     token is validated (OpenID Connect Back-Channel Logout 1.0, 2.6) and kept in `received` as (claims, error):
     error None when it passed. Answers 200 to a valid token, 400 otherwise (as the spec asks)."""
 
-    def __init__(self, stack, client_id):
+    def __init__(self, client_id, stack=None):
+        """`stack` may be set later (the receiver's URI goes into the stack's config before the stack exists)."""
         self.stack, self.client_id = stack, client_id
         self.received, self.lock = [], threading.Lock()
         self.port = free_port()
@@ -433,3 +435,10 @@ class BackChannelReceiver:
     def wait_for_logout(self, sid, what="a back-channel logout"):
         """The claims of the first valid logout token naming `sid`, once one arrived."""
         return wait_for(lambda: next((c for c in self.valid_tokens() if c.get("sid") == sid), None), what=what)
+
+
+def in_group(stack, person, group):
+    """Makes `group` (if needed) and puts the person in it, with the operator's commands."""
+    run_cli(stack, "group", "add", group)
+    result = run_cli(stack, "user", "groups", person.email, "--add", group)
+    assert result.returncode == 0, (result.stdout, result.stderr)
