@@ -3,6 +3,7 @@
 // Dependency direction: frontdoor → WebFront → {AccountCore, BrowserID, OAuthClient, FastCGI}; AccountCore → AccountRules.
 // Locking (issue 21) is a leaf every module that needs a lock may import: the one lock type, below all of them.
 // Encodings (base64url) and Curl (the libcurl client) are leaves too (issue 26): one copy each below the modules using them.
+// JOSE (issue 38) is the one JWS implementation, a leaf below BrowserID, OAuthClient and WebFront (the OpenID provider).
 // OAuthClient (issue 8) is its own target, beside BrowserID: the OAuth 2.0 / OpenID Connect client side of social sign-in
 // (provider presets, discovery, JWKS, ID-token checks, token exchange over libcurl). It knows nothing of accounts or HTTP serving.
 // FrontdoorClient (issue 9) is the Swift client library for native apps over the JSON API: FrontdoorClient → AccountRules only
@@ -63,6 +64,14 @@ let package = Package(
         // Base64url, the one copy (issue 26): a leaf without Foundation, since AccountCore and BrowserID may not import
         // each other and both (with OAuthClient and WebFront) need it.
         .target(name: "Encodings"),
+        // JSON Web Signatures, the one implementation (issue 38): compact JWS parse/sign, RS256 and ES256 keys, JWKs and
+        // RFC 7638 thumbprints. A leaf because BrowserID, OAuthClient and WebFront (the OpenID provider) all sign or check
+        // JWS and may not import each other. Ours rather than vapor/jwt-kit: see README "Layout".
+        .target(name: "JOSE", dependencies: [
+            "Encodings",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         // The one libcurl easy-handle wrapper (issue 26): SMTP upload and HTTPS GET/POST are each one CurlTransfer.
         .target(name: "Curl", dependencies: ["CCurl"]),
         // The server side of WebAuthn: its own CBOR subset, COSE keys, authenticator and client data, the two
@@ -83,18 +92,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BrowserID", dependencies: [
-            "COpenSSL", "Curl", "Encodings", "IPAddresses", "Locking",
+            "COpenSSL", "Curl", "Encodings", "IPAddresses", "JOSE", "Locking",
             .product(name: "BigInt", package: "BigInt"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "OAuthClient", dependencies: [
-            "Curl", "Encodings", "Locking",
+            "Curl", "Encodings", "JOSE", "Locking",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "WebFront", dependencies: [
-            "AccountCore", "AccountRules", "BrowserID", "CBuildInfo", "Encodings", "FastCGI", "IPAddresses", "Locking", "OAuthClient",
+            "AccountCore", "AccountRules", "BrowserID", "CBuildInfo", "Encodings", "FastCGI", "IPAddresses", "JOSE", "Locking", "OAuthClient",
             "CQREncode",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -114,6 +123,7 @@ let package = Package(
         .testTarget(name: "AccountRulesTests", dependencies: ["AccountRules"]),
         .testTarget(name: "IPAddressesTests", dependencies: ["IPAddresses", "AccountCore"]),
         .testTarget(name: "EncodingsTests", dependencies: ["Encodings"]),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE", "Encodings"]),
         .testTarget(name: "CurlTests", dependencies: ["Curl", "CCurl"]),
         .testTarget(name: "AccountCoreTests", dependencies: ["AccountCore", "Encodings", "IPAddresses", "Locking", "MailTestKit", "StorageTestKit"]),
         .testTarget(name: "BrowserIDTests", dependencies: ["BrowserID", "IPAddresses", "Locking"], exclude: ["Vectors"]),

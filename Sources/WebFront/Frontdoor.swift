@@ -97,11 +97,12 @@ public struct Frontdoor: Sendable {
         return try handler(context)
     }
 
-    /// The one CSRF check (CSRF.swift), for a request other than GET: on every kind of route but the JSON API, so a
-    /// page or gate that were given a POST would be checked too; a session form only while a session lives.
+    /// The one CSRF check (CSRF.swift), for a request other than GET: on every kind of route but the JSON API and the
+    /// cross-site endpoints (their POST does only what their GET does), so a page or gate that were given a POST would
+    /// be checked too; a session form only while a session lives.
     private func checkCSRF(_ context: RequestContext, kind: RouteKind) throws {
         switch kind {
-        case .api: return
+        case .api, .crossSite: return
         case .sessionForm: if try context.session() != nil { try context.csrf.verify() }
         case .form, .page, .gate, .internal: try context.csrf.verify()
         }

@@ -2,7 +2,8 @@
 //
 // Each route says what it is (`RouteKind`), and the responder makes the CSRF check that kind needs before the
 // handler runs (Frontdoor.route, CSRF.swift): a page cannot forget it. Every request other than GET and HEAD is
-// checked unless its route is the JSON API; RouteKindTests hold the table to that.
+// checked unless its route is the JSON API or a cross-site endpoint (whose POST does what its GET does);
+// RouteKindTests hold the table to that.
 import AccountCore
 import OAuthClient
 
@@ -25,6 +26,10 @@ enum RouteKind: Sendable, CaseIterable {
     case gate
     /// What an operator's backends ask (metrics, internal/provider_token), allowed by address: GET only.
     case `internal`
+    /// Endpoints other sites send a browser to with GET or POST (OpenID Connect's authorize and end_session): cookies
+    /// are read, no CSRF token (the other site cannot have one); POST is handled exactly as GET, so it can do nothing
+    /// a cross-site GET cannot. GET and POST only, both given the same handler (`Route.crossSite`).
+    case crossSite
 }
 
 /// One route: its kind and its handler per method.
@@ -38,6 +43,8 @@ struct Route: Sendable {
     static func api(_ methods: [String: Handler]) -> Route { Route(kind: .api, methods: methods) }
     static func gate(_ methods: [String: Handler]) -> Route { Route(kind: .gate, methods: methods) }
     static func `internal`(_ methods: [String: Handler]) -> Route { Route(kind: .internal, methods: methods) }
+    /// A cross-site endpoint: one handler for GET and POST (it reads its parameters from the query or the form alike).
+    static func crossSite(_ handler: @escaping Handler) -> Route { Route(kind: .crossSite, methods: ["GET": handler, "POST": handler]) }
 }
 
 /// Every route by relative path and method. HEAD is answered by the GET handler.

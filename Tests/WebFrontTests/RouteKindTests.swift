@@ -34,6 +34,9 @@ import Testing
                 #expect(Set(route.methods.keys) == ["GET"], "\(path) is \(route.kind): GET only")
             case .form, .sessionForm:
                 #expect(route.methods.keys.contains { $0 != "GET" }, "\(path) posts nothing: not a form")
+            case .crossSite:
+                #expect(Set(route.methods.keys) == ["GET", "POST"], "\(path) is cross-site: GET and POST alike")
+                #expect(["oidc/authorize", "oidc/logout"].contains(path), "\(path): only OpenID Connect's browser endpoints skip the token")
             }
         }
         #expect(Routes.rootTable().values.allSatisfy { $0.kind == .page && Set($0.methods.keys) == ["GET"] })

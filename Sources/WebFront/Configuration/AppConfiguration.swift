@@ -62,6 +62,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var secondFactor = SecondFactorPolicy().mode
     /// Config section `passkeys` (AppConfiguration+Passkeys.swift).
     public var passkeys = Passkeys()
+    /// The OpenID Connect provider (section `oidc`; AppConfiguration+OpenID.swift) and its clients (`oidc.clients`).
+    public var openID = OpenID()
 
     public init() {}
 

@@ -117,6 +117,15 @@ extension ConfigKeys {
         headerName("gate.headers.account_id", \.gate.headers.accountId, "the gate's header with the account id when `gate.account_id` is `header`"),
         text("passkeys.authenticator_names", \.passkeys.authenticatorNames, "optional file naming authenticators by AAGUID (JSON object or `aaguid: name` lines), so a passkey added without a name gets its authenticator's; read at start (see docs/passkeys.md)"),
         choice("gate.account_id", \.gate.accountId, "for apps keyed on the numeric account id older versions sent as Remote-User: `off`; `header`: the id in `gate.headers.account_id` too; `remote_user`: the id as `gate.headers.user` instead of the username (see docs/headers.md, \"Upgrading\")"),
+        flag("oidc.enabled", \.openID.enabled, "serve the OpenID Connect provider (discovery, authorize, token, userinfo …; see docs/openid-connect.md); the issuer is `public_url` + `base_path`"),
+        duration("oidc.code_lifetime", \.openID.codeLifetime, "life of an authorization code (single use; 10 s to 10 min)"),
+        duration("oidc.access_token_lifetime", \.openID.accessTokenLifetime, "life of an access token (1 min to 24 h)"),
+        duration("oidc.id_token_lifetime", \.openID.idTokenLifetime, "an ID token's `exp` after its issue (1 min to 24 h)"),
+        duration("oidc.refresh_token_lifetime", \.openID.refreshTokenLifetime, "life of a refresh token (rotated at each use), never beyond the Frontdoor session it came from: signing out ends it"),
+        duration("oidc.device_code_lifetime", \.openID.deviceCodeLifetime, "how long a device sign-in (RFC 8628, `<base_path>/device`) waits for its code to be typed and approved"),
+        duration("oidc.device_poll_interval", \.openID.devicePollInterval, "how often a device is told to ask whether its code was approved"),
+        duration("oidc.pushed_request_lifetime", \.openID.pushedRequestLifetime, "life of a pushed authorization request (RFC 9126, `oidc/par`)"),
+        duration("oidc.key_grace", \.openID.keyGrace, "how long a retired signing key stays in the JWKS after `frontdoor keys rotate openid` (at least `oidc.id_token_lifetime`)"),
         choice("second_factor", \.secondFactor, "`optional`: people choose whether to set up two-step sign-in (asked after the password when they have); `required`: a person without a second factor is led to set one up after signing in and can do nothing else but sign out until then (see docs/two-step.md)"),
     ]
 
@@ -124,6 +133,7 @@ extension ConfigKeys {
     static let fileOnly: [(name: String, meaning: String)] = [
         (ProfileFieldsConfig.key, "declared profile fields (a list, see \"Profile fields\")"),
         (SocialProvidersConfig.key, "sign-in providers (a list, see \"Social sign-in providers\" below)"),
+        (OpenIDClientsConfig.key, "the apps that sign people in through the OpenID Connect provider (a list, see \"OpenID Connect clients\")"),
         (MessagesConfig.key, "your wording for any message, per language (see \"Languages\")"),
     ]
 }

@@ -1,7 +1,7 @@
 // ConfigReader.swift: reads the YAML config file and FRONTDOOR_* environment overrides into AppConfiguration.
 //
 // Keys: the key table (ConfigKeys+Table.swift: name, type, meaning; defaults are AppConfiguration's), plus the
-// file-only lists `profile.fields`, `social.providers` and `messages`. File: YAML, nested by section; environment:
+// file-only lists `profile.fields`, `social.providers`, `oidc.clients` and `messages`. File: YAML, nested by section; environment:
 // FRONTDOOR_<SECTION>_<KEY>, e.g. FRONTDOOR_DATABASE_PATH. `frontdoor config reference` prints the table.
 // Durations: plain seconds or a number with s, m, h or d.
 // Paths (database.path, templates.path, …; see ConfigPaths.swift) are made absolute: a relative one written in the file
@@ -29,12 +29,13 @@ public enum ConfigReader {
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         var providers: [ProviderConfiguration] = []
         var messages: [String: [String: String]] = [:]
+        var clients: [OpenIDClient] = []
         let folder = file.map { ConfigPaths.folder(of: $0, currentDirectory: currentDirectory) }
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ConfigError("cannot read config file \(file)")
             }
-            (values, profileFields, providers, messages) = try parseFile(yaml: text, folder: folder)
+            (values, profileFields, providers, messages, clients) = try parseFile(yaml: text, folder: folder)
         }
         var fileKeys = Set(values.keys)
         for key in ConfigKeys.all.map(\.name) {
@@ -45,6 +46,7 @@ public enum ConfigReader {
         configuration.profileFields = profileFields
         configuration.social.providers = providers
         configuration.languages.messages = messages
+        configuration.openID.clients = clients
         for key in ConfigKeys.all {
             guard let value = values[key.name] else { continue }
             do { try key.apply(&configuration, value.trimmingCharacters(in: .whitespaces)) } catch let error as ConfigError {
@@ -63,17 +65,20 @@ public enum ConfigReader {
 
     /// The document's dotted keys, the lists under `profile.fields` (see ProfileFieldsConfig) and `social.providers`
     /// (see SocialProvidersConfig; a relative `client_secret_file` is read from `folder`, the file's), and the `messages`
-    /// overrides (see MessagesConfig), checked.
+    /// overrides (see MessagesConfig) and the OpenID Connect clients under `oidc.clients` (see OpenIDClientsConfig; a
+    /// relative `secret_file` is read from `folder` too), checked.
     static func parseFile(yaml text: String, folder: String? = nil) throws -> (values: [String: String], profileFields: [AppConfiguration.ProfileFieldConfig],
-                                                        providers: [ProviderConfiguration], messages: [String: [String: String]]) {
+                                                        providers: [ProviderConfiguration], messages: [String: [String: String]],
+                                                        clients: [OpenIDClient]) {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch { throw ConfigError("config file is not valid YAML: \(error)") }
-        guard let node else { return ([:], [], [], [:]) }
+        guard let node else { return ([:], [], [], [:], []) }
         guard let mapping = node.mapping else { throw ConfigError("config file must be a mapping of keys to values") }
         var values: [String: String] = [:]
         var profileFields: [AppConfiguration.ProfileFieldConfig] = []
         var providers: [ProviderConfiguration] = []
         var messages: [String: [String: String]] = [:]
+        var clients: [OpenIDClient] = []
         let known = Set(ConfigKeys.all.map(\.name))
         func walk(_ mapping: Node.Mapping, prefix: String) throws {
             for (keyNode, valueNode) in mapping {
@@ -84,6 +89,8 @@ public enum ConfigReader {
                     providers = try SocialProvidersConfig.parse(valueNode, folder: folder)
                 } else if key == MessagesConfig.key {
                     messages = try MessagesConfig.parse(valueNode)
+                } else if key == OpenIDClientsConfig.key {
+                    clients = try OpenIDClientsConfig.parse(valueNode, folder: folder)
                 } else if let nested = valueNode.mapping {
                     try walk(nested, prefix: key + ".")
                 } else if let scalar = valueNode.scalar {
@@ -95,7 +102,7 @@ public enum ConfigReader {
             }
         }
         try walk(mapping, prefix: "")
-        return (values, profileFields, providers, messages)
+        return (values, profileFields, providers, messages, clients)
     }
 
     /// Checks the values against each other and their ranges.
@@ -199,6 +206,7 @@ public enum ConfigReader {
             }
         }
         try validateRetention(c)
+        try validateOpenID(c)
         try MessagesConfig.validate(c.languages, profileFields: c.profileFields.map(\.name))
         try require(ConfigKeys.logLevels.contains(c.log.level), "log.level must be one of \(ConfigKeys.logLevels.joined(separator: ", "))")
         try require(ConfigKeys.logFormats.contains(c.log.format), "log.format must be one of \(ConfigKeys.logFormats.joined(separator: ", "))")
@@ -233,6 +241,7 @@ public enum ConfigReader {
         }
         lines += ProfileFieldsConfig.render(configuration.profileFields)
         lines += SocialProvidersConfig.render(configuration.social.providers)
+        lines += OpenIDClientsConfig.render(configuration.openID.clients)
         lines += MessagesConfig.render(configuration.languages.messages)
         return lines.joined(separator: "\n") + "\n"
     }
