@@ -92,15 +92,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BrowserID", dependencies: [
-            "COpenSSL", "Curl", "Encodings", "IPAddresses", "JOSE", "Locking",
+            "COpenSSL", "Curl", "IPAddresses", "JOSE", "Locking",
             .product(name: "BigInt", package: "BigInt"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "OAuthClient", dependencies: [
             "Curl", "Encodings", "JOSE", "Locking",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "WebFront", dependencies: [
             "AccountCore", "AccountRules", "BrowserID", "CBuildInfo", "Encodings", "FastCGI", "IPAddresses", "JOSE", "Locking", "OAuthClient",

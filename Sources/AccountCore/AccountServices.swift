@@ -46,11 +46,24 @@ public struct AccountServices: Sendable {
     public let secondFactor: SecondFactorSignIn
     public let oneTimeCodes: OneTimeCodes
     public let passkeys: Passkeys
+    /// The OpenID Connect provider's grants and tokens, and its clients (the config's handed in as `openIDClients`).
+    public let openID: OpenIDGrants
+    public let openIDClients: OpenIDClients
 
+    /// Without OpenID clients of the config file (the database's are still there).
     public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
                 composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
                 tokenVault: TokenVault? = nil,
                 clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
+        self.init(database: database, configuration: configuration, validator: validator, composer: composer, transport: transport,
+                  logger: logger, profileFields: profileFields, tokenVault: tokenVault, clock: clock, random: random, openIDClients: [])
+    }
+
+    /// `openIDClients`: the config file's OpenID clients (`oidc.clients`), handed in by the web layer.
+    public init(database: AppDatabase, configuration: CoreConfiguration, validator: Validator,
+                composer: any MailComposer, transport: any MailTransport, logger: Logger, profileFields: [ProfileField] = [],
+                tokenVault: TokenVault? = nil,
+                clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(), openIDClients configuredClients: [OpenIDClient]) {
         self.database = database
         self.configuration = configuration
         self.clock = clock
@@ -101,6 +114,9 @@ public struct AccountServices: Sendable {
         signInMethods = SignInMethods(database: database, audit: audit, clock: clock, oneTimeCodes: oneTimeCodes)
         passkeys = Passkeys(database: database, policy: configuration.passkeys, sessions: sessions, lockout: lockout, mail: mail,
                             audit: audit, clock: clock, random: random, logger: logger)
+        openID = OpenIDGrants(database: database, policy: configuration.openID, sessionIdleTimeout: configuration.session.idleTimeout,
+                              audit: audit, clock: clock, random: random, logger: logger)
+        openIDClients = OpenIDClients(database: database, clock: clock, random: random, configured: configuredClients)
         secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
                                           policy: configuration.secondFactor, clock: clock, random: random, logger: logger, passkeys: passkeys)
         // Social sign-in and residences ask the second step of an account with a second factor.

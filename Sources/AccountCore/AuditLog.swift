@@ -47,6 +47,19 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case passkeyRemoved = "passkey_removed"
     case passkeyRenamed = "passkey_renamed"
     case passkeySignCountWentBack = "passkey_sign_count_went_back"
+    /// OpenID Connect provider (Sources/AccountCore/OpenID): a used code presented again (the grant it issued is revoked),
+    case openIDCodeReused = "oidc_code_reused"
+    /// a used refresh token presented again (its whole grant, the family, is revoked),
+    case openIDRefreshTokenReused = "oidc_refresh_token_reused"
+    case openIDClientAdded = "oidc_client_added"
+    case openIDClientRemoved = "oidc_client_removed"
+    case openIDClientSecretRotated = "oidc_client_secret_rotated"
+    case openIDConsentGiven = "oidc_consent_given"
+    case openIDConsentWithdrawn = "oidc_consent_withdrawn"
+    case openIDDeviceApproved = "oidc_device_approved"
+    case openIDDeviceDenied = "oidc_device_denied"
+    /// a back-channel logout given up after its last attempt.
+    case openIDLogoutAbandoned = "oidc_logout_abandoned"
 }
 
 /// One audit row.

@@ -178,6 +178,8 @@ public struct CoreConfiguration: Sendable, Equatable {
     public var secondFactor = SecondFactorPolicy()
     /// The site as a passkeys relying party (`public_url`, `passkeys.authenticator_names`).
     public var passkeys = PasskeyPolicy.default
+    /// The OpenID Connect provider's lifetimes (config section `oidc`).
+    public var openID = OpenIDPolicy.default
 
     public init(session: SessionPolicy = .default, password: PasswordPolicy = .default, mail: MailPolicy = .default,
                 lockout: LockoutPolicy = .default, signUp: SignUpPolicy = .default) {

@@ -1,14 +1,13 @@
 // Signatures.swift: checking JWS signatures with BrowserID keys, always through a maintained implementation.
-// RS256 (RSA of 2048 bits and more, PKCS#1 v1.5 with SHA-256) goes through swift-crypto. The legacy algorithms,
+// RS256 (RSA of 2048 bits and more, PKCS#1 v1.5 with SHA-256) goes through JOSE (swift-crypto), as every RS256 check does. The legacy algorithms,
 // RS128 (RSA of 1024 or 1280 bits), DS128 (DSA with SHA-1) and DS256 (DSA with SHA-256), go through OpenSSL's libcrypto
 // and only count where the verifier's policy accepts them (`browserid.legacy_algorithms`). RS64 (512-bit RSA,
 // factorable in hours) is never checked: its signatures are always invalid. Short RSA signatures (jwcrypto drops
 // leading zero bytes) are left-padded to the modulus size.
 import BigInt
 import COpenSSL
-import Crypto
-import _CryptoExtras
 import Foundation
+import JOSE
 
 enum Signatures {
     /// The algorithms an operator may turn on for an old identity provider; everything else but RS256 is refused.
@@ -33,9 +32,8 @@ enum Signatures {
         let padded = [UInt8](repeating: 0, count: size - signature.count) + signature
         let modulus = bytes(n), exponent = bytes(e)
         if n.bitWidth >= 2048 {
-            guard let key = try? _RSA.Signing.PublicKey(n: modulus, e: exponent) else { return false }
-            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: padded), for: SHA256.hash(data: message),
-                                        padding: .insecurePKCS1v1_5)
+            guard let key = try? JSONWebKey(modulus: modulus, exponent: exponent) else { return false }
+            return key.isValidSignature(padded, for: message)
         }
         return fd_rsa_verify(modulus, modulus.count, exponent, exponent.count, message, message.count, padded, padded.count) == 1
     }

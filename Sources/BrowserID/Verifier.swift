@@ -10,8 +10,8 @@
 // `source` through a FetchBudget (at most maxFetches, none once the deadline has passed, each told the deadline so a
 // fetch is cut there), and a source that is too busy to fetch at all (FetchesBusy) ends the verification at once.
 // Not done: Persona's "the email domain's own support document wins over a secondary" lookup.
-import Encodings
 import Foundation
+import JOSE
 
 /// How much a verifier trusts.
 public struct VerifierPolicy: Sendable {
@@ -82,10 +82,10 @@ public struct Verifier: Sendable {
 
     private func check(_ bundle: String, audience: String, now: Date, fetches: inout FetchBudget) throws -> VerificationResult {
         guard bundle.utf8.count <= 65_536 else { throw BrowserIDError(reason: "malformed backed assertion") }
-        let parts = Base64URL.parts(bundle[...], separator: UInt8(ascii: "~"))
+        let parts = CompactParts.split(bundle[...], separator: UInt8(ascii: "~"))
         guard parts.count >= 2 else { throw BrowserIDError(reason: parts.first?.contains(".") == true ? "no certificates provided" : "malformed backed assertion") }
         guard parts.count == 2 else { throw BrowserIDError(reason: "certificate chaining is not yet allowed") }
-        let certificateJWS = try JWS(parts[0]), assertionJWS = try JWS(parts[1])
+        let certificateJWS = try JWS.browserID(parts[0]), assertionJWS = try JWS.browserID(parts[1])
         let certificate = try IdentityCertificate(jws: certificateJWS, token: String(parts[0]))
 
         guard let expires = JWS.milliseconds(assertionJWS.payload["exp"]) else { throw BrowserIDError(reason: "assertion has no expiration") }

@@ -8,7 +8,8 @@
 //       409 .pending, 422 .validation(message:fields:), 429 .throttled, anything else .server(status:message:)
 // The message is the server's own sentence, ready to show. Problems found before sending (AccountRules' validators)
 // are .invalid(ValidationErrors); a connection that failed on every attempt is .connection; a 2xx answer that is not
-// the JSON expected is .invalidResponse; a call that needs a signed-in account without one is .notSignedIn.
+// the JSON expected is .invalidResponse; a call that needs a signed-in account without one is .notSignedIn. The
+// provider sign-in adds .openIDRefused (the OAuth error code and description) and .openIDStateMismatch.
 import AccountRules
 import Foundation
 #if canImport(FoundationNetworking)
@@ -46,6 +47,11 @@ public enum FrontdoorClientError: Error, Sendable, Equatable {
     case invalidResponse
     /// The call needs a signed-in account and there is none.
     case notSignedIn
+    /// The provider sign-in (FrontdoorClient+OpenID.swift) was refused: the OAuth `error` code the server sent to the
+    /// redirect URI or from its token endpoint (access_denied, login_required, invalid_grant …) and its description.
+    case openIDRefused(error: String, message: String)
+    /// The browser came back to another URL than the redirect URI, or without the `state` this sign-in sent.
+    case openIDStateMismatch
 
     /// The server's message, or a description of a client-side problem (English).
     public var message: String {
@@ -53,13 +59,14 @@ public enum FrontdoorClientError: Error, Sendable, Equatable {
         case .invalid(let errors):
             return errors.fieldNames.flatMap { errors.messages(for: $0, in: .english) }.joined(separator: ", ")
         case .validation(let message, _), .unauthorized(let message), .forbidden(let message), .notFound(let message),
-             .throttled(let message), .server(_, let message), .secondFactorExpired(let message):
+             .throttled(let message), .server(_, let message), .secondFactorExpired(let message), .openIDRefused(_, let message):
             return message
         case .secondFactorRequired(let challenge): return challenge.message
         case .pending: return "The request is waiting for approval."
         case .connection(let reason): return "The server could not be reached: \(reason)"
         case .invalidResponse: return "The server's answer could not be read."
         case .notSignedIn: return "Not signed in."
+        case .openIDStateMismatch: return "The sign-in came back with an answer to another request."
         }
     }
 

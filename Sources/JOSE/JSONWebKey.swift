@@ -80,6 +80,12 @@ public struct JSONWebKey: Sendable, Equatable {
         }
     }
 
+    /// An RSA key's modulus and exponent (big-endian, no leading zeros); nil for P-256.
+    public var rsaComponents: (modulus: [UInt8], exponent: [UInt8])? {
+        guard case let .rsa(key) = material, let primitives = try? key.getKeyPrimitives() else { return nil }
+        return (Self.trimmed(primitives.modulus), Self.trimmed(primitives.publicExponent))
+    }
+
     /// The members RFC 7638 hashes: the key type's required ones only.
     public var requiredMembers: [String: String] {
         switch material {

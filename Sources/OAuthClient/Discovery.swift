@@ -2,12 +2,10 @@
 // (<issuer>/.well-known/openid-configuration, whose `issuer` must equal the configured one) and the JWKS at its
 // jwks_uri, both cached. Options: lifetime (how long either is kept, default 1 h), now (the clock).
 // Keys are fetched again, once per check, when an ID token names a kid the cached set lacks (rotation).
-// Keys of other types, for encryption only, or RSA under 2048 bits are skipped.
-import Crypto
-import Encodings
+// Keys are JOSE's JSONWebKey: keys of other types, for encryption only, or RSA under 2048 bits are skipped.
 import Foundation
+import JOSE
 import Locking
-import _CryptoExtras
 
 /// The parts of a discovery document the flow uses.
 struct DiscoveryDocument: Sendable, Equatable {
@@ -17,50 +15,6 @@ struct DiscoveryDocument: Sendable, Equatable {
     /// Empty when the provider has none.
     var userInfoEndpoint: String
     var jwksURI: String
-}
-
-/// One signing key from a JWKS.
-struct JSONWebKey: Sendable {
-    enum Material: Sendable {
-        case rsa(_RSA.Signing.PublicKey)
-        case p256(P256.Signing.PublicKey)
-    }
-
-    var kid: String?
-    /// The key's `alg` member, when it has one (the token's alg must then match).
-    var alg: String?
-    var material: Material
-
-    /// The JWS algorithm this key verifies.
-    var algorithm: String {
-        switch material {
-        case .rsa: "RS256"
-        case .p256: "ES256"
-        }
-    }
-
-    /// The key in `members`, or nil when it is not an RS256/ES256 signing key this client can use.
-    init?(_ members: [String: JSONValue]) {
-        if let use = members["use"]?.string, use != "sig" { return nil }
-        kid = members["kid"]?.string
-        alg = members["alg"]?.string
-        switch members["kty"]?.string {
-        case "RSA":
-            guard let n = members["n"]?.string.flatMap({ Base64URL.decode(Substring($0)) }),
-                  let e = members["e"]?.string.flatMap({ Base64URL.decode(Substring($0)) }),
-                  let key = try? _RSA.Signing.PublicKey(n: n, e: e) else { return nil }
-            material = .rsa(key)
-        case "EC":
-            guard members["crv"]?.string == "P-256",
-                  let x = members["x"]?.string.flatMap({ Base64URL.decode(Substring($0)) }), x.count == 32,
-                  let y = members["y"]?.string.flatMap({ Base64URL.decode(Substring($0)) }), y.count == 32,
-                  let key = try? P256.Signing.PublicKey(rawRepresentation: x + y) else { return nil }
-            material = .p256(key)
-        default:
-            return nil
-        }
-        if let alg, alg != algorithm { return nil }
-    }
 }
 
 /// The cached discovery document and keys of one issuer. Thread-safe.
@@ -94,7 +48,7 @@ final class OpenIDMetadata: Sendable {
         let uri = try document().jwksURI
         let set = try http.getObject(uri, what: "JWKS \(uri)")
         guard let items = set["keys"]?.array else { throw OAuthError.invalidResponse("JWKS \(uri) has no keys list") }
-        let keys = items.compactMap { $0.object.flatMap(JSONWebKey.init) }
+        let keys = items.compactMap { item in item.object.flatMap { try? JSONWebKey(members: $0.compactMapValues(\.string)) } }
         cache.withLock { $0.keys = (keys, time.addingTimeInterval(lifetime)) }
         return keys
     }

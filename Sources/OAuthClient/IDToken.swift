@@ -4,10 +4,9 @@
 // (`alternateIssuers` too: Google also writes "accounts.google.com"); aud holds client_id; azp, when present or when
 // there are several audiences, == client_id; exp after now - leeway; iat not after now + leeway; nonce == expected;
 // sub present. Options: leeway (default 60 s). Every failure → OAuthError.invalidIDToken(reason).
-import Crypto
-import Encodings
+// The JWS is parsed and its signature checked by JOSE, the project's one JWS implementation.
 import Foundation
-import _CryptoExtras
+import JOSE
 
 /// The claims of a checked ID token.
 struct IDTokenClaims: Sendable {
@@ -30,23 +29,27 @@ struct IDTokenCheck: Sendable {
     /// The claims of `token` once every check passed; `keys(refetch)` gives the issuer's keys.
     func verify(_ token: String, keys: (_ refetch: Bool) throws -> [JSONWebKey]) throws -> IDTokenClaims {
         func refuse(_ reason: String) -> OAuthError { .invalidIDToken(reason) }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else { throw refuse("not a compact JWS") }
-        guard let header = try? JSONValue.object(headerBytes, what: "header"),
-              let claims = try? JSONValue.object(payloadBytes, what: "claims") else { throw refuse("header or claims are not JSON objects") }
-        let alg = header["alg"]?.string ?? "(none)"
-        guard alg == "RS256" || alg == "ES256" else { throw refuse("alg \(alg) is not accepted (RS256 or ES256 only)") }
-        if header["crit"] != nil { throw refuse("crit header parameters are not supported") }
-        let kid = header["kid"]?.string
-        let signed = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        let jws: JWS
+        do { jws = try JWS(token) } catch {
+            switch error {
+            case .notCompact: throw refuse("not a compact JWS")
+            case .noAlgorithm: throw refuse("alg (none) is not accepted (RS256 or ES256 only)")
+            case .criticalHeader: throw refuse("crit header parameters are not supported")
+            default: throw refuse("header or claims are not JSON objects")
+            }
+        }
+        guard let claims = try? JSONValue.object(jws.payloadBytes, what: "claims") else { throw refuse("header or claims are not JSON objects") }
+        guard let alg = JSONWebKey.Algorithm(rawValue: jws.algorithm) else {
+            throw refuse("alg \(jws.algorithm) is not accepted (RS256 or ES256 only)")
+        }
+        let kid = jws.keyID
         func candidates(_ set: [JSONWebKey]) -> [JSONWebKey] {
             set.filter { $0.algorithm == alg && (kid == nil || $0.kid == kid) }
         }
         var matching = candidates(try keys(false))
         if matching.isEmpty { matching = candidates(try keys(true)) }
-        guard !matching.isEmpty else { throw refuse("no \(alg) key \(kid ?? "(no kid)") in the issuer's JWKS") }
-        guard matching.contains(where: { Self.isValid(signature, over: signed, key: $0) }) else { throw refuse("bad signature") }
+        guard !matching.isEmpty else { throw refuse("no \(alg.rawValue) key \(kid ?? "(no kid)") in the issuer's JWKS") }
+        guard matching.contains(where: { jws.isSigned(by: $0) }) else { throw refuse("bad signature") }
         return try checkClaims(claims)
     }
 
@@ -74,17 +77,5 @@ struct IDTokenCheck: Sendable {
         guard let subject = claims["sub"]?.string, !subject.isEmpty else { throw refuse("no sub") }
         return IDTokenClaims(subject: subject, email: claims["email"]?.string, emailVerified: claims["email_verified"]?.bool ?? false,
                              name: claims["name"]?.string, preferredUsername: claims["preferred_username"]?.string)
-    }
-
-    /// Whether `signature` over `message` verifies with `key` (PKCS #1 v1.5 for RSA; r‖s, 64 bytes, for P-256).
-    static func isValid(_ signature: [UInt8], over message: [UInt8], key: JSONWebKey) -> Bool {
-        switch key.material {
-        case let .rsa(publicKey):
-            return publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: message),
-                                              padding: .insecurePKCS1v1_5)
-        case let .p256(publicKey):
-            guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-            return publicKey.isValidSignature(ecdsa, for: SHA256.hash(data: message))
-        }
     }
 }

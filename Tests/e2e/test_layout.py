@@ -66,7 +66,8 @@ def test_no_source_file_imports_a_module_of_this_package_its_target_does_not_dec
 
 def test_the_direction_rules_hold(package):
     """frontdoor -> WebFront -> {AccountCore, BrowserID, OAuthClient, FastCGI}; AccountCore -> AccountRules;
-    FrontdoorClient -> AccountRules; never the reverse, and the three protocol modules never import each other."""
+    FrontdoorClient -> AccountRules; never the reverse, and the three protocol modules never import each other.
+    JOSE is a leaf (Encodings only) below BrowserID, OAuthClient and WebFront."""
     def reaches(start):
         seen, todo = set(), [start]
         while todo:
@@ -81,4 +82,7 @@ def test_the_direction_rules_hold(package):
         for b in ("AccountCore", "BrowserID", "FastCGI", "OAuthClient"):
             assert a == b or b not in reaches(a), f"{a} reaches {b}"
     assert reaches("FrontdoorClient") - {"Locking"} <= {"AccountRules"}
+    # JOSE, the one JWS implementation, stays a leaf every protocol module can use (issue 38).
+    assert reaches("JOSE") <= {"Encodings"}
+    assert {"JOSE"} <= package["BrowserID"] & package["OAuthClient"] & package["WebFront"]
     assert "FastCGI" in package["WebFront"] and "WebFront" in package["frontdoor"]

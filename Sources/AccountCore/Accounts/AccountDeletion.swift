@@ -71,7 +71,7 @@ public struct AccountDeletion: Sendable {
     func deleteAccount(_ accountId: Int64, client: ClientInfo, detail: String, anonymize: Bool = true, in tx: Transaction) throws -> String {
         let addresses = try tx.emailAddresses(of: accountId)
         let primary = addresses.first(where: \.isPrimary)?.address ?? ""
-        guard try tx.deleteAccountRow(accountId) else { throw AccountError.notFound }
+        guard try tx.deleteAccountRow(accountId, at: clock.now()) else { throw AccountError.notFound }
         for email in addresses {
             // The queue's key is `address.lowercased()` (MailQueue.enqueue); invitations use the normalized form.
             try tx.deleteUnsentMail(recipientKey: email.address.lowercased())

@@ -167,7 +167,7 @@ public struct Administration: Sendable {
         let passwordHash = try hasher.hash(password)
         return try database.write { tx in
             guard try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now()) else { throw AdministrationError.noAccount(String(accountId)) }
-            let ended = try tx.deleteSessions(of: accountId)
+            let ended = try tx.deleteSessions(of: accountId, at: clock.now())
             try audit.record(.passwordChanged, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
                              detail: "by the operator; \(ended) session(s) ended", in: tx)
             return ended
@@ -204,7 +204,7 @@ public struct Administration: Sendable {
     public func revokeSessions(accountId: Int64, client: ClientInfo) throws -> Int {
         let live = try liveSessions(accountId: accountId).count
         try database.write { tx in
-            try tx.deleteSessions(of: accountId)
+            try tx.deleteSessions(of: accountId, at: clock.now())
             try audit.record(.sessionRevoked, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
                              detail: "\(live) session(s) by the operator", in: tx)
         }

@@ -140,7 +140,7 @@ public struct Lockout: Sendable {
         let until = clock.now().timeIntervalSince1970 + (duration ?? policy.duration)
         try database.write { tx in
             try tx.setLockedUntil(until, accountId: accountId)
-            try tx.deleteSessions(of: accountId)
+            try tx.deleteSessions(of: accountId, at: clock.now())
             try audit.record(.lockout, accountId: accountId, email: try primaryAddress(accountId, in: tx), client: client,
                              detail: "by the operator", in: tx)
         }

@@ -96,7 +96,7 @@ public struct PasswordChange: Sendable {
             guard try tx.setPasswordHash(passwordHash, of: accountId, at: now, onlyIfUnset: setting) else {
                 throw setting ? blankCurrent : AccountError.notFound
             }
-            let ended = try tx.deleteSessions(of: accountId, keeping: digest)
+            let ended = try tx.deleteSessions(of: accountId, keeping: digest, at: clock.now())
             try tokens.voidAll(.reset, accountId: accountId, in: tx)
             let primary = try EmailAddress.primaryAddress(of: accountId, in: tx) ?? ""
             if !primary.isEmpty { try mail.enqueue(.passwordChanged(providers: try tx.socialProviders(accountId: accountId)), to: primary, in: tx) }

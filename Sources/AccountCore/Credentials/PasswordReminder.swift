@@ -93,7 +93,7 @@ public struct PasswordReminder: Sendable {
             _ = try tx.setPasswordHash(passwordHash, of: accountId, at: clock.now())
             try IdentityProof.settle(accountId: accountId, browser: binding, reason: "password reset in another browser", client: client,
                                      audit: audit, in: tx)
-            try tx.deleteSessions(of: accountId)
+            try tx.deleteSessions(of: accountId, at: clock.now())
             try tokens.voidAll(.reset, accountId: accountId, in: tx)
             // The link proves the mailbox, not the second factor: with one still to come, the lock and the failures
             // stay (else each reset would buy whoever reads the mail a fresh round of code guesses).

@@ -51,7 +51,7 @@ public struct SessionManagement: Sendable {
     public func revoke(handle: String, accountId: Int64, client: ClientInfo) throws {
         guard let prefix = Self.bytes(hex: handle), prefix.count == 16 else { throw AccountError.notFound }
         try database.write { tx in
-            guard try tx.deleteSession(accountId: accountId, digestPrefix: prefix) > 0 else { throw AccountError.notFound }
+            guard try tx.deleteSession(accountId: accountId, digestPrefix: prefix, at: sessions.clock.now()) > 0 else { throw AccountError.notFound }
             try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: tx), client: client,
                              detail: "session \(handle.prefix(12).lowercased()) by its owner", in: tx)
         }
@@ -62,7 +62,7 @@ public struct SessionManagement: Sendable {
     @discardableResult
     public func revokeOthers(accountId: Int64, except digest: Data, client: ClientInfo) throws -> Int {
         let ended = try database.write { tx -> Int in
-            let ended = try tx.deleteSessions(of: accountId, keeping: digest)
+            let ended = try tx.deleteSessions(of: accountId, keeping: digest, at: sessions.clock.now())
             try audit.record(.sessionRevoked, accountId: accountId, email: try primary(accountId, in: tx), client: client,
                              detail: "\(ended) other session(s) by its owner", in: tx)
             return ended

@@ -168,6 +168,6 @@ public struct Sessions: Sendable {
     /// it (the DELETE's changed-row count: of two sign-outs at once, one ends the session).
     @discardableResult
     func revoke(digest: Data, in tx: Transaction) throws -> Bool {
-        try tx.deleteSession(digest: digest) == 1
+        try tx.deleteSession(digest: digest, at: clock.now()) == 1
     }
 }

@@ -43,7 +43,7 @@ enum IdentityProof {
                              detail: "\(identity.provider): \(reason)", in: tx)
             unlinked.append(identity.provider)
         }
-        if !unlinked.isEmpty { try tx.deleteSessions(of: accountId) }
+        if !unlinked.isEmpty { try tx.deleteSessions(of: accountId, at: audit.clock.now()) }
         return unlinked
     }
 

@@ -33,8 +33,24 @@ public final class AppDatabase: Sendable {
     }
 
     /// Runs `body` in a write transaction: all of it or none. `body` may run again after a serialization conflict.
+    /// When `body` throws `CommittedFailure`, what it wrote is committed and then its inner error is thrown.
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try backend.write(body)
+        let outcome = try backend.write { tx -> Result<T, CommittedError> in
+            do {
+                return .success(try body(tx))
+            } catch let failure as CommittedFailure {
+                return .failure(CommittedError(error: failure.error))
+            }
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let committed): throw committed.error
+        }
+    }
+
+    /// `CommittedFailure`'s error carried out of the backend as a value (so the backend commits).
+    private struct CommittedError: Error {
+        let error: any Error
     }
 
     /// Opens the SQLite file at `path` only when it exists and (unless `requireCurrent` is false: `backup` copies

@@ -61,6 +61,14 @@ public enum DatabaseCopy {
         Table(name: "recoveryCode", key: ["id"], identity: true),
         Table(name: "passkey", key: ["id"], identity: true),
         Table(name: "passkeyChallenge", key: ["digest"], identity: false),
+        Table(name: "openIDClient", key: ["id"], identity: false),
+        Table(name: "openIDGrant", key: ["id"], identity: false),
+        Table(name: "openIDCode", key: ["digest"], identity: false),
+        Table(name: "openIDToken", key: ["digest"], identity: false),
+        Table(name: "openIDConsent", key: ["accountId", "clientId"], identity: false),
+        Table(name: "openIDDevice", key: ["digest"], identity: false),
+        Table(name: "openIDPushedRequest", key: ["digest"], identity: false),
+        Table(name: "openIDLogoutDelivery", key: ["id"], identity: true),
     ]
 
     /// The migrations' own bookkeeping (GRDB's on SQLite, ours on PostgreSQL): each side keeps its own, not copied.

@@ -38,7 +38,7 @@ extension Retention {
                 let found = try tx.unconfirmedAccounts(before: cutoff.timeIntervalSince1970, now: now.timeIntervalSince1970, limit: batchSize)
                 for accountId in found {
                     let addresses = try tx.emailAddresses(of: accountId)
-                    guard try tx.deleteAccountRow(accountId) else { continue }
+                    guard try tx.deleteAccountRow(accountId, at: now) else { continue }
                     for email in addresses {
                         try tx.deleteUnsentMail(recipientKey: email.address.lowercased())
                         try tx.deleteUsedInvites(for: email.address)

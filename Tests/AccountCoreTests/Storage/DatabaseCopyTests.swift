@@ -199,6 +199,26 @@ import StorageTestKit
                 try insert(tx, "passkeyChallenge", ["digest": digest(820 + id), "purpose": used ? "sign_in" : "register", "accountId": used ? nil : id,
                                                     "bindingDigest": digest(830 + id), "createdAt": t0, "expiresAt": t0 + 300, "usedAt": used ? t0 + 1 : nil])
             }
+            try insert(tx, "openIDClient", ["id": "cli", "name": "Clé", "secretDigests": digest(900) + digest(901), "isPublic": false,
+                                            "redirectURIs": "https://a.example/cb\nhttps://b.example/cb", "postLogoutRedirectURIs": "",
+                                            "scopes": "openid email", "allow": "group:staff", "requiresSecondFactor": true, "firstParty": false,
+                                            "subjectType": "pairwise", "backchannelLogoutURI": nil, "apiSignIn": false, "createdAt": t0])
+            try insert(tx, "openIDGrant", ["id": "g1", "clientId": "cli", "accountId": 1, "sessionDigest": digest(1), "sid": "s1",
+                                           "scopes": "openid", "nonce": nil, "authTime": t0, "factors": 2, "backchannel": true, "createdAt": t0,
+                                           "expiresAt": t0 + 86_400, "lastUsedAt": t0 + 1, "revokedAt": nil])
+            try insert(tx, "openIDCode", ["digest": digest(910), "clientId": "cli", "accountId": 1, "sessionDigest": digest(1),
+                                          "redirectURI": "https://a.example/cb", "scopes": "openid", "nonce": "n", "codeChallenge": nil,
+                                          "authTime": t0, "factors": 1, "createdAt": t0, "expiresAt": t0 + 60, "usedAt": t0 + 1, "grantId": "g1"])
+            try insert(tx, "openIDToken", ["digest": digest(911), "kind": "refresh", "grantId": "g1", "scopes": "openid", "createdAt": t0,
+                                           "expiresAt": t0 + 600, "usedAt": nil])
+            try insert(tx, "openIDConsent", ["accountId": 1, "clientId": "cli", "scopes": "openid email", "grantedAt": t0, "lastUsedAt": nil])
+            try insert(tx, "openIDDevice", ["digest": digest(912), "userCodeDigest": digest(913), "clientId": "cli", "scopes": "openid",
+                                            "state": "pending", "pollInterval": 5.0, "lastPolledAt": nil, "accountId": nil, "sessionDigest": nil,
+                                            "authTime": nil, "factors": nil, "grantId": nil, "createdAt": t0, "expiresAt": t0 + 600])
+            try insert(tx, "openIDPushedRequest", ["digest": digest(914), "clientId": "cli", "parameters": "{\"scope\":\"openid\"}",
+                                                   "createdAt": t0, "expiresAt": t0 + 90, "usedAt": nil])
+            try insert(tx, "openIDLogoutDelivery", ["id": 7, "clientId": "cli", "accountId": 5, "sid": "s0", "grantId": "g0", "attempts": 2,
+                                                    "dueAt": t0 + 30, "createdAt": t0, "deliveredAt": nil, "abandonedAt": nil])
             try insert(tx, "invite", ["digest": digest(700), "address": "New@Example.org", "normalizedAddress": "new@example.org", "createdAt": t0,
                                       "expiresAt": t0 + 86_400, "usedAt": nil])
             try insert(tx, "invite", ["digest": digest(701), "address": "used@example.org", "normalizedAddress": "used@example.org", "createdAt": t0,

@@ -192,6 +192,11 @@ public final class PostgresBackend: StorageBackend, @unchecked Sendable {
             do {
                 let result = try body(Transaction(connection: PostgresTransaction(connection: connection, changes: changes),
                                                   dialect: .postgresql))
+                // A body that let a failed statement pass (try?) left an aborted transaction, whose COMMIT rolls back
+                // without an error: the caller must not hear that it committed (least of all a CommittedFailure).
+                guard !connection.transactionFailed else {
+                    throw StorageError.failed("postgresql: the transaction was aborted by an earlier statement; nothing was committed")
+                }
                 try connection.simple("COMMIT")
                 changes.committed = true
                 return result

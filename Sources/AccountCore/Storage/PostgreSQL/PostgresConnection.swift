@@ -63,6 +63,9 @@ final class PostgresConnection {
         return descriptor.fd >= 0 && poll(&descriptor, 1, 0) == 0
     }
 
+    /// Whether the open transaction was aborted by a failed statement: its COMMIT would answer ROLLBACK, not an error.
+    var transactionFailed: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+
     /// Runs a statement without parameters or preparation (BEGIN, COMMIT, SAVEPOINT …).
     func simple(_ sql: String) throws {
         roundTrips?.add()

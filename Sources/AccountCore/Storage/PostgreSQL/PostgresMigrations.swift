@@ -299,4 +299,5 @@ enum PostgresMigrations {
         + secondFactor
         + oneTimeCodes
         + passkeys
+        + openID
 }

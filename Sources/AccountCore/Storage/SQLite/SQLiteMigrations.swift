@@ -308,6 +308,7 @@ extension SQLiteBackend {
         registerSecondFactorSteps(&migrator)
         registerOneTimeCodeSteps(&migrator)
         registerPasskeySteps(&migrator)
+        registerOpenIDSteps(&migrator)
         return migrator
     }
 }

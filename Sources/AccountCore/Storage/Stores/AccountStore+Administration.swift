@@ -28,8 +28,10 @@ extension Transaction {
 
     /// Deletes the account's row (addresses, sessions, tokens, profile values and failed sign-ins go by cascade);
     /// false when there is no such account.
-    func deleteAccountRow(_ accountId: Int64) throws -> Bool {
+    /// Its OpenID grants end first (`at`), queueing their back-channel logouts, which outlive the account.
+    func deleteAccountRow(_ accountId: Int64, at now: Date) throws -> Bool {
         sessionsChanged(.account(accountId))
+        try endOpenIDGrants(where: "accountId = ?", [accountId], at: now)
         return try execute("DELETE FROM account WHERE id = ?", [accountId]) == 1
     }
 

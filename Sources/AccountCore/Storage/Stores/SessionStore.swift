@@ -48,10 +48,11 @@ extension Transaction {
         [now.timeIntervalSince1970, digest, staleBefore.timeIntervalSince1970]
     }
 
-    /// Deletes the session `digest`; returns how many rows went (0 or 1).
+    /// Deletes the session `digest` (ending its OpenID grants at `now`); returns how many rows went (0 or 1).
     @discardableResult
-    func deleteSession(digest: Data) throws -> Int {
+    func deleteSession(digest: Data, at now: Date) throws -> Int {
         sessionsChanged(.session(digest))
+        try endOpenIDGrants(where: "sessionDigest = ?", [digest], at: now)
         return try execute("DELETE FROM session WHERE digest = ?", [digest])
     }
 
@@ -106,10 +107,11 @@ extension Transaction {
     /// Deletes the account's session whose digest begins with the 16 bytes `prefix` (a session's handle); returns how
     /// many went. Digests are 32 bytes, so the prefix is the range from `prefix`+00… to `prefix`+ff… (blobs compare
     /// bytewise on both backends, and the range uses the primary key).
-    func deleteSession(accountId: Int64, digestPrefix prefix: Data) throws -> Int {
+    func deleteSession(accountId: Int64, digestPrefix prefix: Data, at now: Date) throws -> Int {
         let low = prefix + Data(repeating: 0x00, count: 32 - prefix.count)
         let high = prefix + Data(repeating: 0xff, count: 32 - prefix.count)
         sessionsChanged(.account(accountId))
+        try endOpenIDGrants(where: "accountId = ? AND sessionDigest >= ? AND sessionDigest <= ?", [accountId, low, high], at: now)
         return try execute("DELETE FROM session WHERE accountId = ? AND digest >= ? AND digest <= ?", [accountId, low, high])
     }
 
@@ -207,11 +209,16 @@ extension Transaction {
         try execute("UPDATE session SET authenticatedAt = ? WHERE digest = ? AND accountId = ?", [now, digest, accountId]) == 1
     }
 
-    /// Ends every session of the account, but the one with digest `kept` when given; returns how many ended.
+    /// Ends every session of the account (and their OpenID grants, at `now`), but the one with digest `kept` when given;
+    /// returns how many ended.
     @discardableResult
-    func deleteSessions(of accountId: Int64, keeping kept: Data? = nil) throws -> Int {
+    func deleteSessions(of accountId: Int64, keeping kept: Data? = nil, at now: Date) throws -> Int {
         sessionsChanged(.account(accountId))
-        guard let kept else { return try execute("DELETE FROM session WHERE accountId = ?", [accountId]) }
+        guard let kept else {
+            try endOpenIDGrants(where: "accountId = ?", [accountId], at: now)
+            return try execute("DELETE FROM session WHERE accountId = ?", [accountId])
+        }
+        try endOpenIDGrants(where: "accountId = ? AND sessionDigest <> ?", [accountId, kept], at: now)
         return try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
     }
 }

@@ -56,7 +56,7 @@ import StorageTestKit
         _ = try hosts.b.findBrowserSession(digest: digest)
         #expect(try #require(hosts.b.figures).roundTrips == tripsBefore, "a hit costs no round trip")
 
-        try hosts.a.write { tx in _ = try tx.deleteSession(digest: digest) }
+        try hosts.a.write { tx in _ = try tx.deleteSession(digest: digest, at: Date()) }
         #expect(try hosts.a.findBrowserSession(digest: digest) == nil, "the host that signed out forgets at once")
         let delay = try waitUntil("B forgets the session") { try hosts.b.findBrowserSession(digest: digest) == nil }
         #expect(delay < 1)
@@ -77,7 +77,7 @@ import StorageTestKit
         }
         #expect(switched)
         try waitUntil("B reads the new primary address") { try hosts.b.findBrowserSession(digest: digest)?.email == "robert@example.com" }
-        #expect(try hosts.a.write { tx in try tx.deleteAccountRow(id) })
+        #expect(try hosts.a.write { tx in try tx.deleteAccountRow(id, at: Date()) })
         try waitUntil("B forgets the deleted account's session") { try hosts.b.findBrowserSession(digest: digest) == nil }
     }
 

@@ -1,42 +1,24 @@
-// JWS.swift: compact JSON Web Signatures as BrowserID uses them: header {"alg"} only, base64url without padding,
-// the signature checked over the raw `header.payload` text (no JSON canonicalisation needed).
-import Encodings
+// JWS+BrowserID.swift: compact JWS as BrowserID uses it, on the one implementation (module JOSE): Persona's wording for
+// a token that does not parse ("malformed signature", also for an empty signature), signatures checked with BrowserID's
+// own keys (Signatures: RS256 and the legacy algorithms), and times in milliseconds. Signing is JOSE's: header {"alg"}.
 import Foundation
+import JOSE
 
-/// A parsed compact JWS: its algorithm, payload object, the signed text and the signature.
-struct JWS {
-    let algorithm: String
-    let payload: [String: Any]
-    let signingInput: [UInt8]
-    let signature: [UInt8]
-
-    /// Parses `token`; throws "malformed signature" style reasons for anything that is not a JWS.
-    init(_ token: Substring) throws {
-        let parts = Base64URL.parts(token, separator: UInt8(ascii: "."))
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]), !signature.isEmpty,
-              let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
-              let algorithm = header["alg"] as? String,
-              let payload = try? JSONSerialization.jsonObject(with: Data(payloadBytes)) as? [String: Any] else {
-            throw BrowserIDError(reason: "malformed signature")
-        }
-        self.algorithm = algorithm
-        self.payload = payload
-        self.signingInput = Array(token[..<parts[1].endIndex].utf8)
-        self.signature = signature
+extension JWS {
+    /// Parses `token`, worded as Persona words a token it cannot read.
+    static func browserID(_ token: Substring) throws -> JWS {
+        guard let jws = try? JWS(token), !jws.signature.isEmpty else { throw BrowserIDError(reason: "malformed signature") }
+        return jws
     }
 
-    /// Whether the signature is valid for `key`.
+    /// Whether the signature is valid for BrowserID `key` (under the token's alg, which must be the key's).
     func isSigned(by key: PublicKey) -> Bool {
         Signatures.isValid(signature, message: signingInput, key: key, alg: algorithm)
     }
 
     /// A signed compact token for `payload` (RS256 with `key`).
     static func sign(_ payload: [String: Any], key: RSASigningKey) throws -> String {
-        let header = try JSONSerialization.data(withJSONObject: ["alg": "RS256"], options: [.sortedKeys])
-        let body = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])
-        let input = Base64URL.encode(header) + "." + Base64URL.encode(body)
-        return input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
+        try sign(payload, key: key.signingKey)
     }
 
     /// A JSON number of milliseconds as a date (integers and whole doubles).
@@ -61,7 +43,7 @@ public struct IdentityCertificate: Sendable {
 
     /// Parses a certificate without checking its signature.
     public init(token: String) throws {
-        let jws = try JWS(token[...])
+        let jws = try JWS.browserID(token[...])
         try self.init(jws: jws, token: token)
     }
 
