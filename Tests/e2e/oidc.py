@@ -236,8 +236,8 @@ def form_with_action(response, ending):
 
 
 def submit(browser, response, form, choice=None, extra=None):
-    """Posts `form` (from the page `response`) as a browser would, with the submit button whose name, value or text
-    matches `choice` (a word, any case), and `extra` fields."""
+    """Sends `form` (from the page `response`; GET or POST, as it says) as a browser would, with the submit button
+    whose name, value or text matches `choice` (a word, any case), and `extra` fields."""
     data = dict(form["fields"])
     if form["buttons"]:
         buttons = form["buttons"]
@@ -248,6 +248,8 @@ def submit(browser, response, form, choice=None, extra=None):
             data[name] = value
     data.update(extra or {})
     target = urljoin(response.url, form["action"] or response.url)
+    if form["method"] == "get":
+        return browser.get(target.split("?", 1)[0], params=data)
     return browser.post(target, data, csrf=False)
 
 
