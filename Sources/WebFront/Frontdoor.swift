@@ -17,7 +17,8 @@ public struct Frontdoor: Sendable {
     public init(site: Site, services: AccountServices) {
         self.site = site
         self.services = services
-        self.routes = Routes.table(core: services, providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled)
+        self.routes = Routes.table(core: services, providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled,
+                                   openID: site.openID != nil)
         self.rootRoutes = Routes.rootTable()
         self.securityHeaders = SecurityHeaders.values(formActions: site.social.formActionOrigins,
                                                       images: SecurityHeaders.origin(of: site.configuration.logoURL).map { [$0] } ?? [])

@@ -55,7 +55,8 @@ enum Routes {
     /// `providers`: the configured social sign-in providers' ids; each gets `auth/<id>` (start) and `auth/<id>/callback`.
     /// `api`: the JSON API for native apps (`v1/…`, config `api.enabled`) and its residence approval page.
     /// `core`: the account operations, of which each page is given the ones it uses.
-    static func table(core: AccountServices, providers: [String] = [], api: Bool = true) -> [String: Route] {
+    /// `openID`: the OpenID Connect provider's routes (`oidc.enabled`), each owner's file merged with one line below.
+    static func table(core: AccountServices, providers: [String] = [], api: Bool = true, openID: Bool = false) -> [String: Route] {
         // Each page is given the account operations it uses (see its "Core operations" block).
         let signUp = SignUpPage(core), signIn = SignInPage(core), signOut = SignOutAction(), home = HomePage()
         let confirmation = ConfirmationPage(core), reminder = PasswordReminderPage(core), reset = PasswordResetPage(core)
@@ -150,6 +151,7 @@ enum Routes {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])
         }
+        if openID { table.merge(openIDJose(core: core)) { $1 } }
         return table
     }
 

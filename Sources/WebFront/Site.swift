@@ -1,6 +1,6 @@
 // Site.swift: the site itself, built once at start-up and shared by the worker threads: its configuration, URL paths,
 // templates, CSRF key, logger, allowed return hosts, metrics and page cache, and the sign-in features it offers
-// (BrowserID, social providers). The account operations are not here: Frontdoor gathers them once, gives each page
+// (BrowserID, social providers, the OpenID Connect provider). The account operations are not here: Frontdoor gathers them once, gives each page
 // the ones it uses where the routes are built (Routes.table), and gives each request its own (RequestContext.core).
 import AccountCore
 import Logging
@@ -17,6 +17,8 @@ public final class Site: Sendable {
     public let browserID: BrowserIDServices?
     /// The social sign-in providers (none: no buttons, and auth/* answers 404).
     public let social: SocialServices
+    /// The OpenID Connect provider (nil: `oidc.enabled` is off, and every `oidc/…` route answers 404).
+    public let openID: OpenIDServices?
     /// Request counts and latencies for `GET <base>/metrics`.
     public let metrics: Metrics
     /// Anonymous pages rendered once (see PageCache).
@@ -27,7 +29,7 @@ public final class Site: Sendable {
     public let allowedHosts: AllowedHosts
 
     public init(configuration: AppConfiguration, renderer: PageRenderer, csrf: CSRF, logger: Logger,
-                browserID: BrowserIDServices? = nil, social: SocialServices = .none) {
+                browserID: BrowserIDServices? = nil, social: SocialServices = .none, openID: OpenIDServices? = nil) {
         self.configuration = configuration
         self.paths = SitePaths(base: configuration.basePath)
         self.renderer = renderer
@@ -35,6 +37,7 @@ public final class Site: Sendable {
         self.logger = logger
         self.browserID = browserID
         self.social = social
+        self.openID = openID
         self.metrics = Metrics()
         self.layoutPaths = PageLayout.paths(paths)
         self.allowedHosts = AllowedHosts(publicURL: configuration.publicURL, patterns: configuration.redirect.allowedHostList)

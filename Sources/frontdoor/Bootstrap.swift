@@ -64,7 +64,8 @@ enum Bootstrap {
             throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
         }
         let site = Site(configuration: configuration, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
-                        browserID: browserID, social: SocialServices.make(configuration: configuration))
+                        browserID: browserID, social: SocialServices.make(configuration: configuration),
+                        openID: OpenIDServices.make(configuration: configuration))
         return Frontdoor(site: site, services: services)
     }
 

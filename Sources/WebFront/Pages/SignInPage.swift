@@ -2,7 +2,8 @@
 // account with a second factor, goes on to SecondFactorPage).
 //
 // Options: `?add=1` (form field `add`): sign in to another account while signed in; the account that was active stays
-// signed in, waiting in the switcher (see RequestContext+Accounts, `session.max_accounts`).
+// signed in, waiting in the switcher (see RequestContext+Accounts, `session.max_accounts`). `?email=`: the address
+// field's first value (OpenID Connect's `login_hint`; one line of at most 254 characters, else ignored).
 import AccountCore
 import Encodings
 
@@ -18,7 +19,8 @@ struct SignInPage: Sendable {
             guard adding else { return context.redirect(to: context.returnTarget(context.query["rd"])) }
             guard try context.hasRoomForAnotherAccount() else { return tooMany(context) }
         }
-        return try render(context, email: "", returnTo: context.query["rd"], adding: adding && (try context.session()) != nil)
+        let hint = context.query["email"].flatMap { $0.utf8.count <= 254 && !$0.contains(where: \.isNewline) ? $0 : nil } ?? ""
+        return try render(context, email: hint, returnTo: context.query["rd"], adding: adding && (try context.session()) != nil)
     }
 
     func submit(_ context: RequestContext) throws -> Response {

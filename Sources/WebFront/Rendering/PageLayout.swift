@@ -27,7 +27,7 @@ struct PageLayout {
          "settings_two_step": paths.path("settings/two_step"), "two_step_begin": paths.path("settings/two_step/begin"),
          "two_step_recovery_codes": paths.path("settings/two_step/recovery_codes"), "two_step_off": paths.path("settings/two_step/off"),
          "settings_passkeys": paths.path("settings/passkeys"), "passkeys_rename": paths.path("settings/passkeys/rename"),
-         "passkeys_remove": paths.path("settings/passkeys/remove")]
+         "passkeys_remove": paths.path("settings/passkeys/remove"), "settings_apps": paths.path("settings/apps")]
     }
 
     /// A settings page: `page` with the settings navigation marking `section` (profile, password, emails, sessions, delete).
@@ -61,6 +61,7 @@ struct PageLayout {
             "csrf_token": token,
             "signup_open": site.configuration.signUp == .open,
             "social_enabled": !site.social.isEmpty,
+            "openid_enabled": site.openID != nil,
         ]
         if let session {
             all["user"] = ["email": session.email, "signed_in_as": catalog.text("signed_in_as", ["email": session.email])]

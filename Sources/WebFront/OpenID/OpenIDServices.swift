@@ -1,0 +1,29 @@
+// OpenIDServices.swift: what the OpenID Connect provider's routes share, built once at start-up (Bootstrap.makeApp,
+// like BrowserIDServices) and held by the site as `site.openID`; nil when `oidc.enabled` is false (every `oidc/…`
+// route then answers 404).
+// Options: the section `oidc` (AppConfiguration+OpenID.swift); the issuer is `public_url` + `base_path`, exactly.
+// The grants themselves (codes, tokens, consent) are AccountCore's `services.openID`; the clients are AccountCore's
+// `OpenIDClients` (the config's, handed in, then the database's).
+import AccountCore
+import Foundation
+
+/// The provider's configuration, issuer, signing keys and clients.
+public final class OpenIDServices: Sendable {
+    public let configuration: AppConfiguration.OpenID
+    /// `public_url` + `base_path`: every token's `iss`, and discovery's `issuer`, byte for byte.
+    public let issuer: String
+
+    public init(configuration: AppConfiguration.OpenID, issuer: String) {
+        self.configuration = configuration
+        self.issuer = issuer
+    }
+
+    /// Built from the configuration; nil when the provider is off (`oidc.enabled: false`).
+    public static func make(configuration: AppConfiguration) -> OpenIDServices? {
+        guard configuration.openID.enabled else { return nil }
+        return OpenIDServices(configuration: configuration.openID, issuer: configuration.openIDIssuer)
+    }
+
+    /// The configured client `id` (the database's come with AccountCore's OpenIDClients).
+    public func client(_ id: String) -> OpenIDClient? { configuration.client(id) }
+}
