@@ -118,7 +118,7 @@ extension OpenIDGrants {
             guard let accountId = device.accountId, let sessionDigest = device.sessionDigest, let authTime = device.authTime else {
                 throw OpenIDError.invalidGrant("device row incomplete")
             }
-            guard try tx.openIDSessionIsLive(digest: sessionDigest, now: now, idleSince: now - sessionIdleTimeout) else {
+            guard try tx.openIDSessionIsLive(digest: sessionDigest, now: now, idleSince: now - sessionIdleTimeout, holding: true) else {
                 throw OpenIDError.invalidGrant("the approving session ended")
             }
             let who = OpenIDAuthentication(accountID: accountId, sessionDigest: sessionDigest, authTime: Date(timeIntervalSince1970: authTime),

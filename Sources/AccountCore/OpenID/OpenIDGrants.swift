@@ -78,7 +78,7 @@ public struct OpenIDGrants: Sendable {
             guard stored.usedAt == nil, try tx.useOpenIDCode(digest: token.digest, now: now) else {
                 try replayed(code: token.digest, accountId: stored.accountId, client: client, now: now, in: tx)
             }
-            guard try tx.openIDSessionIsLive(digest: stored.sessionDigest, now: now, idleSince: now - sessionIdleTimeout) else {
+            guard try tx.openIDSessionIsLive(digest: stored.sessionDigest, now: now, idleSince: now - sessionIdleTimeout, holding: true) else {
                 throw OpenIDError.invalidGrant("the session ended")
             }
             let who = OpenIDAuthentication(accountID: stored.accountId, sessionDigest: stored.sessionDigest,
@@ -141,7 +141,7 @@ public struct OpenIDGrants: Sendable {
                                  expiresAt: now + policy.accessTokenLifetime)
         try tx.insertOpenIDToken(digest: refresh.digest, kind: Self.refreshKind, grantId: grant.id, scopes: grant.scopes, now: now,
                                  expiresAt: min(now + policy.refreshTokenLifetime, Date(timeIntervalSince1970: sessionEnd)))
-        try tx.touchOpenIDGrant(id: grant.id, at: now)
+        guard try tx.touchOpenIDGrant(id: grant.id, at: now) else { throw OpenIDError.invalidGrant("grant revoked") }
         return OpenIDIssued(accessToken: access.encoded, refreshToken: refresh.encoded, expiresIn: Int(policy.accessTokenLifetime),
                             scopes: scopes, grant: grant)
     }

@@ -21,6 +21,8 @@ extension Retention {
         public var sessionIdleTimeout: TimeInterval
         /// Failed sign-ins older than this count for nothing (the longer of `lockout.window` and `lockout.address_window`).
         public var failureWindow: TimeInterval
+        /// Finished back-channel logouts are kept this long (`OpenIDPolicy.logoutKept`).
+        public var openIDLogoutKept: TimeInterval = OpenIDPolicy.default.logoutKept
 
         public init(sessionIdleTimeout: TimeInterval = SessionPolicy.default.idleTimeout,
                     failureWindow: TimeInterval = max(LockoutPolicy.default.window, LockoutPolicy.default.addressWindow)) {
@@ -31,6 +33,7 @@ extension Retention {
         public init(_ configuration: CoreConfiguration) {
             self.init(sessionIdleTimeout: configuration.session.idleTimeout,
                       failureWindow: max(configuration.lockout.window, configuration.lockout.addressWindow))
+            openIDLogoutKept = configuration.openID.logoutKept
         }
     }
 
@@ -54,6 +57,18 @@ extension Retention {
         case secondFactorChallenges = "second_factor_challenges"
         /// Passkey challenges past `expiresAt`, used or not.
         case passkeyChallenges = "passkey_challenges"
+        /// OpenID authorization codes past `expiresAt`, used or not (a replay after that is an unknown code).
+        case openIDCodes = "oidc_codes"
+        /// OpenID access and refresh tokens past `expiresAt`, used or not.
+        case openIDTokens = "oidc_tokens"
+        /// OpenID grants past `expiresAt` (their session's end), and revoked ones (their tokens go by cascade).
+        case openIDGrants = "oidc_grants"
+        /// Device authorizations past `expiresAt`, whatever their state.
+        case openIDDevices = "oidc_devices"
+        /// Pushed authorization requests past `expiresAt`.
+        case openIDPushedRequests = "oidc_pushed_requests"
+        /// Back-channel logouts delivered or given up, created before `OpenIDPolicy.logoutKept` ago.
+        case openIDLogoutDeliveries = "oidc_logout_deliveries"
     }
 
     /// Deletes every ended row, at most `maxBatches` batches per kind; returns how many of each went.
@@ -65,6 +80,7 @@ extension Retention {
             let cutoff = switch kind {
             case .idleSessions: now - ending.sessionIdleTimeout
             case .signInFailures: now - ending.failureWindow
+            case .openIDLogoutDeliveries: now - ending.openIDLogoutKept
             default: now
             }
             deleted[kind] = try deleteInBatches(maxBatches: maxBatches) { tx in
@@ -88,6 +104,12 @@ extension Transaction {
         case .socialPending: try deleteExpiredSocialPending(now: cutoff, limit: limit)
         case .secondFactorChallenges: try deleteExpiredSecondFactorChallenges(now: cutoff, limit: limit)
         case .passkeyChallenges: try deleteExpiredPasskeyChallenges(now: cutoff, limit: limit)
+        case .openIDCodes, .openIDTokens, .openIDDevices, .openIDPushedRequests, .openIDLogoutDeliveries:
+            try execute(Self.endedBatchSQL(kind), [cutoff.timeIntervalSince1970, limit])
+        case .openIDGrants:
+            try execute(Self.endedBatchSQL(kind), [cutoff.timeIntervalSince1970, limit])
+                + execute("DELETE FROM openIDGrant WHERE id IN (SELECT id FROM openIDGrant WHERE revokedAt <= ? ORDER BY revokedAt LIMIT ?)",
+                          [cutoff.timeIntervalSince1970, limit])
         }
     }
 
@@ -113,6 +135,21 @@ extension Transaction {
             "DELETE FROM secondFactorChallenge WHERE digest IN (SELECT digest FROM secondFactorChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
         case .passkeyChallenges:
             "DELETE FROM passkeyChallenge WHERE digest IN (SELECT digest FROM passkeyChallenge WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .openIDCodes:
+            "DELETE FROM openIDCode WHERE digest IN (SELECT digest FROM openIDCode WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .openIDTokens:
+            "DELETE FROM openIDToken WHERE digest IN (SELECT digest FROM openIDToken WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .openIDGrants:
+            "DELETE FROM openIDGrant WHERE id IN (SELECT id FROM openIDGrant WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .openIDDevices:
+            "DELETE FROM openIDDevice WHERE digest IN (SELECT digest FROM openIDDevice WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .openIDPushedRequests:
+            "DELETE FROM openIDPushedRequest WHERE digest IN (SELECT digest FROM openIDPushedRequest WHERE expiresAt <= ? ORDER BY expiresAt LIMIT ?)"
+        case .openIDLogoutDeliveries:
+            """
+            DELETE FROM openIDLogoutDelivery WHERE id IN (SELECT id FROM openIDLogoutDelivery WHERE createdAt <= ?
+                AND (deliveredAt IS NOT NULL OR abandonedAt IS NOT NULL) ORDER BY createdAt LIMIT ?)
+            """
         }
     }
 }

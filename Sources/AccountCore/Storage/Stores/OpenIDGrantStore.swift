@@ -5,8 +5,8 @@
 // Options: none. Every secret is found by its SHA-256 and used once by a conditional UPDATE (`… WHERE usedAt IS NULL`),
 // whose changed-row count decides the one winner on any host (on PostgreSQL a second UPDATE waits for the first's row
 // lock, then finds usedAt set). A grant names its session by digest without a foreign key: the session store's deletes
-// call `endOpenIDGrants` first, which marks the grants revoked and queues their back-channel logouts in that same
-// transaction. Times are seconds since 1970.
+// call `endOpenIDGrants` right after (the account's delete: before, as its grants go by cascade), which marks the
+// grants revoked and queues their back-channel logouts in that same transaction. Times are seconds since 1970.
 import Foundation
 
 extension OpenIDGrant {
@@ -117,8 +117,10 @@ extension Transaction {
         try execute("UPDATE openIDGrant SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", [now.timeIntervalSince1970, id]) == 1
     }
 
-    func touchOpenIDGrant(id: String, at now: Date) throws {
-        try execute("UPDATE openIDGrant SET lastUsedAt = ? WHERE id = ?", [now.timeIntervalSince1970, id])
+    /// Marks the grant used now; false when it is revoked (a sign-out that committed while this transaction ran: on
+    /// PostgreSQL this UPDATE waits for its row lock, then sees revokedAt set).
+    func touchOpenIDGrant(id: String, at now: Date) throws -> Bool {
+        try execute("UPDATE openIDGrant SET lastUsedAt = ? WHERE id = ? AND revokedAt IS NULL", [now.timeIntervalSince1970, id]) == 1
     }
 
     /// Ends the unrevoked grants matching `condition` (on `openIDGrant`'s columns, with `arguments`): queues one
@@ -140,10 +142,13 @@ extension Transaction {
     }
 
     /// Whether the session `digest` is live at `now` (the lookup's rule: before its end, and remembered or seen since
-    /// `idleSince`).
-    func openIDSessionIsLive(digest: Data, now: Date, idleSince: Date) throws -> Bool {
-        try value(Int.self, "SELECT 1 FROM session WHERE digest = ? AND " + Self.liveSQL(),
-                  [digest, now.timeIntervalSince1970, idleSince.timeIntervalSince1970]) != nil
+    /// `idleSince`). `holding`: on PostgreSQL the row is share-locked until this transaction ends, so a sign-out's DELETE
+    /// waits for the grant this transaction makes and its `endOpenIDGrants` (after the DELETE) sees and ends it; a
+    /// sign-out already under way makes this wait and then find no row. SQLite runs one writer at a time already.
+    func openIDSessionIsLive(digest: Data, now: Date, idleSince: Date, holding: Bool = false) throws -> Bool {
+        let lock = holding && dialect == .postgresql ? " FOR SHARE" : ""
+        return try value(Int.self, "SELECT 1 FROM session WHERE digest = ? AND " + Self.liveSQL() + lock,
+                         [digest, now.timeIntervalSince1970, idleSince.timeIntervalSince1970]) != nil
     }
 
     /// The session's end (`expiresAt`), nil when there is none.

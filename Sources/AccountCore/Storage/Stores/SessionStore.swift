@@ -52,8 +52,9 @@ extension Transaction {
     @discardableResult
     func deleteSession(digest: Data, at now: Date) throws -> Int {
         sessionsChanged(.session(digest))
+        let deleted = try execute("DELETE FROM session WHERE digest = ?", [digest])
         try endOpenIDGrants(where: "sessionDigest = ?", [digest], at: now)
-        return try execute("DELETE FROM session WHERE digest = ?", [digest])
+        return deleted
     }
 
     /// Deletes at most `limit` sessions past their absolute lifetime (`expiresAt` at or before `now`), the pruner's batch
@@ -111,8 +112,9 @@ extension Transaction {
         let low = prefix + Data(repeating: 0x00, count: 32 - prefix.count)
         let high = prefix + Data(repeating: 0xff, count: 32 - prefix.count)
         sessionsChanged(.account(accountId))
+        let deleted = try execute("DELETE FROM session WHERE accountId = ? AND digest >= ? AND digest <= ?", [accountId, low, high])
         try endOpenIDGrants(where: "accountId = ? AND sessionDigest >= ? AND sessionDigest <= ?", [accountId, low, high], at: now)
-        return try execute("DELETE FROM session WHERE accountId = ? AND digest >= ? AND digest <= ?", [accountId, low, high])
+        return deleted
     }
 
     /// The session's account and that account's primary address (nil when it has none), or nil when the session is gone.
@@ -215,11 +217,13 @@ extension Transaction {
     func deleteSessions(of accountId: Int64, keeping kept: Data? = nil, at now: Date) throws -> Int {
         sessionsChanged(.account(accountId))
         guard let kept else {
+            let deleted = try execute("DELETE FROM session WHERE accountId = ?", [accountId])
             try endOpenIDGrants(where: "accountId = ?", [accountId], at: now)
-            return try execute("DELETE FROM session WHERE accountId = ?", [accountId])
+            return deleted
         }
+        let deleted = try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
         try endOpenIDGrants(where: "accountId = ? AND sessionDigest <> ?", [accountId, kept], at: now)
-        return try execute("DELETE FROM session WHERE accountId = ? AND digest <> ?", [accountId, kept])
+        return deleted
     }
 }
 
