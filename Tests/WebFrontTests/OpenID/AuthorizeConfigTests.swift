@@ -1,4 +1,5 @@
 // AuthorizeConfigTests.swift: reading, checking and printing section `oidc` and its file-only list `oidc.clients`.
+import AccountCore
 import Crypto
 import Foundation
 import Testing
