@@ -71,10 +71,12 @@ public struct JWS {
     }
 
     /// A signed compact token for `payload`: header {"alg": key's, "kid"?, "typ"?}, keys sorted, slashes unescaped.
+    /// A payload JSON cannot hold (a Date, a non-finite number…) throws `JOSEError.notJSONObjects`.
     public static func sign(_ payload: [String: Any], key: JWSSigningKey, keyID: String? = nil, type: String? = nil) throws -> String {
         var header: [String: Any] = ["alg": key.algorithm.rawValue]
         if let keyID { header["kid"] = keyID }
         if let type { header["typ"] = type }
+        guard JSONSerialization.isValidJSONObject(payload) else { throw JOSEError.notJSONObjects }
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         let input = Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: options)) + "."
             + Base64URL.encode(try JSONSerialization.data(withJSONObject: payload, options: options))

@@ -97,6 +97,11 @@ import Testing
         #expect(String(decoding: Base64URL.decode(parts[1])!, as: UTF8.self) == #"{"aud":"x","iss":"http://localhost:8080/account"}"#)
     }
 
+    @Test func aPayloadJSONCannotHoldIsRefusedBeforeSigning() throws {
+        #expect(throws: JOSEError.notJSONObjects) { try JWS.sign(["exp": Date()], key: try Self.a3Key()) }
+        #expect(throws: JOSEError.notJSONObjects) { try JWS.sign(["exp": Double.nan], key: try Self.a3Key()) }
+    }
+
     @Test(arguments: ["", "a.b", "a.b.c.d", "!!.e30.", "e30.e30.", "W10.e30.", "e30.W10.", "eyJhbGciOjF9.e30.", "e30.e30.e30="])
     func malformedTokensAreRefused(token: String) {
         #expect(throws: JOSEError.self) { try JWS(token) }
