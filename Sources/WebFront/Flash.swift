@@ -41,6 +41,8 @@ public struct Flash: Sendable, Equatable {
         "passkey_added": .notice, "passkey_renamed": .notice, "passkey_removed": .notice, "passkey_last_method": .alert,
         "passkey_invalid": .alert, "passkey_challenge_invalid": .alert, "passkey_exists": .alert, "passkey_too_many": .alert,
         "passkey_name_missing": .alert,
+        // OpenID Connect: settings → Connected apps.
+        "apps_revoked": .notice,
     ]
 
     public init(_ key: String, kind: Kind = .notice, provider: String? = nil) {

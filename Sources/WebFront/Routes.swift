@@ -147,6 +147,7 @@ enum Routes {
             table["residences/confirm"] = .form(["GET": approval.show, "POST": approval.submit])
             table["v1/users/sign_in/second_factor"] = .api(["POST": SecondFactorAPI(core).submit])
         }
+        if openID { table.merge(openIDAuthorize(core: core)) { _, new in new } }
         for id in providers {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])

@@ -1,5 +1,5 @@
 // Bootstrap.swift: builds the application from the configuration: logging, database, services, templates, CSRF key,
-// BrowserID (the root key is made here on first start).
+// BrowserID (the root key is made here on first start), the OpenID Connect provider (its first signing key too).
 import AccountCore
 import AccountRules
 import Foundation
@@ -57,15 +57,18 @@ enum Bootstrap {
         let services = AccountServices(database: database, configuration: core, validator: validator,
                                        composer: TemplateMailComposer(renderer: renderer, configuration: configuration),
                                        transport: try makeTransport(configuration), logger: logger, profileFields: profileFields,
-                                       tokenVault: vault)
+                                       tokenVault: vault, openIDClients: configuration.openID.clients)
         let csrfKey = try database.secret(named: "csrf", random: services.random)
         let browserID = BrowserIDServices.make(configuration: configuration, database: database, clock: services.clock, logger: logger)
         do { try browserID.provider.ensureKey() } catch {
             throw CommandFailure("frontdoor: cannot create the BrowserID root key: \(error)")
         }
+        let openID = OpenIDServices.make(configuration: configuration, database: database, clock: services.clock)
+        do { _ = try openID?.keys.ensureKey() } catch {
+            throw CommandFailure("frontdoor: cannot create the OpenID Connect signing key: \(error)")
+        }
         let site = Site(configuration: configuration, renderer: renderer, csrf: CSRF(key: csrfKey), logger: logger,
-                        browserID: browserID, social: SocialServices.make(configuration: configuration),
-                        openID: OpenIDServices.make(configuration: configuration))
+                        browserID: browserID, social: SocialServices.make(configuration: configuration), openID: openID)
         return Frontdoor(site: site, services: services)
     }
 

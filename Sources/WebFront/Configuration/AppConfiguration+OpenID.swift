@@ -23,19 +23,19 @@ extension AppConfiguration {
         /// Serve the provider (`enabled`).
         public var enabled = true
         /// An authorization code's life (`code_lifetime`).
-        public var codeLifetime: TimeInterval = 60
+        public var codeLifetime = OpenIDPolicy.default.codeLifetime
         /// An access token's life (`access_token_lifetime`).
-        public var accessTokenLifetime: TimeInterval = 3600
+        public var accessTokenLifetime = OpenIDPolicy.default.accessTokenLifetime
         /// An ID token's life (`id_token_lifetime`).
         public var idTokenLifetime: TimeInterval = 3600
         /// A refresh token's life (`refresh_token_lifetime`), never beyond its Frontdoor session.
-        public var refreshTokenLifetime: TimeInterval = 30 * 86400
+        public var refreshTokenLifetime = OpenIDPolicy.default.refreshTokenLifetime
         /// A device authorization's life (`device_code_lifetime`).
-        public var deviceCodeLifetime: TimeInterval = 600
+        public var deviceCodeLifetime = OpenIDPolicy.default.deviceCodeLifetime
         /// The polling interval devices are told (`device_poll_interval`).
-        public var devicePollInterval: TimeInterval = 5
+        public var devicePollInterval = OpenIDPolicy.default.devicePollInterval
         /// A pushed authorization request's life (`pushed_request_lifetime`).
-        public var pushedRequestLifetime: TimeInterval = 90
+        public var pushedRequestLifetime = OpenIDPolicy.default.pushedRequestLifetime
         /// How long a retired signing key stays published (`key_grace`).
         public var keyGrace: TimeInterval = 86400
         /// The clients of the config file (`clients`, file only), secrets read and digested at start.
@@ -43,6 +43,18 @@ extension AppConfiguration {
 
         /// The configured client with `id`.
         public func client(_ id: String) -> OpenIDClient? { clients.first { $0.id == id } }
+
+        /// The part AccountCore's OpenIDGrants needs (its lifetimes; the logout queue's own stay its defaults).
+        public var policy: OpenIDPolicy {
+            var policy = OpenIDPolicy.default
+            policy.codeLifetime = codeLifetime
+            policy.accessTokenLifetime = accessTokenLifetime
+            policy.refreshTokenLifetime = refreshTokenLifetime
+            policy.deviceCodeLifetime = deviceCodeLifetime
+            policy.devicePollInterval = devicePollInterval
+            policy.pushedRequestLifetime = pushedRequestLifetime
+            return policy
+        }
     }
 
     /// The OpenID Connect issuer: `public_url` + `base_path`, no trailing slash (read after both are normalized).

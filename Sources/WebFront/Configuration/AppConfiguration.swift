@@ -297,6 +297,7 @@ public struct AppConfiguration: Sendable, Equatable {
         core.usernames = identity.username
         core.secondFactor.mode = secondFactor
         core.passkeys = passkeyPolicy
+        core.openID = openID.policy
         return core
     }
 }

@@ -12,7 +12,7 @@ import Testing
     func app(enabled: Bool = true) throws -> (app: Frontdoor, keys: OpenIDKeys) {
         let test = try makeApp { $0.openID.enabled = enabled }
         let site = test.app.site
-        let openID = OpenIDServices.make(configuration: site.configuration)
+        let openID = OpenIDServices.make(configuration: site.configuration, database: test.services.database, clock: test.services.clock)
         let app = Frontdoor(site: Site(configuration: site.configuration, renderer: site.renderer, csrf: site.csrf, logger: site.logger,
                                        openID: openID), services: test.services)
         return (app, OpenIDKeys(database: test.services.database, clock: test.services.clock, grace: site.configuration.openID.keyGrace))

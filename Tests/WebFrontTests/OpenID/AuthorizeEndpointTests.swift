@@ -1,0 +1,153 @@
+// AuthorizeEndpointTests.swift: oidc/authorize's refusals (an error page until the client and redirect URI are known
+// good, then errors to the client), PKCE rules, the whole way through sign-in and consent to a code, and POST alike GET.
+import AccountCore
+import Foundation
+import Testing
+@testable import WebFront
+
+@Suite struct AuthorizeEndpointTests {
+    typealias F = AuthorizeFixture
+
+    @Test func anUnknownClientOrUnregisteredRedirectIsAPageNeverARedirect() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        let cases = [
+            "/account/oidc/authorize?response_type=code&scope=openid",
+            authorizeURI(F.web, ["client_id": "nobody"]),
+            authorizeURI(F.web, ["redirect_uri": "https://evil.example/cb"]),
+            authorizeURI(F.web, ["redirect_uri": "https://app.example/cb/../evil"]),
+            authorizeURI(F.web, ["redirect_uri": ""]),
+            authorizeURI(F.web, ["client_id": "web", "request_uri": "urn:ietf:params:oauth:request_uri:nothing"]),
+            authorizeURI(F.web, ["redirect_uri": "https://evil.example/cb", "response_type": "token"]),
+        ]
+        for uri in cases {
+            let page = browser.get(uri)
+            #expect(page.status == 400, "\(uri)")
+            #expect(page.header("Location") == nil, "\(uri): never a redirect")
+            #expect(page.text.contains("Go back to the application"), "\(uri): says what to do")
+        }
+    }
+
+    @Test func errorsAfterTheRedirectURIIsKnownGoBackToTheClientWithStateAndIssuer() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        let cases: [([String: String], String)] = [
+            (["response_type": "token"], "unsupported_response_type"),
+            (["response_type": ""], "invalid_request"),
+            (["scope": "email profile"], "invalid_scope"),
+            (["prompt": "none login"], "invalid_request"),
+            (["max_age": "soon"], "invalid_request"),
+            (["request": "eyJ..."], "request_not_supported"),
+            (["response_mode": "form_post"], "invalid_request"),
+            (["code_challenge": F.challenge, "code_challenge_method": "plain"], "invalid_request"),
+            (["code_challenge": F.challenge], "invalid_request"),
+            (["code_challenge": "short", "code_challenge_method": "S256"], "invalid_request"),
+        ]
+        for (extra, error) in cases {
+            let answer = browser.get(authorizeURI(F.web, extra))
+            #expect(answer.status == 302, "\(extra)")
+            #expect(answer.header("Location")?.hasPrefix("https://app.example/cb?") == true, "\(extra)")
+            let query = answer.locationQuery
+            #expect(query["error"] == error && query["state"] == "st-1" && query["iss"] == "http://127.0.0.1:8080/account", "\(extra): \(query)")
+        }
+    }
+
+    @Test func aPublicClientMustSendPKCEAndAConfidentialOneMay() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        let bare = browser.get(authorizeURI(F.first, ["code_challenge": "", "code_challenge_method": ""]))
+        #expect(bare.locationQuery["error"] == "invalid_request" && bare.header("Location")?.hasPrefix("https://intranet.example/cb?") == true)
+        let withPKCE = browser.get(authorizeURI(F.first))
+        let code = try #require(withPKCE.locationQuery["code"])
+        #expect(throws: OpenIDError.self) { try test.services.openID.redeemCode(code, client: F.first, redirectURI: F.first.redirectURIs[0], codeVerifier: "wrong-verifier-wrong-verifier-wrong-verifier") }
+        let code2 = try #require(browser.get(authorizeURI(F.first)).locationQuery["code"])
+        let issued = try test.services.openID.redeemCode(code2, client: F.first, redirectURI: F.first.redirectURIs[0], codeVerifier: F.verifier)
+        #expect(issued.grant.nonce == "n-1" && issued.grant.scopes == ["openid", "email"])
+    }
+
+    @Test func signInThenConsentOnceThenTheCodeAndNextTimeNoConsent() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        let start = browser.get(authorizeURI(F.web, ["login_hint": "ann@example.com", "scope": "openid email groups unknown offline_access"]))
+        let signIn = try #require(start.header("Location"))
+        #expect(signIn.hasPrefix("/account/sign_in?rd=%2Faccount%2Foidc%2Fauthorize%3F") && signIn.hasSuffix("&email=ann%40example.com"))
+        #expect(browser.get(signIn).text.contains(#"value="ann@example.com""#), "login_hint fills the address")
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        let rd = try #require(FormData.parse(String(signIn.split(separator: "?", maxSplits: 1)[1]))["rd"])
+        let consent = browser.follow(rd)
+        #expect(consent.status == 200 && consent.text.contains("Let Web App in?"))
+        #expect(consent.text.contains("your email address") && consent.text.contains("the groups you belong to"))
+        let listed = consent.text.matches(of: /<li>([^<]+)<\/li>/).map { String($0.1) }
+        #expect(listed.count == 3, "openid, email, groups: scopes not understood (unknown, offline_access) are dropped: \(listed)")
+        #expect(consent.text.contains("app.example"), "says where the person returns")
+        var form: [String: String] = [:]
+        for match in consent.text.matches(of: /<input type="hidden" name="([^"]+)" value="([^"]*)">/) where match.1 != "csrf_token" {
+            form[String(match.1)] = String(match.2).replacingOccurrences(of: "&amp;", with: "&")
+        }
+        form["decision"] = "allow"
+        let approved = browser.post("/account/oidc/consent", form)
+        #expect(approved.status == 303 && approved.header("Location")?.hasPrefix("https://app.example/cb?code=") == true)
+        #expect(approved.locationQuery["state"] == "st-1" && approved.locationQuery["iss"] == "http://127.0.0.1:8080/account")
+        let issued = try test.services.openID.redeemCode(try #require(approved.locationQuery["code"]), client: F.web,
+                                                         redirectURI: "https://app.example/cb", codeVerifier: nil)
+        #expect(issued.grant.scopes == ["openid", "email", "groups"])
+        // Once agreed, the same scopes (or fewer) go straight to a code.
+        let again = browser.get(authorizeURI(F.web, ["scope": "openid email"]))
+        #expect(again.status == 302 && again.locationQuery["code"] != nil)
+        // prompt=consent asks again.
+        #expect(browser.follow(authorizeURI(F.web, ["prompt": "consent"])).text.contains("Let Web App in?"))
+    }
+
+    @Test func denyingSendsAccessDenied() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        let page = browser.get(authorizeURI(F.web))
+        let consentURI = try #require(page.header("Location"))
+        #expect(consentURI.hasPrefix("/account/oidc/consent?"))
+        var form = FormData.parse(String(consentURI.split(separator: "?", maxSplits: 1)[1]))
+        form["decision"] = "deny"
+        let denied = browser.post("/account/oidc/consent", form)
+        #expect(denied.locationQuery["error"] == "access_denied" && denied.locationQuery["state"] == "st-1")
+        form["decision"] = "maybe"
+        #expect(browser.post("/account/oidc/consent", form).status == 400)
+        #expect(browser.post("/account/oidc/consent", ["decision": "allow"]).status == 400, "no client: a page")
+    }
+
+    @Test func aFirstPartyClientNeedsNoConsent() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        #expect(browser.get(authorizeURI(F.first)).locationQuery["code"] != nil)
+    }
+
+    @Test func aPOSTIsAGETWithoutAToken() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        let form = FormData.parse(String(authorizeURI(F.first).split(separator: "?", maxSplits: 1)[1]))
+        let answer = browser.post("/account/oidc/authorize", form, csrf: false)
+        #expect(answer.status == 303 && answer.locationQuery["code"] != nil, "no CSRF refusal: cross-site")
+    }
+
+    @Test func onlyTheAuthorizeEndpointIsCrossSiteAndTheConsentFormIsChecked() throws {
+        let test = try makeOpenIDApp()
+        let table = Routes.openIDAuthorize(core: test.services)
+        #expect(table.filter { $0.value.kind == .crossSite }.keys.sorted() == ["oidc/authorize"])
+        #expect(table["oidc/par"]?.kind == .api && table["oidc/consent"]?.kind == .form && table["settings/apps/revoke"]?.kind == .form)
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        var form = FormData.parse(String(authorizeURI(F.web).split(separator: "?", maxSplits: 1)[1]))
+        form["decision"] = "allow"
+        #expect(browser.post("/account/oidc/consent", form, csrf: false).status == 403, "a consent is never given cross-site")
+        #expect(try !test.services.openID.hasConsent(accountID: 1, clientID: "web", scopes: ["openid"]))
+    }
+
+    @Test func theProviderOffAnswers404() throws {
+        let test = try makeOpenIDApp { $0.openID.enabled = false }
+        let browser = TestBrowser(test.app)
+        #expect(browser.get(authorizeURI(F.web)).status == 404)
+        #expect(browser.get("/account/settings/apps").status != 200)
+    }
+}
