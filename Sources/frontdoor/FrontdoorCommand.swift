@@ -1,5 +1,5 @@
 // FrontdoorCommand.swift: the `frontdoor` command line: serve (the default), migrate, config check, mail, keys, user,
-// sessions, audit, invite, backup, db copy; `--version` (BuildInfo).
+// sessions, audit, invite, backup, db copy, group, client (OpenID Connect clients); `--version` (BuildInfo).
 import ArgumentParser
 import Foundation
 import WebFront
@@ -16,7 +16,7 @@ struct FrontdoorCommand: ParsableCommand {
         version: BuildInfo.current.versionText(),
         subcommands: [Serve.self, Migrate.self, ConfigCommand.self, MailCommand.self, KeysCommand.self,
                       UserCommand.self, SessionsCommand.self, AuditCommand.self, InviteCommand.self, BackupCommand.self, DatabaseCommand.self,
-                      GroupCommand.self],
+                      GroupCommand.self, ClientCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -1,5 +1,5 @@
 // Serve.swift: `frontdoor serve`: FastCGI on a unix socket or fd 0, or one plain CGI request (CGIRequest); the mail
-// sender and the pruner (see Retention) work in the background.
+// sender, the pruner (see Retention) and, with the OpenID provider on, the back-channel logout sender work in the background.
 import AccountCore
 import ArgumentParser
 import FastCGI
@@ -51,6 +51,8 @@ struct Serve: ParsableCommand {
                 let pruner = Pruner(retention: app.services.retention, logger: app.site.logger)
                 sender.start()
                 pruner.start()
+                // Apps with a backchannel_logout_uri are told when a session ends (OpenID Connect Back-Channel Logout).
+                if let openID = app.site.openID { BackChannelLogout(core: app.services, openID: openID, logger: app.site.logger).start() }
                 app.site.logger.info("serving", metadata: ["socket": "\(socketPath ?? "fd 0")", "workers": "\(configuration.fastcgi.workers)"])
                 try server.run()
             }
