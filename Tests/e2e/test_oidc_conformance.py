@@ -5,7 +5,7 @@ of issue 38 lists them. Static client, code flow, client_secret_basic unless the
 """
 import json
 import time
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
 import requests
@@ -101,5 +101,86 @@ def test_the_jwks_is_reachable_and_its_keys_are_public(stack):
 # MARK: - Basic OP
 
 
+def test_ensure_request_without_nonce_succeeds_for_code_flow(stack, client, person):
+    """oidcc-ensure-request-without-nonce-succeeds-for-code-flow."""
+    outcome, state = redirected(stack, client, person, nonce=None)
+    assert "code" in outcome.query and outcome.query["state"] == state
+
+
+def test_response_type_missing(stack, client, person):
+    """oidcc-response-type-missing: an error (at the app with invalid_request, or on a page), never a code."""
+    outcome, state = redirected(stack, client, person, response_type=None)
+    if outcome.location:
+        assert outcome.query["error"] in ("invalid_request", "unsupported_response_type") and "code" not in outcome.query
+    else:
+        assert outcome.response.status_code == 400
+
+
+def test_prompt_none_when_signed_out(stack, client):
+    """oidcc-prompt-none-not-logged-in: login_required (or interaction_required) at the app, with the state."""
+    stranger = new_person(stack, signed_in=False)
+    outcome, state = redirected(stack, client, stranger, prompt="none")
+    assert outcome.location and outcome.query["error"] in ("login_required", "interaction_required")
+    assert outcome.query["state"] == state and not outcome.signed_in
+
+
 def after_a_second_past(moment):
     wait_for(lambda: time.time() >= moment + 1.05, timeout=10, what="a second to pass")
+
+
+def test_ensure_registered_redirect_uri(stack, client, person):
+    """oidcc-ensure-registered-redirect-uri: an error page, no redirect."""
+    outcome, _ = redirected(stack, client, person, redirect_uri=callback_uri("unregistered"))
+    assert outcome.location is None and outcome.response.status_code == 400
+
+
+def test_ensure_redirect_uri_in_authorization_request(stack, client, person):
+    """oidcc-ensure-redirect-uri-in-authorization-request: without redirect_uri, an error page."""
+    outcome, _ = redirected(stack, client, person, drop_redirect_uri=True)
+    assert outcome.location is None and outcome.response.status_code == 400
+
+
+def test_a_second_registered_redirect_uri_works(stack, client, person):
+    """oidcc-server with the other registered URI: exact match of either."""
+    session = authlib_session(stack, client, redirect_uri=client.redirect_uris[1])
+    url, state, nonce, verifier = authorization_url(stack, session)
+    outcome = authorize(person, url)
+    assert outcome.location.startswith(client.redirect_uris[1] + "?") and "code" in outcome.query
+
+
+def test_unsigned_request_object_supported_correctly_or_rejected_as_unsupported(stack, client, person):
+    """oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported."""
+    session = authlib_session(stack, client)
+    url, state, nonce, verifier = authorization_url(stack, session)
+    header = {"alg": "none"}
+    payload = {"iss": client.id, "aud": stack.issuer, "response_type": "code", "client_id": client.id,
+               "redirect_uri": client.redirect_uri, "scope": SCOPE, "state": state, "nonce": nonce}
+    import base64
+    encode = lambda part: base64.urlsafe_b64encode(json.dumps(part).encode()).rstrip(b"=").decode()  # noqa: E731
+    url = url + "&" + urlencode({"request": f"{encode(header)}.{encode(payload)}."})
+    outcome = authorize(person, url)
+    assert outcome.location, outcome
+    assert "code" in outcome.query or outcome.query.get("error") == "request_not_supported"
+    assert outcome.query["state"] == state
+
+
+def test_ensure_post_request_succeeds(stack, client, person):
+    """oidcc-ensure-post-request-succeeds: the authorization request as a form POST."""
+    session = authlib_session(stack, client)
+    url, state, nonce, verifier = authorization_url(stack, session)
+    endpoint, query = url.split("?", 1)
+    fields = dict(parse_qsl(query))
+    answer = person.browser.session.post(endpoint, data=fields, allow_redirects=False, timeout=REQUEST_TIMEOUT)
+    assert answer.status_code in (302, 303), answer.text[:300]
+    location = answer.headers["Location"]
+    assert location.startswith(client.redirect_uri + "?") and f"state={state}" in location and "code=" in location
+
+
+def test_state_is_echoed_as_sent_and_absent_when_not_sent(stack, client, person):
+    """oidcc-server's state check, with a state of unusual characters, and none."""
+    session = authlib_session(stack, client)
+    url, *_ = authorization_url(stack, session, state="a b/c?d=e&f~")
+    outcome = authorize(person, url)
+    assert outcome.query["state"] == "a b/c?d=e&f~"
+    outcome, _ = redirected(stack, client, person, state=None)
+    assert "state" not in outcome.query and "code" in outcome.query
