@@ -18,8 +18,7 @@ extension KeysCommand {
     /// The OpenID keys of the app's database, or nil when the provider is off (`oidc.enabled: false`).
     static func openIDKeys(_ app: Frontdoor) -> (issuer: String, keys: OpenIDKeys)? {
         guard let openID = app.site.openID else { return nil }
-        let keys = OpenIDKeys(database: app.services.database, clock: app.services.clock, grace: openID.configuration.keyGrace)
-        return (openID.issuer, keys)
+        return (openID.issuer, openID.keys)
     }
 
     /// The lines `keys show` prints for the OpenID keys.

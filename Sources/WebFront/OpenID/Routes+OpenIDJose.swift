@@ -20,18 +20,10 @@ final class OpenIDMetadataPages: Sendable {
     /// How long clients may keep either document.
     static let cacheControl = "public, max-age=300"
 
-    // Core operations these pages use, given in Routes.table: the database and clock the signing keys live in.
-    private let database: AppDatabase
-    private let clock: any Clock
+    // The signing keys are the site's (`site.openID.keys`); no core operation is used.
     private let discovery = Locked<(issuer: String, json: [UInt8])?>(nil)
-    /// The keys, made at the first request from the provider's key grace.
-    // TODO(i38 reconcile): use `site.openID.keys` once OpenIDServices holds the keys (authorize), and drop this.
-    private let keys = Locked<OpenIDKeys?>(nil)
 
-    init(_ core: AccountServices) {
-        database = core.database
-        clock = core.clock
-    }
+    init(_ core: AccountServices) {}
 
     func configuration(_ context: RequestContext) throws -> Response {
         guard let openID = context.site.openID else { throw HTTPError.notFound }
@@ -47,13 +39,7 @@ final class OpenIDMetadataPages: Sendable {
 
     func jwks(_ context: RequestContext) throws -> Response {
         guard let openID = context.site.openID else { throw HTTPError.notFound }
-        let keys = keys.withLock { keys in
-            if let keys { return keys }
-            let made = OpenIDKeys(database: database, clock: clock, grace: openID.configuration.keyGrace)
-            keys = made
-            return made
-        }
-        return Self.json(Array(try keys.jwksJSON()))
+        return Self.json(Array(try openID.keys.jwksJSON()))
     }
 
     static func json(_ body: [UInt8]) -> Response {

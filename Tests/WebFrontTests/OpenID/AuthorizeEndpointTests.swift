@@ -144,6 +144,29 @@ import Testing
         #expect(try !test.services.openID.hasConsent(accountID: 1, clientID: "web", scopes: ["openid"]))
     }
 
+    @Test func oddInputIsAnsweredClearlyNeverWithA500() throws {
+        let test = try makeOpenIDApp()
+        let signedOut = TestBrowser(test.app), signedIn = TestBrowser(test.app)
+        #expect(signedIn.post("/account/sign_up", F.signUpForm).status == 303)
+        let odd = ["", "?client_id=", "?client_id=web", "?client_id=%00", "?client_id=web&redirect_uri=%E2%80%AE",
+                   "?" + String(repeating: "a=b&", count: 500), "?client_id=web&request_uri=", "?client_id=web&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3A",
+                   "?client_id=\(String(repeating: "x", count: 65))", "?fd_login_after=nan&client_id=first&redirect_uri=https%3A%2F%2Fintranet.example%2Fcb"]
+        for route in ["oidc/authorize", "oidc/consent", "oidc/select_account"] {
+            for query in odd {
+                for browser in [signedOut, signedIn] {
+                    let answer = browser.get("/account/\(route)\(query)")
+                    #expect(answer.status < 500, "\(route)\(query.prefix(60))")
+                }
+            }
+        }
+        let weird = authorizeURI(F.first, ["fd_login_after": "1e308", "max_age": "99999999999999999999999", "prompt": "login none"])
+        #expect(signedIn.get(weird).locationQuery["error"] == "invalid_request")
+        #expect(signedIn.get(authorizeURI(F.first, ["fd_login_after": "-5", "prompt": "login"])).header("Location")?
+            .hasPrefix("/account/settings/reauthenticate") == true, "an old or odd marker proves nothing")
+        #expect(signedIn.post("/account/oidc/par", [:], csrf: false).status == 401)
+        #expect(signedIn.post("/account/settings/apps/revoke", [:]).status == 400)
+    }
+
     @Test func theProviderOffAnswers404() throws {
         let test = try makeOpenIDApp { $0.openID.enabled = false }
         let browser = TestBrowser(test.app)
