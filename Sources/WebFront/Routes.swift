@@ -149,6 +149,7 @@ enum Routes {
         }
         if openID { table.merge(openIDAuthorize(core: core)) { _, new in new } }
         if openID { table.merge(openIDApps(core: core, api: api)) { own, _ in own } }
+        if openID { table.merge(openIDTokens(core: core)) { _, new in new } }
         for id in providers {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])
