@@ -7,7 +7,7 @@
 - id_token_claims(): an ID token checked as a relying party must (signature, iss, aud, exp, iat, nonce, azp).
 - Person / new_person(): an account, signed in with an http_client.Browser (no JavaScript).
 - authorize(): what a browser does with an authorization URL: follows redirects, signs in on Frontdoor's page when
-  asked, answers the consent page, and stops at the redirect to the client (Outcome.location) or at a page that is
+  asked (or confirms it is the person, for prompt=login and max_age), answers the consent page, and stops at the redirect to the client (Outcome.location) or at a page that is
   not a redirect (Outcome.response: an error page).
 - authlib_session() / sign_in_with_authlib(): Authlib's OAuth2Session as the client, code + PKCE S256 + nonce + state.
 - BackChannelReceiver: a loopback HTTP server that takes back-channel logout POSTs and validates each logout token
@@ -176,6 +176,11 @@ class Person:
         answer = self.browser.post("/sign_in", {"email": self.email, "password": self.password})
         assert answer.status_code == 303, page_text(answer)[:500]
 
+    def set_display_name(self, name):
+        """The name the profile settings page saves (the `name` claim)."""
+        answer = self.browser.post("/settings", {"display_name": name, "username": self.username})
+        assert answer.status_code == 303, page_text(answer)[:500]
+
     def sign_out(self):
         answer = self.browser.post("/sign_out", {})
         assert answer.status_code == 303, page_text(answer)[:500]
@@ -269,9 +274,9 @@ class Outcome:
 
 def authorize(person, url, consent="allow", sign_in=True, hops=12):
     """Follows `url` (an authorization request) as the person's browser: redirects inside Frontdoor are followed, the
-    sign-in page is filled in with the person's address and password when `sign_in`, the consent page is answered with
-    the button matching `consent` ("allow" / "deny"); stops at a redirect that leaves Frontdoor's base (to the
-    client) or at a page it cannot go on from."""
+    sign-in page (or "Confirm it's you") is filled in with the person's address and password when `sign_in`, the
+    consent page is answered with the button matching `consent` ("allow" / "deny"); stops at a redirect that leaves
+    Frontdoor's base (to the client) or at a page it cannot go on from."""
     browser, outcome = person.browser, Outcome()
     frontdoor = (browser.stack.base + "/", getattr(browser.stack, "issuer", browser.stack.base) + "/")
     answer = browser.get(url)
@@ -287,6 +292,11 @@ def authorize(person, url, consent="allow", sign_in=True, hops=12):
             outcome.signed_in = True
             form = form_with_action(answer, "/sign_in")
             answer = submit(browser, answer, form, extra={"email": person.email, "password": person.password})
+            continue
+        if answer.status_code == 200 and sign_in and form_with_action(answer, "settings/reauthenticate"):
+            outcome.signed_in = True   # prompt=login, max_age: "Confirm it's you" with the password
+            form = form_with_action(answer, "settings/reauthenticate")
+            answer = submit(browser, answer, form, extra={"password": person.password})
             continue
         consent_form = form_with_action(answer, "oidc/consent") if answer.status_code == 200 else None
         if consent_form and consent:
