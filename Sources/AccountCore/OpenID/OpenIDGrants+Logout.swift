@@ -11,6 +11,12 @@ extension OpenIDGrants {
     /// How long a claimed delivery is held by the worker that took it.
     public static let deliveryLease: TimeInterval = 60
 
+    /// How long to wait before the next attempt after `attempts` failed ones: 30 s doubling, at most an hour
+    /// (30 s, 1 min, 2 min … 1 h); the worker passes `now + logoutRetryDelay(after: delivery.attempts + 1)` as `retryAt`.
+    public static func logoutRetryDelay(after attempts: Int) -> TimeInterval {
+        min(30 * pow(2, Double(max(attempts, 1) - 1)), 3600)
+    }
+
     /// Claims up to `limit` deliveries that are due.
     public func dueLogoutDeliveries(limit: Int) throws -> [OpenIDLogoutDelivery] {
         let now = clock.now()
