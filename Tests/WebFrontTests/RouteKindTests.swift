@@ -76,6 +76,23 @@ import Testing
         #expect(owner.get("/account/").text.contains("ann@example.com"), "still signed in")
     }
 
+    @Test func theOpenIDProvidersFormsAreCheckedAndOnlyItsBrowserEndpointsAreCrossSite() throws {
+        let test = try makeOpenIDApp()
+        let table = Routes.table(core: test.services, openID: true)
+        #expect(table["oidc/authorize"]?.kind == .crossSite)
+        #expect(Set(table.filter { $0.value.kind == .crossSite }.keys).isSubset(of: ["oidc/authorize", "oidc/logout"]))
+        let owner = TestBrowser(test.app)
+        #expect(owner.post("/account/sign_up", AuthorizeFixture.signUpForm).status == 303)
+        var checked = 0
+        for (path, route) in table.sorted(by: { $0.key < $1.key }) where route.kind == .form && (path.hasPrefix("oidc/") || path == "device" || path.hasPrefix("settings/apps")) {
+            for method in route.methods.keys where method != "GET" {
+                #expect(owner.post("/account/" + path, ["client_id": "web", "decision": "allow"], csrf: false).status == 403, "\(method) \(path)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 3, "consent, apps revoke, device (and logout confirm once merged)")
+    }
+
     @Test func theSessionFormsSignedOutAnswerWithoutAToken() throws {
         // Without a session there is nothing to end or certify: the answer says so instead of a CSRF refusal.
         let (test, _) = try fullApp()

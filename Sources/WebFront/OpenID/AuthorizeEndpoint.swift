@@ -1,5 +1,6 @@
 // AuthorizeEndpoint.swift: `GET|POST <base>/oidc/authorize`, the OpenID Connect authorization endpoint (Core 3.1.2),
 // a cross-site route (RouteKind.crossSite): the POST reads its parameters from the form and does what the GET does.
+// A parameter given twice is refused (RFC 6749 3.1): a page when it is client_id, redirect_uri or request_uri.
 //
 // Options: section `oidc` (OpenIDServices: the issuer, sent back as `iss`, RFC 9207), the client's own (`allow`,
 // `second_factor`, `first_party`), `second_factor` (required: two factors for every client). The parameters are
@@ -7,6 +8,7 @@
 // that comes back here (the way back is this endpoint's path with the parameters and a marker, checked by
 // ReturnTarget on every page it passes) or, with `prompt=none`, answering the error the spec names:
 //   1. nobody signed in: sign in (`login_hint` fills the address)                  prompt=none: login_required
+//   1b. prompt=none with an id_token_hint whose subject is not the session's account     none: login_required
 //   2. prompt=select_account: the account switcher (oidc/select_account)
 //   3. the client's `allow` rule (GateRule) refuses the account: access_denied, always
 //   4. prompt=login, or `max_age` passed since the session last proved who is there (`auth_time`): the re-authentication
@@ -31,7 +33,26 @@ struct AuthorizeEndpoint: Sendable {
     static let markerLifetime: TimeInterval = 900
 
     func handle(_ context: RequestContext) throws -> Response {
-        try authorize(context, sent: context.request.method == "POST" ? context.form : context.query)
+        let post = context.request.method == "POST"
+        let sent = post ? context.form : context.query
+        // RFC 6749 3.1: no parameter more than once. Before the redirect URI is known good, a page; after, an error for it.
+        if let repeated = Self.repeatedName(post ? String(decoding: context.request.body, as: UTF8.self) : context.request.query) {
+            guard !["client_id", "redirect_uri", "request_uri"].contains(repeated), case .request(let request) = try parse(context, sent) else {
+                throw HTTPError.badRequest
+            }
+            return try refuse(context, request, "invalid_request", "\(repeated) is given more than once")
+        }
+        return try authorize(context, sent: sent)
+    }
+
+    /// The first parameter name `text` (a query or urlencoded body) holds twice, if any.
+    static func repeatedName(_ text: String) -> String? {
+        var seen = Set<String>()
+        for pair in text.split(separator: "&") {
+            let name = FormData.decode(Array(pair.prefix { $0 != "=" }.utf8))
+            if !name.isEmpty, !seen.insert(name).inserted { return name }
+        }
+        return nil
     }
 
     /// Parses `sent` and goes on (`consented`: the consent page's yes was just given).
@@ -70,6 +91,9 @@ struct AuthorizeEndpoint: Sendable {
             var location = paths.signIn(returnTo: request.path("oidc/authorize", paths: paths, changes: changes))
             if let hint = request.loginHint { location += (location.contains("?") ? "&" : "?") + "email=" + FormData.encode(hint) }
             return context.redirect(to: location)
+        }
+        if none, let hint = request.idTokenHint, try !isSubject(context, request, hint: hint, session: session) {
+            return try refuse(context, request, "login_required", "the person signed in is not the id_token_hint's")
         }
         if request.prompts.contains("select_account"), !request.accountChosen {
             return context.redirect(to: request.path("oidc/select_account", paths: paths))
@@ -113,6 +137,15 @@ struct AuthorizeEndpoint: Sendable {
         if request.prompts.contains("login") { return false }
         guard let maxAge = request.maxAge else { return true }
         return now.timeIntervalSince(authTime) <= Double(maxAge)
+    }
+
+    /// Whether `hint` is an ID token this provider signed for the request's client about the session's account (its
+    /// signature checked, its expiry not: Core 3.1.2.1 lets an expired one through).
+    private func isSubject(_ context: RequestContext, _ request: OpenIDAuthorizationRequest, hint: String, session: SessionInfo) throws -> Bool {
+        guard let openID = context.site.openID, let claims = try? openID.keys.verify(hint), claims["iss"] as? String == openID.issuer else { return false }
+        let audience = (claims["aud"] as? [String]) ?? (claims["aud"] as? String).map { [$0] } ?? []
+        guard audience.contains(request.client.id) else { return false }
+        return claims["sub"] as? String == (try grants.subject(accountID: session.accountId, client: request.client))
     }
 
     /// An error for the client, at its redirect URI.

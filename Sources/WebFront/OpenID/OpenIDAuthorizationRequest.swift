@@ -4,7 +4,7 @@
 // Parameters read: client_id, redirect_uri (exact match against the client's), response_type (`code` only), scope
 // (must hold openid; scopes not understood or not the client's are dropped, as Core 3.1.2.1 says), state, nonce,
 // code_challenge + code_challenge_method (S256 only; required for public clients), prompt (none | login | consent |
-// select_account; none alone), max_age, login_hint, acr_values (urn:frontdoor:2fa, mfa or PAPE's multi-factor ask for a
+// select_account; none alone), max_age, login_hint, id_token_hint, acr_values (urn:frontdoor:2fa, mfa or PAPE's multi-factor ask for a
 // second factor), response_mode (query only), request_uri (a pushed request: its parameters replace these).
 // Refused as the spec says: `request` (request_not_supported), `registration` (registration_not_supported).
 // Frontdoor's own markers ride along on the way back from its pages: `fd_login_after` (prompt=login: the sign-in must
@@ -45,6 +45,8 @@ struct OpenIDAuthorizationRequest {
     let prompts: Set<String>
     let maxAge: Int?
     let loginHint: String?
+    /// `id_token_hint`: an ID token the client holds (with prompt=none, the session must be its subject's).
+    let idTokenHint: String?
     let wantsSecondFactor: Bool
     /// The pushed request this came from (used up when the code is issued).
     let requestURI: String?
@@ -126,6 +128,7 @@ struct OpenIDAuthorizationRequest {
         let acrs = Set((p["acr_values"] ?? "").split(separator: " ").map(String.init))
         return OpenIDAuthorizationRequest(client: client, redirectURI: redirectURI, state: state, scopes: scopes, nonce: nonce,
                                           codeChallenge: challenge, prompts: prompts, maxAge: maxAge, loginHint: hint,
+                                          idTokenHint: p["id_token_hint"].flatMap { $0.isEmpty || $0.utf8.count > 8192 ? nil : $0 },
                                           wantsSecondFactor: !acrs.isDisjoint(with: secondFactorACRs), requestURI: requestURI,
                                           sent: sent.filter { $0.key != "csrf_token" && $0.key != "decision" })
     }

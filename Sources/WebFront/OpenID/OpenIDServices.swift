@@ -28,7 +28,4 @@ public final class OpenIDServices: Sendable {
         return OpenIDServices(configuration: configuration.openID, issuer: configuration.openIDIssuer,
                               keys: OpenIDKeys(database: database, clock: clock, grace: configuration.openID.keyGrace))
     }
-
-    /// The configured client `id` (the database's come with AccountCore's OpenIDClients).
-    public func client(_ id: String) -> OpenIDClient? { configuration.client(id) }
 }

@@ -52,6 +52,17 @@ import Testing
         }
     }
 
+    @Test func aParameterGivenTwiceIsRefused() throws {
+        let test = try makeOpenIDApp()
+        let browser = TestBrowser(test.app)
+        let twiceRedirect = browser.get(authorizeURI(F.web) + "&redirect_uri=https%3A%2F%2Fevil.example%2Fcb")
+        #expect(twiceRedirect.status == 400 && twiceRedirect.header("Location") == nil)
+        #expect(browser.get(authorizeURI(F.web) + "&client_id=web").status == 400)
+        let twiceScope = browser.get(authorizeURI(F.web) + "&scope=openid")
+        #expect(twiceScope.locationQuery["error"] == "invalid_request" && twiceScope.locationQuery["error_description"] == "scope is given more than once")
+        #expect(AuthorizeEndpoint.repeatedName("a=1&b=2&%61=3") == "a" && AuthorizeEndpoint.repeatedName("a=1&b") == nil)
+    }
+
     @Test func aPublicClientMustSendPKCEAndAConfidentialOneMay() throws {
         let test = try makeOpenIDApp()
         let browser = TestBrowser(test.app)

@@ -28,6 +28,20 @@ import Testing
         #expect(signedIn.get(authorizeURI(F.first, ["prompt": "none"])).locationQuery["code"] != nil, "nothing to ask: a code")
     }
 
+    @Test func promptNoneWithAnIDTokenHintNeedsItsSubjectSignedIn() throws {
+        let (test, browser) = try signedUp()
+        let keys = try #require(test.app.site.openID?.keys)
+        let subject = try test.services.openID.subject(accountID: 1, client: F.first)
+        let issuer = "http://127.0.0.1:8080/account"
+        let own = try keys.sign(["iss": issuer, "aud": "first", "sub": subject, "exp": 1, "iat": 1])
+        #expect(browser.get(authorizeURI(F.first, ["prompt": "none", "id_token_hint": own])).locationQuery["code"] != nil, "expired is fine")
+        for other in [try keys.sign(["iss": issuer, "aud": ["first"], "sub": "someone-else"]), try keys.sign(["iss": issuer, "aud": "web", "sub": subject]),
+                      try keys.sign(["iss": "https://elsewhere", "aud": "first", "sub": subject]), "not.a.token"] {
+            #expect(browser.get(authorizeURI(F.first, ["prompt": "none", "id_token_hint": other])).locationQuery["error"] == "login_required")
+        }
+        #expect(browser.get(authorizeURI(F.first, ["id_token_hint": "not.a.token"])).locationQuery["code"] != nil, "without prompt=none: a hint only")
+    }
+
     @Test func promptLoginAndMaxAgeGoThroughTheReauthenticationPageOnce() throws {
         let (test, browser) = try signedUp()
         for extra in [["prompt": "login"], ["max_age": "0"], ["max_age": "300"]] {
