@@ -2,7 +2,8 @@
 // asks whether a token is live and what it carries.
 //
 // Form: `token`, `token_type_hint` (access_token | refresh_token; only a hint: both kinds are looked up). The caller
-// authenticates as a client (ClientAuthentication). Answers 200 {"active": false} for a token that is unknown, expired,
+// authenticates as a confidential client (ClientAuthentication; a public client's bare id proves nothing, as the
+// discovery document's introspection_endpoint_auth_methods_supported says). Answers 200 {"active": false} for a token that is unknown, expired,
 // revoked or another client's (7662 2.2 allows hiding the rest), else {"active": true, "scope", "client_id",
 // "username", "token_type" ("Bearer" for an access token, "refresh_token" otherwise), "exp", "iat", "sub", "aud",
 // "iss", "sid"}. 401 invalid_client for a failed client authentication; 400 invalid_request without `token`.
@@ -19,8 +20,9 @@ struct IntrospectionEndpoint: Sendable {
         guard let services = context.site.openID else { throw HTTPError.notFound }
         do {
             try OpenIDForm.require(context)
-            let (client, _) = try ClientAuthentication(clients: core.openIDClients, realm: services.issuer, logger: context.site.logger)
+            let (client, method) = try ClientAuthentication(clients: core.openIDClients, realm: services.issuer, logger: context.site.logger)
                 .authenticate(context)
+            guard method != .none else { throw OpenIDEndpointError.invalidClient(basic: false, realm: services.issuer) }
             let token = try OpenIDForm.field("token", in: context.form)
             var body: [String: Any] = ["active": false]
             if let found = try core.openID.introspect(token, client: client),

@@ -25,11 +25,7 @@ struct TokenEndpoint: Sendable {
 
     // Core operations this endpoint uses, given in Routes.openIDTokens.
     let core: AccountServices
-    let signer: OpenIDTokenSigner
-    init(_ core: AccountServices) {
-        self.core = core
-        signer = OpenIDTokenSigner(core)
-    }
+    init(_ core: AccountServices) { self.core = core }
 
     func submit(_ context: RequestContext) throws -> Response {
         guard let services = context.site.openID else { throw HTTPError.notFound }
@@ -86,7 +82,7 @@ struct TokenEndpoint: Sendable {
             let claims = IDTokenClaims.idToken(grant: grant, scopes: issued.scopes, subject: try core.openID.subject(accountID: grant.accountID, client: client),
                                                issuer: services.issuer, facts: facts, accessToken: issued.accessToken,
                                                now: core.clock.now(), lifetime: services.configuration.idTokenLifetime, refresh: refresh)
-            body["id_token"] = try signer.keys(services).sign(claims)
+            body["id_token"] = try services.keys.sign(claims)
         }
         var response = Response.json(body)
         OpenIDEndpointError.noStore(&response)

@@ -13,6 +13,9 @@ struct TokenFixture {
     static let redirect = "https://app.example.com/callback"
     static let web = OpenIDClient(id: "web", name: "Web App", secretDigests: [OpenIDClient.digest(ofSecret: secret)],
                                   redirectURIs: [redirect])
+    /// Another confidential client with the same secret.
+    static let other = OpenIDClient(id: "other", name: "Other App", secretDigests: [OpenIDClient.digest(ofSecret: secret)],
+                                    redirectURIs: ["https://other.example.com/callback"])
     static let native = OpenIDClient(id: "native", name: "Native App", isPublic: true, redirectURIs: ["com.example.app:/callback"])
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 
@@ -23,7 +26,7 @@ struct TokenFixture {
     var openID: OpenIDServices { test.app.site.openID! }
 
     /// Ann signed up (address verified) and signed in; `clients` configured.
-    init(clients: [OpenIDClient] = [web, native], configure: @escaping (inout AppConfiguration) -> Void = { _ in }) throws {
+    init(clients: [OpenIDClient] = [web, other, native], configure: @escaping (inout AppConfiguration) -> Void = { _ in }) throws {
         test = try makeOpenIDApp(clients: clients) {
             $0.confirmation.required = false
             $0.publicURL = "https://login.example.com"
@@ -65,19 +68,11 @@ struct TokenFixture {
     /// A client's POST to `<base>/<path>` with a form body.
     func post(_ path: String, _ form: [(String, String)], headers: [String: String] = [:],
               contentType: String = "application/x-www-form-urlencoded") -> Answer {
-        let body = form.map { FormData.encode($0.0) + "=" + FormData.encode($0.1) }.joined(separator: "&")
-        var params = ["REQUEST_METHOD": "POST", "REQUEST_URI": "/account/" + path, "REMOTE_ADDR": "127.0.0.1",
-                      "CONTENT_TYPE": contentType, "CONTENT_LENGTH": String(body.utf8.count)]
-        for (name, value) in headers { params["HTTP_" + name.uppercased().replacingOccurrences(of: "-", with: "_")] = value }
-        return Answer(response: test.app.respond(to: Request(params: params, body: Array(body.utf8))))
+        Client(app: test.app).post(path, form, headers: headers, contentType: contentType)
     }
 
     /// A GET of `<base>/<path>` with headers and no cookies.
-    func get(_ path: String, headers: [String: String] = [:]) -> Answer {
-        var params = ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/" + path, "REMOTE_ADDR": "127.0.0.1"]
-        for (name, value) in headers { params["HTTP_" + name.uppercased().replacingOccurrences(of: "-", with: "_")] = value }
-        return Answer(response: test.app.respond(to: Request(params: params)))
-    }
+    func get(_ path: String, headers: [String: String] = [:]) -> Answer { Client(app: test.app).get(path, headers: headers) }
 
     /// The web app redeeming `code` with its secret in Basic.
     func redeem(_ code: String, client: OpenIDClient = web, redirectURI: String? = nil, verifier: String? = nil) -> Answer {
@@ -96,7 +91,29 @@ struct TokenFixture {
 
     /// The ID token's claims, after checking its signature with the published keys.
     func claims(_ idToken: Any?) throws -> [String: Any] {
-        try OpenIDKeys(database: core.database, clock: test.clock, grace: 86400).verify(try #require(idToken as? String))
+        try openID.keys.verify(try #require(idToken as? String))
+    }
+
+    /// A client of the endpoints: form posts and GETs without cookies.
+    struct Client {
+        let app: Frontdoor
+
+        /// A client's POST to `<base>/<path>` with a form body.
+        func post(_ path: String, _ form: [(String, String)], headers: [String: String] = [:],
+                  contentType: String = "application/x-www-form-urlencoded") -> Answer {
+            let body = form.map { FormData.encode($0.0) + "=" + FormData.encode($0.1) }.joined(separator: "&")
+            var params = ["REQUEST_METHOD": "POST", "REQUEST_URI": "/account/" + path, "REMOTE_ADDR": "127.0.0.1",
+                          "CONTENT_TYPE": contentType, "CONTENT_LENGTH": String(body.utf8.count)]
+            for (name, value) in headers { params["HTTP_" + name.uppercased().replacingOccurrences(of: "-", with: "_")] = value }
+            return Answer(response: app.respond(to: Request(params: params, body: Array(body.utf8))))
+        }
+
+        /// A GET of `<base>/<path>` with headers and no cookies.
+        func get(_ path: String, headers: [String: String] = [:]) -> Answer {
+            var params = ["REQUEST_METHOD": "GET", "REQUEST_URI": "/account/" + path, "REMOTE_ADDR": "127.0.0.1"]
+            for (name, value) in headers { params["HTTP_" + name.uppercased().replacingOccurrences(of: "-", with: "_")] = value }
+            return Answer(response: app.respond(to: Request(params: params)))
+        }
     }
 
     struct Answer {

@@ -73,8 +73,10 @@ struct UserinfoEndpointTests {
         #expect(live["iss"] as? String == "https://login.example.com/account" && live["sub"] is String && live["exp"] is Int)
         let refreshFound = fixture.post("oidc/introspect", [("token", refresh)], headers: basic)
         #expect(refreshFound["active"] as? Bool == true && refreshFound["token_type"] as? String == "refresh_token")
-        let other = fixture.post("oidc/introspect", [("token", access), ("client_id", "native")])
+        let other = fixture.post("oidc/introspect", [("token", access)], headers: ["Authorization": TokenFixture.basic("other", TokenFixture.secret)])
         #expect(other.status == 200 && Set(other.json.keys) == ["active"] && other["active"] as? Bool == false, "another client's token")
+        let bare = fixture.post("oidc/introspect", [("token", access), ("client_id", "native")])
+        #expect(bare.status == 401 && bare.error == "invalid_client", "introspection needs a client that proves itself")
         #expect(fixture.post("oidc/introspect", [("token", "nonsense")], headers: basic)["active"] as? Bool == false)
         let anonymous = fixture.post("oidc/introspect", [("token", access)])
         #expect(anonymous.status == 401 && anonymous.error == "invalid_client")
@@ -108,6 +110,7 @@ struct UserinfoEndpointTests {
         let basic = ["Authorization": TokenFixture.basic("web", TokenFixture.secret)]
         #expect(fixture.post("oidc/revoke", [("token", "never-issued")], headers: basic).status == 200)
         #expect(fixture.post("oidc/revoke", [("token", access), ("client_id", "native")]).status == 200)
+        #expect(fixture.post("oidc/revoke", [("token", access)], headers: ["Authorization": TokenFixture.basic("other", TokenFixture.secret)]).status == 200)
         #expect(fixture.get("oidc/userinfo", headers: ["Authorization": "Bearer " + access]).status == 200, "another client cannot end it")
         #expect(fixture.post("oidc/revoke", [("token", access)], headers: ["Authorization": TokenFixture.basic("web", "wrong")]).status == 401)
     }
