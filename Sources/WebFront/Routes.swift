@@ -148,8 +148,8 @@ enum Routes {
             table["v1/users/sign_in/second_factor"] = .api(["POST": SecondFactorAPI(core).submit])
         }
         if openID { table.merge(openIDAuthorize(core: core)) { _, new in new } }
-        if openID { table.merge(openIDApps(core: core, api: api)) { own, _ in own } }
         if openID { table.merge(openIDTokens(core: core)) { _, new in new } }
+        if openID { table.merge(openIDApps(core: core, api: api)) { own, _ in own } }
         for id in providers {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])

@@ -15,6 +15,8 @@ final class Browser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     struct Page {
         var status: Int
         var text: String
+        /// The Location header of a redirect (not followed), if any.
+        var location: String? = nil
     }
 
     private let lock = Lock()
@@ -50,7 +52,7 @@ final class Browser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
             let received = HTTPCookie.cookies(withResponseHeaderFields: headers, for: url)
             lock.withLock { for cookie in received { cookies[cookie.name] = cookie.value } }
         }
-        return Page(status: answer.status, text: String(decoding: answer.body, as: UTF8.self))
+        return Page(status: answer.status, text: String(decoding: answer.body, as: UTF8.self), location: answer.headers["location"])
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

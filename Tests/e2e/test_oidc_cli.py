@@ -1,14 +1,16 @@
 """`frontdoor client add|list|remove|rotate-secret` as an operator runs them, on the database a running stack serves,
 beside one client of the config file (`oidc.clients`).
 
-- add prints a confidential client's secret once, as the only line on stdout; a public client gets none; the secret
-  works at the provider (introspection authenticates the client with it) and a rotated one replaces it;
+- add prints a confidential client's secret once, as the only line on stdout; a public client gets none; the database
+  keeps only its SHA-256, and the secret works at the provider (introspection authenticates the client with it); a
+  rotated one replaces it;
 - list shows both kinds, marked config / database (table and --json);
 - remove / rotate-secret refuse the config file's client with one line saying to edit the file;
 - one-line refusals: a bad redirect URI (a custom scheme for a confidential client, a fragment, plain http elsewhere
   than loopback), no redirect URI, a taken id (database or config), a bad id, an unknown client; a secret is never taken
   from argv (there is no such option).
 """
+import hashlib
 import json
 
 import pytest
@@ -32,11 +34,19 @@ def oidc_cli_stack(tmp_path_factory, request):
     yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox"}, extra_yaml=extra)
 
 
-def secret_works(stack, client_id, secret):
-    """Introspection answers 200 only to a client that authenticated (RFC 7662); a wrong secret gets 401."""
+def secret_works(stack, client_id, secret, stored=True):
+    """Introspection answers 200 only to a client that authenticated with its secret (RFC 7662), else 401; for a
+    database client (`stored`), the database holds the secret's SHA-256 exactly then, and never the secret itself."""
+    held = None
+    if stored:
+        rows = stack.query("SELECT secretDigests FROM openIDClient WHERE id = ?", client_id)
+        blob = bytes(rows[0][0]) if rows else b""
+        assert secret.encode() not in blob
+        held = hashlib.sha256(secret.encode()).digest() in [blob[i:i + 32] for i in range(0, len(blob), 32)]
     response = requests.post(stack.base + "/oidc/introspect", data={"token": "not-a-token"}, auth=(client_id, secret),
                              timeout=REQUEST_TIMEOUT)
     assert response.status_code in (200, 401), response.text
+    assert held is None or (response.status_code == 200) == held
     return response.status_code == 200
 
 
@@ -90,7 +100,7 @@ def test_the_config_files_clients_are_changed_in_the_file_only(oidc_cli_stack):
     for command in ("remove", "rotate-secret"):
         message = fails(oidc_cli_stack, "client", command, "grafana")
         assert "config file" in message and "edit the file" in message, message
-    assert secret_works(oidc_cli_stack, "grafana", CONFIG_SECRET)
+    assert secret_works(oidc_cli_stack, "grafana", CONFIG_SECRET, stored=False)
     assert "grafana" in listed(oidc_cli_stack)
 
 

@@ -15,7 +15,9 @@ extension MessageCatalog {
         .merging(frenchSecondFactor) { first, _ in first }
         .merging(frenchOneTimeCodes) { first, _ in first }
         .merging(frenchPage) { first, _ in first }.merging(frenchGroups) { first, _ in first }.merging(frenchUsername) { first, _ in first }
-        .merging(frenchPasskeys) { first, _ in first }.merging(frenchOpenIDDevice) { first, _ in first }.merging(frenchOpenID) { first, _ in first }.merging(frenchOpenIDLogout) { first, _ in first }.merging([
+        .merging(frenchPasskeys) { first, _ in first }.merging(frenchOpenID) { first, _ in first }
+        .merging(frenchOpenIDDevice) { first, _ in first }
+        .merging(frenchOpenIDLogout) { first, _ in first }.merging([
         // Validation: "{attribute} : {message}", the message a clause with its own subject.
         "error_full_message": "{attribute} : {message}",
         "blank": "ce champ doit être rempli",

@@ -48,7 +48,7 @@ public final class BackChannelLogout: Sendable {
     /// The worker of a running server: libcurl POSTs with `timeout`, the core's clock and randomness.
     public convenience init(core: AccountServices, openID: OpenIDServices, logger: Logger, timeout: TimeInterval = 5) {
         self.init(grants: core.openID, clients: core.openIDClients, openID: openID,
-                  keys: OpenIDKeys(database: core.database, clock: core.clock, grace: openID.configuration.keyGrace), poster: CurlLogoutPoster(timeout: timeout), clock: core.clock,
+                  keys: openID.keys, poster: CurlLogoutPoster(timeout: timeout), clock: core.clock,
                   random: core.random, logger: logger)
     }
 

@@ -3,7 +3,7 @@
 // `POST <base>/oidc/logout/confirm` (the confirmation form, with its CSRF token).
 //
 // Options (query or form): `id_token_hint` (an ID token we issued: its signature by one of our published keys
-// (OpenIDKeys.verify, site.openID.keys in the contract), its `iss` ours; an expired one is fine), `client_id`, `post_logout_redirect_uri`,
+// (site.openID.keys.verify), its `iss` ours; an expired one is fine), `client_id`, `post_logout_redirect_uri`,
 // `state` (echoed on the redirect), `ui_locales` (ignored: the page speaks the person's language).
 // Rules:
 //   - the client is the hint's audience, else `client_id`; both given and different → a 400 error page;
@@ -23,9 +23,7 @@ struct EndSessionEndpoint: Sendable {
     // Core operations this page uses, given in Routes.openIDApps.
     let grants: OpenIDGrants
     let clients: OpenIDClients
-    let database: AppDatabase
-    let clock: any Clock
-    init(_ core: AccountServices) { (grants, clients, database, clock) = (core.openID, core.openIDClients, core.database, core.clock) }
+    init(_ core: AccountServices) { (grants, clients) = (core.openID, core.openIDClients) }
 
     /// What a request asks, once checked.
     struct Ask {
@@ -74,7 +72,7 @@ struct EndSessionEndpoint: Sendable {
         var ask = Ask(state: parameters["state"].flatMap { $0.isEmpty ? nil : $0 })
         var clientID = parameters["client_id"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = parameters["id_token_hint"], !token.isEmpty {
-            if let claims = try? OpenIDKeys(database: database, clock: clock, grace: openID.configuration.keyGrace).verify(token), claims["iss"] as? String == openID.issuer,
+            if let claims = try? openID.keys.verify(token), claims["iss"] as? String == openID.issuer,
                let audience = Self.audience(claims) {
                 guard clientID == nil || clientID == audience else {
                     throw HTTPError(status: 400, messageKey: "oidc_logout_client_mismatch")

@@ -15,13 +15,13 @@ enum OpenIDApps {
         }
         let s = test.app.site
         let site = Site(configuration: s.configuration, renderer: s.renderer, csrf: s.csrf, logger: s.logger, browserID: s.browserID,
-                        social: s.social, openID: OpenIDServices.make(configuration: s.configuration))
+                        social: s.social, openID: OpenIDServices.make(configuration: s.configuration, database: test.services.database, clock: test.clock))
         return TestApp(app: Frontdoor(site: site, services: test.services), services: test.services, clock: test.clock, outbox: test.outbox)
     }
 
     /// The site's OpenID signing keys.
     static func keys(_ app: TestApp) -> OpenIDKeys {
-        OpenIDKeys(database: app.services.database, clock: app.services.clock, grace: app.app.site.configuration.openID.keyGrace)
+        app.app.site.openID!.keys
     }
 
     /// An ID token for `session` and `clientID` as the token endpoint would sign it (iss, sub, aud, sid, exp …).
