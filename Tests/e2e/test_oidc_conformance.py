@@ -11,6 +11,7 @@ import pytest
 import requests
 from joserfc import jwt
 
+from hosts import run_cli
 from http_client import REQUEST_TIMEOUT, Browser
 from oidc import (Client, authlib_session, authorization_url, authorize, callback_uri, discovery, form_with_action,
                   id_token_claims, key_set, new_person, oidc_stack, sign_in_with_authlib, token_request, userinfo)
@@ -365,3 +366,18 @@ def test_a_signed_out_browser_is_sent_to_sign_in_and_comes_back(stack, client):
     assert Browser(stack).get("/settings").status_code in (302, 303)
     done = flow(stack, client, someone)
     assert done.outcome.signed_in and done.claims["sub"]
+
+
+def test_the_signing_key_rotates_and_the_old_one_stays_published(stack, client, person):
+    """OP-Rotation-OP-Sig (the older suite's key rotation module): after `frontdoor keys rotate openid` new ID tokens
+    name a new kid, and the JWKS still has the old key, so tokens it signed still verify."""
+    def kid_of(token):
+        return jwt.decode(token, key_set(stack)).header["kid"]
+    before = flow(stack, client, person).token["id_token"]
+    result = run_cli(stack, "keys", "rotate", "openid")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    after = flow(stack, client, person).token["id_token"]
+    assert kid_of(after) != kid_of(before)
+    published = {key["kid"] for key in requests.get(discovery(stack)["jwks_uri"], timeout=REQUEST_TIMEOUT).json()["keys"]}
+    assert {kid_of(before), kid_of(after)} <= published
+    assert id_token_claims(stack, client, before)["sub"] == id_token_claims(stack, client, after)["sub"]
