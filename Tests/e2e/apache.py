@@ -18,6 +18,7 @@ request's environment (`<!--#printenv -->`), where mod_auth_openidc puts the cla
 import html
 import os
 import pwd
+import re
 import shutil
 import subprocess
 import tempfile
@@ -121,9 +122,11 @@ class Apache:
 
 
 def claims(page_text: str) -> dict:
-    """The NAME=value lines of the claims page's text (printenv's output, entities decoded) as a dict."""
+    """The NAME=value lines of the claims page (printenv's output, entities decoded) as a dict; `page_text` is the
+    page's HTML (requests) or the <pre>'s text (a browser's textContent)."""
     found = {}
-    for line in html.unescape(page_text).splitlines():
+    inside = re.search(r'<pre id="claims">(.*?)</pre>', page_text, re.S)
+    for line in html.unescape(inside.group(1) if inside else page_text).splitlines():
         name, sep, value = line.partition("=")
         if sep and name.replace("_", "").isalnum():
             found[name] = value
