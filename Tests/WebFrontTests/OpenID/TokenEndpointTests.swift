@@ -30,6 +30,17 @@ struct TokenEndpointTests {
         #expect(claims["preferred_username"] as? String == "ann" && claims["groups"] as? [String] == [])
     }
 
+    @Test func theLifetimesAreTheConfigurations() throws {
+        let fixture = try TokenFixture { $0.openID.accessTokenLifetime = 600; $0.openID.idTokenLifetime = 300 }
+        let answer = fixture.redeem(try fixture.code())
+        #expect(answer["expires_in"] as? Int == 600)
+        let claims = try fixture.claims(answer["id_token"])
+        #expect((claims["exp"] as? Int ?? 0) - (claims["iat"] as? Int ?? 0) == 300)
+        let access = try #require(answer["access_token"] as? String)
+        fixture.test.clock.advance(by: 601)
+        #expect(fixture.get("oidc/userinfo", headers: ["Authorization": "Bearer " + access]).status == 401, "expired after 600 s")
+    }
+
     @Test func claimsFollowTheScopeAndTheSecondFactor() throws {
         let fixture = try TokenFixture()
         let answer = fixture.redeem(try fixture.code(scopes: ["openid"], nonce: nil, factors: 2))
