@@ -8,8 +8,8 @@
 // {"http://schemas.openid.net/event/backchannel-logout": {}}, never a nonce) and POSTs `logout_token=<jwt>`
 // form-urlencoded to the client's registered URI only (read again from the client at send time: a URI removed since
 // is not called). 200 or 204 → delivered; anything else (another status, no answer, a timeout) → retried after
-// `retryBase` doubled per attempt, at most an hour (the core gives up after its limit and audits it).
-// Options: interval (between passes, default 5 s), timeout (per POST, default 5 s), retryBase (30 s), batch (50).
+// OpenIDGrants.logoutRetryDelay (30 s doubled per attempt, at most an hour; the core gives up after its limit and
+// audits it). Options: interval (between passes, default 5 s), timeout (per POST, default 5 s), batch (50).
 // Clock and the HTTP poster are injected (tests pass a fixed clock and a recording poster). One worker per process.
 import AccountCore
 import Foundation
@@ -33,16 +33,15 @@ public final class BackChannelLogout: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
-    let retryBase: TimeInterval
     let batch: Int
     /// Seconds between passes.
     public let interval: TimeInterval
 
     init(grants: OpenIDGrants, clients: OpenIDClients, openID: OpenIDServices, keys: OpenIDKeys, poster: any LogoutPoster, clock: any Clock, random: any RandomSource,
-         logger: Logger, interval: TimeInterval = 5, retryBase: TimeInterval = 30, batch: Int = 50) {
+         logger: Logger, interval: TimeInterval = 5, batch: Int = 50) {
         (self.grants, self.clients, self.openID, self.keys, self.poster) = (grants, clients, openID, keys, poster)
         (self.clock, self.random) = (clock, random)
-        (self.logger, self.interval, self.retryBase, self.batch) = (logger, interval, retryBase, batch)
+        (self.logger, self.interval, self.batch) = (logger, interval, batch)
     }
 
     /// The worker of a running server: libcurl POSTs with `timeout`, the core's clock and randomness.
@@ -98,7 +97,7 @@ public final class BackChannelLogout: Sendable {
             try grants.logoutDelivered(delivery.id)
             return true
         }
-        let delay = min(retryBase * pow(2, Double(delivery.attempts)), 3600)
+        let delay = OpenIDGrants.logoutRetryDelay(after: delivery.attempts + 1)
         try grants.logoutFailed(delivery.id, retryAt: clock.now() + delay)
         logger.warning("back-channel logout failed; will retry", metadata: [
             "client": "\(client.id)", "status": "\(status.map(String.init) ?? "-")", "error": "\(problem)", "retry_in": "\(Int(delay))s"])

@@ -46,7 +46,7 @@ import Testing
         let poster = Poster(statuses)
         let worker = BackChannelLogout(grants: app.services.openID, clients: app.services.openIDClients, openID: try #require(app.app.site.openID),
                                        keys: OpenIDApps.keys(app), poster: poster, clock: app.clock, random: app.services.random,
-                                       logger: Logger(label: "test"), retryBase: 30)
+                                       logger: Logger(label: "test"))
         return (app, worker, poster, session)
     }
 
