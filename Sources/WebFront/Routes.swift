@@ -151,12 +151,8 @@ enum Routes {
             table["auth/\(id)"] = .form(["POST": { try socialStart.submit($0, provider: id) }])
             table["auth/\(id)/callback"] = .page(["GET": { try socialCallback.show($0, provider: id) }])
         }
-        // The OpenID Connect provider: each part's routes in its own file (OpenID/Routes+OpenID*.swift); no two share a path.
-        if openID {
-            for part in [openIDJose(core: core), openIDAuthorize(core: core), openIDTokens(core: core), openIDApps(core: core, api: api)] {
-                table.merge(part) { _, _ in preconditionFailure("two routes share a path") }
-            }
-        }
+        // The OpenID Connect provider's routes (OpenID/Routes+OpenID.swift); none shares a path with the others.
+        if openID { table.merge(Routes.openID(core: core, api: api)) { _, _ in preconditionFailure("two routes share a path") } }
         return table
     }
 

@@ -142,10 +142,10 @@ import Testing
         #expect(answer.status == 303 && answer.locationQuery["code"] != nil, "no CSRF refusal: cross-site")
     }
 
-    @Test func onlyTheAuthorizeEndpointIsCrossSiteAndTheConsentFormIsChecked() throws {
+    @Test func onlyAuthorizeAndLogoutAreCrossSiteAndTheConsentFormIsChecked() throws {
         let test = try makeOpenIDApp()
-        let table = Routes.openIDAuthorize(core: test.services)
-        #expect(table.filter { $0.value.kind == .crossSite }.keys.sorted() == ["oidc/authorize"])
+        let table = Routes.openID(core: test.services, api: true)
+        #expect(table.filter { $0.value.kind == .crossSite }.keys.sorted() == ["oidc/authorize", "oidc/logout"])
         #expect(table["oidc/par"]?.kind == .api && table["oidc/consent"]?.kind == .form && table["settings/apps/revoke"]?.kind == .form)
         let browser = TestBrowser(test.app)
         #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)

@@ -17,11 +17,7 @@ struct IntrospectionEndpoint: Sendable {
     init(_ core: AccountServices) { self.core = core }
 
     func submit(_ context: RequestContext) throws -> Response {
-        guard let services = context.site.openID else { throw HTTPError.notFound }
-        do {
-            try OpenIDForm.require(context)
-            let (client, method) = try ClientAuthentication(clients: core.openIDClients, realm: services.issuer, logger: context.site.logger)
-                .authenticate(context)
+        try ClientAuthentication.endpoint(context, clients: core.openIDClients) { services, client, method in
             guard method != .none else { throw OpenIDEndpointError.invalidClient(basic: false, realm: services.issuer) }
             let token = try OpenIDForm.field("token", in: context.form)
             var body: [String: Any] = ["active": false]
@@ -36,8 +32,6 @@ struct IntrospectionEndpoint: Sendable {
             var response = Response.json(body)
             OpenIDEndpointError.noStore(&response)
             return response
-        } catch let error as OpenIDEndpointError {
-            return error.response
         }
     }
 }

@@ -17,9 +17,7 @@ struct PushedAuthorizationEndpoint: Sendable {
     init(_ core: AccountServices) { (grants, clients) = (core.openID, core.openIDClients) }
 
     func submit(_ context: RequestContext) throws -> Response {
-        guard let openID = context.site.openID else { throw HTTPError.notFound }
-        do {
-            let (client, _) = try ClientAuthentication(clients: clients, realm: openID.issuer, logger: context.site.logger).authenticate(context)
+        try ClientAuthentication.endpoint(context, clients: clients) { _, client, _ in
             var parameters = context.form.filter { $0.key != "client_secret" }
             guard parameters["request_uri"] == nil else { throw OpenIDEndpointError.invalidRequest("request_uri cannot be pushed") }
             parameters["client_id"] = client.id
@@ -34,8 +32,6 @@ struct PushedAuthorizationEndpoint: Sendable {
                 OpenIDEndpointError.noStore(&response)
                 return response
             }
-        } catch let refusal as OpenIDEndpointError {
-            return refusal.response
         }
     }
 }

@@ -87,3 +87,21 @@ struct ClientAuthentication {
         throw refused
     }
 }
+
+extension ClientAuthentication {
+    /// What every client-authenticated endpoint (token, introspection, revocation, device authorization, pushed
+    /// requests) does first and last: 404 with the provider off; a form POST; the client proved as above; then
+    /// `answer`, whose refusal (an `OpenIDEndpointError`) becomes its RFC 6749 JSON answer, never cached.
+    static func endpoint(_ context: RequestContext, clients: OpenIDClients,
+                         _ answer: (OpenIDServices, OpenIDClient, ClientCredentials.Method) throws -> Response) throws -> Response {
+        guard let services = context.site.openID else { throw HTTPError.notFound }
+        do {
+            try OpenIDForm.require(context)
+            let (client, method) = try ClientAuthentication(clients: clients, realm: services.issuer, logger: context.site.logger)
+                .authenticate(context)
+            return try answer(services, client, method)
+        } catch let refusal as OpenIDEndpointError {
+            return refusal.response
+        }
+    }
+}

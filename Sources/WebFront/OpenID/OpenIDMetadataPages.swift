@@ -1,4 +1,4 @@
-// Routes+OpenIDJose.swift: the provider's public metadata: `.well-known/openid-configuration` (the discovery document,
+// OpenIDMetadataPages.swift: the provider's public metadata: `.well-known/openid-configuration` (the discovery document,
 // built once per issuer) and `oidc/jwks` (the current key and the keys retired within oidc.key_grace, rebuilt when the
 // published key ids change). Both GET pages answering JSON to anyone: `Access-Control-Allow-Origin: *` (browser
 // clients fetch them too) and a short cache, so a rotation reaches relying parties within minutes (they also refetch
@@ -6,14 +6,6 @@
 import AccountCore
 import Foundation
 import Locking
-
-extension Routes {
-    /// The discovery and JWKS routes.
-    static func openIDJose(core: AccountServices) -> [String: Route] {
-        let pages = OpenIDMetadataPages(core)
-        return [OpenIDDiscovery.path: .page(["GET": pages.configuration]), OpenIDDiscovery.Endpoint.jwks: .page(["GET": pages.jwks])]
-    }
-}
 
 /// `GET .well-known/openid-configuration` and `GET oidc/jwks`.
 final class OpenIDMetadataPages: Sendable {

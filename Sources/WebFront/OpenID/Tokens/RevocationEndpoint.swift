@@ -14,17 +14,11 @@ struct RevocationEndpoint: Sendable {
     init(_ core: AccountServices) { self.core = core }
 
     func submit(_ context: RequestContext) throws -> Response {
-        guard let services = context.site.openID else { throw HTTPError.notFound }
-        do {
-            try OpenIDForm.require(context)
-            let (client, _) = try ClientAuthentication(clients: core.openIDClients, realm: services.issuer, logger: context.site.logger)
-                .authenticate(context)
+        try ClientAuthentication.endpoint(context, clients: core.openIDClients) { services, client, method in
             try core.openID.revoke(try OpenIDForm.field("token", in: context.form), client: client)
             var response = Response(status: 200)
             OpenIDEndpointError.noStore(&response)
             return response
-        } catch let error as OpenIDEndpointError {
-            return error.response
         }
     }
 }

@@ -28,11 +28,7 @@ struct TokenEndpoint: Sendable {
     init(_ core: AccountServices) { self.core = core }
 
     func submit(_ context: RequestContext) throws -> Response {
-        guard let services = context.site.openID else { throw HTTPError.notFound }
-        do {
-            try OpenIDForm.require(context)
-            let (client, method) = try ClientAuthentication(clients: core.openIDClients, realm: services.issuer, logger: context.site.logger)
-                .authenticate(context)
+        try ClientAuthentication.endpoint(context, clients: core.openIDClients) { services, client, method in
             let form = context.form
             do {
                 let issued: OpenIDIssued
@@ -60,8 +56,6 @@ struct TokenEndpoint: Sendable {
                 }
                 throw OpenIDEndpointError.from(error, basic: method == .basic, realm: services.issuer)
             }
-        } catch let error as OpenIDEndpointError {
-            return error.response
         }
     }
 
