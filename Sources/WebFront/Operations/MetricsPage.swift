@@ -41,7 +41,14 @@ struct MetricsPage: Sendable {
                                                          ("passkeys_added", .passkeyAdded, "Passkeys added."),
                                                          ("passkeys_removed", .passkeyRemoved, "Passkeys removed."),
                                                          ("passkey_counters_went_back", .passkeySignCountWentBack,
-                                                          "Passkey sign-ins whose signature counter went back (a copied authenticator?).")]
+                                                          "Passkey sign-ins whose signature counter went back (a copied authenticator?)."),
+                                                         ("oidc_codes_reused", .openIDCodeReused,
+                                                          "OpenID authorization codes presented again; what they issued was revoked (a stolen code?)."),
+                                                         ("oidc_refresh_tokens_reused", .openIDRefreshTokenReused,
+                                                          "OpenID refresh tokens presented again after rotation; their family was revoked (a stolen token?)."),
+                                                         ("oidc_consents_given", .openIDConsentGiven, "Consents given to OpenID Connect apps."),
+                                                         ("oidc_logouts_abandoned", .openIDLogoutAbandoned,
+                                                          "Back-channel logouts given up after their last attempt (the app never answered).")]
         // Totals never falling when old rows are pruned: what pruning took (auditCount, by key) plus the rows kept
         // (counted on an index; see AuditLog.counts).
         let events = try audit.counts(of: families.map(\.1))

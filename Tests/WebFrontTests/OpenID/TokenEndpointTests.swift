@@ -134,6 +134,7 @@ struct TokenEndpointTests {
         #expect(again.status == 400 && again.error == "invalid_grant")
         #expect(fixture.get("oidc/userinfo", headers: ["Authorization": "Bearer " + access]).status == 401, "the access token ended")
         #expect(fixture.refresh(refresh).error == "invalid_grant", "and the refresh token")
+        #expect(fixture.metrics().contains("frontdoor_oidc_codes_reused_total 1\n"))
     }
 
     @Test func anExpiredCodeIsInvalidGrant() throws {
@@ -167,6 +168,7 @@ struct TokenEndpointTests {
         let reuse = fixture.refresh(old)
         #expect(reuse.status == 400 && reuse.error == "invalid_grant")
         #expect(fixture.refresh(new).error == "invalid_grant", "the reuse ended the whole family")
+        #expect(fixture.metrics().contains("frontdoor_oidc_refresh_tokens_reused_total 1\n"))
         let access = try #require(second["access_token"] as? String)
         #expect(fixture.get("oidc/userinfo", headers: ["Authorization": "Bearer " + access]).status == 401)
     }

@@ -74,6 +74,9 @@ struct TokenFixture {
     /// A GET of `<base>/<path>` with headers and no cookies.
     func get(_ path: String, headers: [String: String] = [:]) -> Answer { Client(app: test.app).get(path, headers: headers) }
 
+    /// The metrics page's text, as a scraper on loopback reads it.
+    func metrics() -> String { String(decoding: get("metrics").response.body, as: UTF8.self) }
+
     /// The web app redeeming `code` with its secret in Basic.
     func redeem(_ code: String, client: OpenIDClient = web, redirectURI: String? = nil, verifier: String? = nil) -> Answer {
         var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI ?? client.redirectURIs[0])]
