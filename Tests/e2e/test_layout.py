@@ -82,7 +82,7 @@ def test_the_direction_rules_hold(package):
         for b in ("AccountCore", "BrowserID", "FastCGI", "OAuthClient"):
             assert a == b or b not in reaches(a), f"{a} reaches {b}"
     assert reaches("FrontdoorClient") - {"Locking"} <= {"AccountRules"}
-    # JOSE, the one JWS implementation, stays a leaf every protocol module can use (issue 38).
+    # JOSE, the one JWS implementation, stays a leaf every protocol module can use.
     assert reaches("JOSE") <= {"Encodings"}
     assert {"JOSE"} <= package["BrowserID"] & package["OAuthClient"] & package["WebFront"]
     assert "FastCGI" in package["WebFront"] and "WebFront" in package["frontdoor"]

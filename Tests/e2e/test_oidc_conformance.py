@@ -1,7 +1,7 @@
 """The OpenID Foundation's conformance test plans "Basic OP" (oidcc-basic-certification-test-plan) and "Config OP"
 (oidcc-config-certification-test-plan), written as tests: the suite itself needs its own server, so each check of a
-module is done here with Authlib's client and plain requests. Each test names the module(s) it stands for; the note
-of issue 38 lists them. Static client, code flow, client_secret_basic unless the module says otherwise.
+module is done here with Authlib's client and plain requests. Each test names the module(s) it stands for (what is
+not covered, and why, is in docs/openid-connect.md's conformance paragraph). Static client, code flow, client_secret_basic unless the module says otherwise.
 """
 import json
 import time

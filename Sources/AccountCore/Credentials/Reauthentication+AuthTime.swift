@@ -1,6 +1,6 @@
 // Reauthentication+AuthTime.swift: when a session last proved who is there (OpenID Connect's `auth_time`, and the
-// authorize endpoint's `max_age` and `prompt=login`). Added by the authorize helper of issue 38 as a new file (the
-// store's `sessionAuthenticatedAt` is internal).
+// authorize endpoint's `max_age` and `prompt=login`). A file of its own: WebFront needs the time, and the store's
+// `sessionAuthenticatedAt` is internal to AccountCore.
 //
 // Options: none. The time is the session's `authenticatedAt`: set at a sign-in that proved the person (password,
 // passkey, provider), at a re-authentication, at a second step; 0 (never) for a session made without a proof, which
