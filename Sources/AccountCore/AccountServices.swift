@@ -115,7 +115,7 @@ public struct AccountServices: Sendable {
         passkeys = Passkeys(database: database, policy: configuration.passkeys, sessions: sessions, lockout: lockout, mail: mail,
                             audit: audit, clock: clock, random: random, logger: logger)
         openID = OpenIDGrants(database: database, policy: configuration.openID, sessionIdleTimeout: configuration.session.idleTimeout,
-                              audit: audit, clock: clock, random: random, logger: logger)
+                              audit: audit, clock: clock, random: random, logger: logger, lockout: lockout)
         openIDClients = OpenIDClients(database: database, clock: clock, random: random, configured: configuredClients)
         secondFactor = SecondFactorSignIn(database: database, sessions: sessions, lockout: lockout, audit: audit, methods: signInMethods,
                                           policy: configuration.secondFactor, clock: clock, random: random, logger: logger, passkeys: passkeys)

@@ -8,6 +8,9 @@
 // the last one answers slow_down and adds 5 s to the interval (§3.5); the answers that change the row (pending,
 // slow_down) commit and then throw (CommittedFailure). Tokens are issued once (conditional UPDATE approved → issued);
 // the grant belongs to the approving browser's session, so signing out there ends the device's tokens too.
+// Guessing (§5.1): 20^8 codes, few alive at once, and a wrong one typed on the page counts as a failure of the client
+// address, as a failed sign-in does: the sign-in lockout's address block (`lockout.address_max_failures` in
+// `lockout.address_window`) then hides every code from that address, a right one too, for `lockout.address_duration`.
 import Crypto
 import Foundation
 
@@ -64,13 +67,22 @@ extension OpenIDGrants {
     }
 
     /// The pending, unexpired device with this user code (for the page), or nil.
-    public func pendingDevice(userCode: String) throws -> OpenIDPendingDevice? {
-        guard let digest = Self.userCodeDigest(typed: userCode) else { return nil }
+    /// `client`: who typed it; a wrong code counts against its address, and a blocked address finds nothing.
+    public func pendingDevice(userCode: String, client: ClientInfo = ClientInfo()) throws -> OpenIDPendingDevice? {
         let now = clock.now().timeIntervalSince1970
-        return try database.read { tx in
-            guard let device = try tx.openIDDevice("userCodeDigest", digest), device.state == "pending", device.expiresAt > now else { return nil }
+        let found = try database.read { tx -> OpenIDPendingDevice?? in
+            if let lockout, try lockout.isBlocked(client, in: tx) { return .some(nil) }
+            guard let digest = Self.userCodeDigest(typed: userCode), let device = try tx.openIDDevice("userCodeDigest", digest),
+                  device.state == "pending", device.expiresAt > now else { return nil }
             return OpenIDPendingDevice(clientID: device.clientId, scopes: device.scopes)
         }
+        if let found { return found }   // found, or the address is blocked (nothing more to count)
+        guard let lockout else { return nil }
+        let outcome = try database.write { tx in
+            try lockout.recordFailure(accountId: nil, email: "", client: client, reason: "unknown device code", in: tx)
+        }
+        lockout.log(outcome, client: client)
+        return nil
     }
 
     /// The person said yes; false when the code is not pending (unknown, expired, already answered).

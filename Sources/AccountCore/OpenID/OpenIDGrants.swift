@@ -38,9 +38,12 @@ public struct OpenIDGrants: Sendable {
     let clock: any Clock
     let random: any RandomSource
     let logger: Logger
+    /// Counts wrong user codes against the client address, as failed sign-ins are (OpenIDGrants+Device); nil: not counted.
+    let lockout: Lockout?
 
     public init(database: AppDatabase, policy: OpenIDPolicy = .default, sessionIdleTimeout: TimeInterval = SessionPolicy.default.idleTimeout,
-                audit: AuditLog, clock: any Clock, random: any RandomSource, logger: Logger) {
+                audit: AuditLog, clock: any Clock, random: any RandomSource, logger: Logger, lockout: Lockout? = nil) {
+        self.lockout = lockout
         self.database = database
         self.policy = policy
         self.sessionIdleTimeout = sessionIdleTimeout

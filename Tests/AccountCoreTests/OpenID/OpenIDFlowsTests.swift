@@ -44,6 +44,19 @@ struct OpenIDFlowsTests {
         #expect(try world.openID.pendingDevice(userCode: "BCDF-GHJA") == nil, "not of the alphabet")
     }
 
+    /// RFC 8628 5.1: user codes are short, so guessing them is throttled. A wrong code counts as a failure of the client
+    /// address (the sign-in lockout's address block: 50 in 10 minutes by default); a blocked address finds no code at
+    /// all, not even a right one, while other addresses still do.
+    @Test func guessingUserCodesBlocksTheAddress() throws {
+        let world = try OpenIDWorld()
+        let start = try world.openID.startDevice(client: world.web, scopes: ["openid"])
+        let guesser = ClientInfo(remoteAddress: "203.0.113.5"), other = ClientInfo(remoteAddress: "198.51.100.7")
+        for _ in 0..<50 { #expect(try world.openID.pendingDevice(userCode: "BCDF-GHJK", client: guesser) == nil) }
+        #expect(try world.openID.pendingDevice(userCode: start.userCode, client: guesser) == nil, "blocked: even a right code")
+        #expect(try world.openID.pendingDevice(userCode: start.userCode, client: other) != nil)
+        #expect(try world.events().contains("address_blocked"))
+    }
+
     @Test func aPushedRequestIsItsClientsOnceAndShortLived() throws {
         let world = try OpenIDWorld()
         let pushed = try world.openID.pushRequest(client: world.web, parameters: ["scope": "openid", "state": "é"])

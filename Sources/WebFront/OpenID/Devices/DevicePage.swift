@@ -26,7 +26,7 @@ struct DevicePage: Sendable {
         let session = try context.requireSession()
         guard let typed = context.query["user_code"], !typed.isEmpty else { return try form(context, code: "") }
         let code = Self.normalized(typed)
-        guard let pending = try core.openID.pendingDevice(userCode: code), let client = try core.openIDClients.client(pending.clientID) else {
+        guard let pending = try core.openID.pendingDevice(userCode: code, client: context.client), let client = try core.openIDClients.client(pending.clientID) else {
             return try form(context, code: typed, error: true)
         }
         if let refusal = try admit(context, session: session, client: client, code: code) { return refusal }
@@ -44,7 +44,7 @@ struct DevicePage: Sendable {
         guard context.site.openID != nil else { throw HTTPError.notFound }
         let session = try context.requireSession()
         let code = Self.normalized(context.form["user_code"] ?? "")
-        guard let pending = try core.openID.pendingDevice(userCode: code), let client = try core.openIDClients.client(pending.clientID) else {
+        guard let pending = try core.openID.pendingDevice(userCode: code, client: context.client), let client = try core.openIDClients.client(pending.clientID) else {
             return try form(context, code: context.form["user_code"] ?? "", error: true)
         }
         if let refusal = try admit(context, session: session, client: client, code: code) { return refusal }
