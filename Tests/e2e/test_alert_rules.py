@@ -21,7 +21,7 @@ def promtool(*arguments):
 
 def test_promtool_checks_the_rules():
     code, output = promtool("check", "rules", str(RULES))
-    assert code == 0 and "SUCCESS: 6 rules found" in output, output
+    assert code == 0 and "SUCCESS: 7 rules found" in output, output
 
 
 def test_promtool_runs_the_rules_unit_tests():
@@ -32,7 +32,8 @@ def test_promtool_runs_the_rules_unit_tests():
 def test_every_metric_the_rules_name_is_exposed(stack):
     named = set(re.findall(r"\b(frontdoor_[a-z_]+)\{", RULES.read_text()))
     assert named == {"frontdoor_http_requests_total", "frontdoor_database_up", "frontdoor_session_cache_listening",
-                     "frontdoor_mail_queue_depth", "frontdoor_lockouts_total", "frontdoor_address_blocks_total"}, named
+                     "frontdoor_mail_queue_depth", "frontdoor_lockouts_total", "frontdoor_address_blocks_total",
+                     "frontdoor_oidc_codes_reused_total", "frontdoor_oidc_refresh_tokens_reused_total"}, named
     scraped = Browser(stack).get("/metrics")
     assert scraped.status_code == 200
     exposed = set(re.findall(r"^# TYPE (\S+) ", scraped.text, re.M))
