@@ -172,6 +172,9 @@ public struct OpenIDGrants: Sendable {
             }
             let asked = scopes ?? stored.grant.scopes
             guard Set(asked).isSubset(of: stored.grant.scopes) else { throw OpenIDError.invalidScope }
+            // An app refreshing is the person at work: a use of the session, as a page view is (so a session without
+            // "remember me" lives while its apps are used; access tokens live shorter than the idle timeout for that).
+            try tx.touchSession(digest: stored.sessionDigest, lastSeenAt: now, staleBefore: now)
             return try issueTokens(grant: stored.grant, scopes: asked, sessionDigest: stored.sessionDigest, now: now, in: tx)
         }
     }

@@ -1,7 +1,8 @@
 // OpenIDTypes.swift: what OpenIDGrants takes and answers (services.openID), and its lifetimes.
 //
 // Options (OpenIDPolicy, config section `oidc`, mapped by the web layer): code_lifetime (60 s), access_token_lifetime
-// (1 h), refresh_token_lifetime (30 d, never beyond the Frontdoor session it came from), device_code_lifetime (10 min),
+// (10 min: shorter than a session's idle timeout, so an app in use refreshes, and each refresh keeps the session in
+// use), refresh_token_lifetime (30 d, never beyond the Frontdoor session it came from), device_code_lifetime (10 min),
 // device_poll_interval (5 s), pushed_request_lifetime (90 s).
 import Foundation
 
@@ -18,7 +19,7 @@ public struct OpenIDPolicy: Sendable, Equatable {
     /// Delivered and abandoned logout deliveries are kept this long (for `audit`-style looking back), then pruned.
     public var logoutKept: TimeInterval
 
-    public init(codeLifetime: TimeInterval = 60, accessTokenLifetime: TimeInterval = 3600, refreshTokenLifetime: TimeInterval = 30 * 86400,
+    public init(codeLifetime: TimeInterval = 60, accessTokenLifetime: TimeInterval = 600, refreshTokenLifetime: TimeInterval = 30 * 86400,
                 deviceCodeLifetime: TimeInterval = 600, devicePollInterval: TimeInterval = 5, pushedRequestLifetime: TimeInterval = 90,
                 logoutAttempts: Int = 8, logoutKept: TimeInterval = 7 * 86400) {
         self.codeLifetime = codeLifetime

@@ -119,7 +119,7 @@ extension ConfigKeys {
         choice("gate.account_id", \.gate.accountId, "for apps keyed on the numeric account id older versions sent as Remote-User: `off`; `header`: the id in `gate.headers.account_id` too; `remote_user`: the id as `gate.headers.user` instead of the username (see docs/headers.md, \"Upgrading\")"),
         flag("oidc.enabled", \.openID.enabled, "serve the OpenID Connect provider (discovery, authorize, token, userinfo …; see docs/openid-connect.md); the issuer is `public_url` + `base_path`"),
         duration("oidc.code_lifetime", \.openID.codeLifetime, "life of an authorization code (single use; 10 s to 10 min)"),
-        duration("oidc.access_token_lifetime", \.openID.accessTokenLifetime, "life of an access token (1 min to 24 h)"),
+        duration("oidc.access_token_lifetime", \.openID.accessTokenLifetime, "life of an access token (1 min to 24 h); each refresh counts as a use of the Frontdoor session, so keep it below `session.idle_timeout`"),
         duration("oidc.id_token_lifetime", \.openID.idTokenLifetime, "an ID token's `exp` after its issue (1 min to 24 h)"),
         duration("oidc.refresh_token_lifetime", \.openID.refreshTokenLifetime, "life of a refresh token (rotated at each use), never beyond the Frontdoor session it came from: signing out ends it"),
         duration("oidc.device_code_lifetime", \.openID.deviceCodeLifetime, "how long a device sign-in (RFC 8628, `<base_path>/device`) waits for its code to be typed and approved"),

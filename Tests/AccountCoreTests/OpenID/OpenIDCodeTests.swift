@@ -9,7 +9,7 @@ struct OpenIDCodeTests {
         let world = try OpenIDWorld()
         let code = try world.code(for: world.web)
         let issued = try world.openID.redeemCode(code, client: world.web, redirectURI: "https://web.example/cb", codeVerifier: nil)
-        #expect(issued.grant.accountID == world.accountID && issued.grant.nonce == "n-1" && issued.expiresIn == 3600)
+        #expect(issued.grant.accountID == world.accountID && issued.grant.nonce == "n-1" && issued.expiresIn == 600)
         #expect(try world.openID.accessToken(issued.accessToken)?.grant.id == issued.grant.id)
 
         #expect(isInvalidGrant { _ = try world.openID.redeemCode(code, client: world.web, redirectURI: "https://web.example/cb", codeVerifier: nil) })

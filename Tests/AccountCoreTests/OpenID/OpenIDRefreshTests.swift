@@ -41,6 +41,19 @@ struct OpenIDRefreshTests {
         #expect(try world.fixture.count("session") == 2, "the rows (sign-up's and sign-in's) are still there: the rule, not the pruner, refused")
     }
 
+    /// An app that refreshes is the person at work: each refresh counts as a use of the Frontdoor session (as a page
+    /// view does), so a session without "remember me" stays alive while its apps are used, and idles out once they stop.
+    @Test func aRefreshKeepsTheSessionInUse() throws {
+        let world = try OpenIDWorld()   // not remembered: ends after 30 min unused
+        var issued = try world.tokens()
+        for _ in 0..<4 {   // two hours of an app refreshing every 25 minutes, no visit to Frontdoor's pages
+            world.fixture.clock.advance(by: 1500)
+            issued = try world.openID.refresh(issued.refreshToken!, client: world.web, scopes: nil)
+        }
+        world.fixture.clock.advance(by: 1801)
+        #expect(isInvalidGrant { _ = try world.openID.refresh(issued.refreshToken!, client: world.web, scopes: nil) }, "idle once the app stops")
+    }
+
     @Test func introspectionAndRevocation() throws {
         let world = try OpenIDWorld()
         let issued = try world.tokens()

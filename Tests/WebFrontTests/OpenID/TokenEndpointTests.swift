@@ -10,7 +10,7 @@ struct TokenEndpointTests {
         let fixture = try TokenFixture()
         let answer = fixture.redeem(try fixture.code())
         #expect(answer.status == 200 && answer.notCached, "\(answer.json)")
-        #expect(answer["token_type"] as? String == "Bearer" && answer["expires_in"] as? Int == 3600)
+        #expect(answer["token_type"] as? String == "Bearer" && answer["expires_in"] as? Int == 600)
         #expect(answer["scope"] as? String == "openid profile email groups")
         let access = try #require(answer["access_token"] as? String)
         #expect(answer["refresh_token"] is String)
