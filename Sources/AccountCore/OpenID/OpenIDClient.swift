@@ -2,7 +2,7 @@
 // provider's errors.
 //
 // Options (per client; the config file's `oidc.clients` or `frontdoor client add`): id, name, secret digests (none for a
-// public client), redirect URIs (exact match), post-logout redirect URIs, scopes it may ask, `allow` rule, second factor
+// public client), redirect URIs (exact match; a public client's loopback IP ones on any port, RFC 8252 7.3), post-logout redirect URIs, scopes it may ask, `allow` rule, second factor
 // required, first party (no consent page), subject type (public | pairwise), back-channel logout URI, API sign-in.
 import Crypto
 import Foundation
@@ -56,6 +56,24 @@ public struct OpenIDClient: Sendable, Equatable {
     /// The digest stored for `secret`.
     public static func digest(ofSecret secret: String) -> Data {
         Data(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    /// Whether the authorization request may send the browser back to `uri`: one of the registered URIs exactly, or — a
+    /// native app listening on a loopback IP takes whatever port is free (RFC 8252 7.3) — for a public client, a
+    /// registered `http://127.0.0.1/…` or `http://[::1]/…` with any port, all else (path, query) the same. `localhost`
+    /// is a name, not a loopback IP: exact only.
+    public func allowsRedirect(_ uri: String) -> Bool {
+        if redirectURIs.contains(uri) { return true }
+        guard isPublic, let asked = Self.loopbackWithoutPort(uri) else { return false }
+        return redirectURIs.contains { Self.loopbackWithoutPort($0) == asked }
+    }
+
+    /// `uri` without its port when it is plain http to 127.0.0.1 or [::1] with no fragment; nil otherwise.
+    public static func loopbackWithoutPort(_ uri: String) -> String? {
+        guard var parts = URLComponents(string: uri), parts.scheme == "http", parts.fragment == nil, parts.user == nil,
+              parts.password == nil, ["127.0.0.1", "[::1]", "::1"].contains(parts.host ?? "") else { return nil }
+        parts.port = nil
+        return parts.string
     }
 
     /// Whether `secret` is one of this client's: its digest is compared with every stored digest, each in constant time,

@@ -47,12 +47,17 @@ final class OpenIDFormActions: Sendable {
     /// CSP sources for the clients' redirect and post-logout URIs: http(s) origins and private-use schemes, each once, sorted.
     static func sources(_ clients: [OpenIDClient]) -> [String] {
         var sources = Set<String>()
-        for uri in clients.flatMap({ $0.redirectURIs + $0.postLogoutRedirectURIs }) {
-            if let origin = SecurityHeaders.origin(of: uri) {
-                sources.insert(origin)
-            } else if let colon = uri.firstIndex(of: ":"), uri[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
-                      uri.first?.isLetter == true {
-                sources.insert(uri[..<colon].lowercased() + ":")
+        for client in clients {
+            for uri in client.redirectURIs + client.postLogoutRedirectURIs {
+                if client.isPublic, OpenIDClient.loopbackWithoutPort(uri) != nil, let host = URLComponents(string: uri)?.host {
+                    // A native app's loopback redirect comes back on any port (OpenIDClient.allowsRedirect).
+                    sources.insert("http://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":*")
+                } else if let origin = SecurityHeaders.origin(of: uri) {
+                    sources.insert(origin)
+                } else if let colon = uri.firstIndex(of: ":"), uri.first?.isLetter == true,
+                          uri[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
+                    sources.insert(uri[..<colon].lowercased() + ":")
+                }
             }
         }
         return sources.sorted()

@@ -1,6 +1,7 @@
 // AuthorizeEndpointTests.swift: oidc/authorize's refusals (an error page until the client and redirect URI are known
 // good, then errors to the client), PKCE rules, the whole way through sign-in and consent to a code, and POST alike GET.
 import AccountCore
+import Crypto
 import Foundation
 import Testing
 @testable import WebFront
@@ -75,6 +76,29 @@ import Testing
         let code2 = try #require(browser.get(authorizeURI(F.first)).locationQuery["code"])
         let issued = try test.services.openID.redeemCode(code2, client: F.first, redirectURI: F.first.redirectURIs[0], codeVerifier: F.verifier)
         #expect(issued.grant.nonce == "n-1" && issued.grant.scopes == ["openid", "email"])
+    }
+
+    /// RFC 8252 7.3: a native app listening on a loopback IP takes whatever port is free, so a public client's
+    /// registered `http://127.0.0.1/…` or `http://[::1]/…` matches any port; path and query still exactly, and no other
+    /// host (`localhost` is a name: exact), no confidential client.
+    @Test func aNativeAppsLoopbackRedirectMatchesAnyPort() throws {
+        let cli = OpenIDClient(id: "cli", isPublic: true, redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/cb"], scopes: ["openid"],
+                               firstParty: true)
+        let web = OpenIDClient(id: "loopweb", secretDigests: [Data(SHA256.hash(data: Data(F.secret.utf8)))], redirectURIs: ["http://127.0.0.1/callback"],
+                               scopes: ["openid"], firstParty: true)
+        let test = try makeOpenIDApp(clients: [cli, web])
+        let browser = TestBrowser(test.app)
+        #expect(browser.post("/account/sign_up", F.signUpForm).status == 303)
+        for uri in ["http://127.0.0.1:53123/callback", "http://127.0.0.1/callback", "http://[::1]:8400/cb"] {
+            let answer = browser.get(authorizeURI(cli, ["redirect_uri": uri, "scope": "openid"]))
+            #expect(answer.locationQuery["code"] != nil && answer.header("Location")?.hasPrefix(uri + "?") == true, "\(uri)")
+        }
+        for uri in ["http://127.0.0.1:53123/other", "http://127.0.0.1:53123/callback?x=1", "http://localhost:53123/callback",
+                    "https://127.0.0.1:53123/callback", "http://127.0.0.2:53123/callback", "http://127.0.0.1:53123/callback#f"] {
+            #expect(browser.get(authorizeURI(cli, ["redirect_uri": uri, "scope": "openid"])).status == 400, "\(uri)")
+        }
+        #expect(browser.get(authorizeURI(web, ["redirect_uri": "http://127.0.0.1:53123/callback", "scope": "openid"])).status == 400,
+                "a confidential client's URI is exact")
     }
 
     @Test func signInThenConsentOnceThenTheCodeAndNextTimeNoConsent() throws {

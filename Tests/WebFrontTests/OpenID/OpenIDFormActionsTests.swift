@@ -1,6 +1,6 @@
 // OpenIDFormActionsTests.swift: with the provider on, every page's form-action names the clients' redirect and
 // post-logout origins (browsers check form-action on the redirects after a form: sign-in or consent → authorize → the
-// app), a native app's private-use scheme as a scheme, and a client added to the database within the refresh interval.
+// app), a native app's private-use scheme as a scheme and its loopback redirect on any port, and a client added to the database within the refresh interval.
 import AccountCore
 import Foundation
 import Testing
@@ -14,10 +14,11 @@ import Testing
 
     @Test func theConfiguredClientsOriginsAndSchemesAreFormActions() throws {
         let clients = [OpenIDClient(id: "wiki", redirectURIs: ["https://wiki.example.com:8443/cb?x=1"], postLogoutRedirectURIs: ["https://bye.example.com/"]),
-                       OpenIDClient(id: "app", isPublic: true, redirectURIs: ["com.example.App:/callback"])]
+                       OpenIDClient(id: "app", isPublic: true, redirectURIs: ["com.example.App:/callback"]),
+                       OpenIDClient(id: "cli", isPublic: true, redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/cb"])]
         let test = try makeOpenIDApp(clients: clients)
         let action = try formAction(TestBrowser(test.app).get("/account/sign_in"))
-        #expect(action == "form-action 'self' com.example.app: https://bye.example.com https://wiki.example.com:8443")
+        #expect(action == "form-action 'self' com.example.app: http://127.0.0.1:* http://[::1]:* https://bye.example.com https://wiki.example.com:8443")
     }
 
     @Test func aClientAddedToTheDatabaseIsAFormActionWithinTheRefresh() throws {

@@ -1,7 +1,7 @@
 // OpenIDAuthorizationRequest.swift: an authorization request's parameters, checked (OpenID Connect Core 3.1.2.1,
 // RFC 6749 4.1.1, RFC 7636, RFC 9126), for the authorize endpoint, the consent page and the PAR endpoint alike.
 //
-// Parameters read: client_id, redirect_uri (exact match against the client's), response_type (`code` only), scope
+// Parameters read: client_id, redirect_uri (exact match against the client's; OpenIDClient.allowsRedirect), response_type (`code` only), scope
 // (must hold openid; scopes not understood or not the client's are dropped, as Core 3.1.2.1 says), state, nonce,
 // code_challenge + code_challenge_method (S256 only; required for public clients), prompt (none | login | consent |
 // select_account; none alone), max_age, login_hint, id_token_hint, acr_values (urn:frontdoor:2fa, mfa or PAPE's multi-factor ask for a
@@ -78,7 +78,7 @@ struct OpenIDAuthorizationRequest {
         guard let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty else {
             return .page(messageKey: "oidc_error_no_redirect_uri")
         }
-        guard client.redirectURIs.contains(redirectURI) else { return .page(messageKey: "oidc_error_redirect_uri") }
+        guard client.allowsRedirect(redirectURI) else { return .page(messageKey: "oidc_error_redirect_uri") }
         let state = parameters["state"].flatMap { $0.isEmpty ? nil : $0 }
         do {
             return .request(try checked(parameters, sent: sent, client: client, redirectURI: redirectURI, state: state, requestURI: requestURI))
