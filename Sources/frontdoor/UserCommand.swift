@@ -56,7 +56,7 @@ struct UserCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show an account: addresses, lock, live sessions, the last 10 audit rows.")
+        static let configuration = CommandConfiguration(abstract: "Show an account: addresses, lock, live sessions, sign-in methods, the OpenID apps it allowed, the last 10 audit rows.")
         @OptionGroup var options: ConfigOptions
         @Argument(help: "An address of the account, or its id.") var account: String
         @Flag(help: "Print JSON.") var json = false
@@ -65,6 +65,7 @@ struct UserCommand: ParsableCommand {
             try reportingFailures {
                 let services = try makeServices(options)
                 let detail = try worded { try services.administration.show(accountId: try services.account(account)) }
+                let apps = try services.openID.connectedApps(accountID: detail.account.id)
                 if json {
                     return try JSONValue.object([
                         "account": summaryJSON(detail.account),
@@ -74,6 +75,10 @@ struct UserCommand: ParsableCommand {
                         }),
                         "liveSessions": .int(Int64(detail.liveSessions)),
                         "signInMethods": .array(detail.signInMethods.map { .string(methodName($0)) }),
+                        "connectedApps": .array(apps.map { app in
+                            .object(["client": .string(app.clientID), "scopes": .array(app.scopes.map { .string($0) }),
+                                     "grantedAt": .date(app.grantedAt), "lastUsedAt": .date(app.lastUsedAt)])
+                        }),
                         "recentAudit": .array(detail.recentAudit.map(auditJSON)),
                     ]).print()
                 }
@@ -85,6 +90,7 @@ struct UserCommand: ParsableCommand {
                 print("locked until  \(iso(summary.lockedUntil, or: "not locked"))")
                 print("live sessions \(detail.liveSessions)")
                 print("signs in with \(methodSummary(detail.signInMethods))")
+                print("apps          \(apps.isEmpty ? "none" : apps.map { "\($0.clientID) (\($0.scopes.joined(separator: " ")))" }.joined(separator: ", "))")
                 print("addresses:")
                 for address in detail.addresses {
                     let state = address.verifiedAt.map { "verified \(iso($0))" } ?? "unverified"

@@ -6,6 +6,7 @@ state; back-channel logout tokens received on loopback and validated (oidc.BackC
 out of Frontdoor; the device flow (RFC 8628) approved on the `device` page; a pushed authorization request (RFC 9126)
 used at the authorization endpoint. One stack for the module; each test has its own person.
 """
+import json
 import time
 from urllib.parse import parse_qsl, urlsplit
 
@@ -13,6 +14,7 @@ import pytest
 import requests
 
 from http_client import REQUEST_TIMEOUT
+from test_cli import ok
 from oidc import (BackChannelReceiver, Client, Forms, authlib_session, authorization_url, authorize, callback_uri,
                   discovery, id_token_claims, in_group, new_person, oidc_stack, sign_in_with_authlib, submit, token_request,
                   userinfo)
@@ -235,3 +237,14 @@ def test_a_pushed_authorization_request_is_used_at_the_authorization_endpoint_on
 
     again = authorize(person, short)
     assert again.location is None or "code" not in again.query, "a request_uri works once"
+
+
+def test_the_operator_sees_the_apps_a_person_allowed(stack, client):
+    """`frontdoor user show` lists the apps the account allowed (the consent's client and scopes), in text and JSON."""
+    person = new_person(stack)
+    assert "apps          none" in ok(stack, "user", "show", person.email)
+    sign_in_with_authlib(stack, client, person, scope="openid email")
+    assert "apps          authlib (email openid)" in ok(stack, "user", "show", person.email)
+    shown = json.loads(ok(stack, "user", "show", person.email, "--json"))
+    assert [(app["client"], app["scopes"]) for app in shown["connectedApps"]] == [("authlib", ["email", "openid"])]
+
