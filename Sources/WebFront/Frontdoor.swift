@@ -48,7 +48,13 @@ public struct Frontdoor: Sendable {
         do {
             response = try route(context, matched)
         } catch {
-            response = context.isAPI ? apiErrorResponse(error, context: context) : errorResponse(error, context: context)
+            if context.isAPI {
+                response = apiErrorResponse(error, context: context)
+            } else if matched?.kind == .api, label.hasPrefix("oidc/") {
+                response = openIDErrorResponse(error, context: context)   // the OpenID provider's clients read RFC 6749 JSON
+            } else {
+                response = errorResponse(error, context: context)
+            }
         }
         for cookie in context.cookies.outgoing { response.addHeader("Set-Cookie", cookie.headerValue) }
         SecurityHeaders.apply(to: &response, values: openIDFormActions?.values() ?? securityHeaders)
@@ -88,6 +94,18 @@ public struct Frontdoor: Sendable {
             api = APIError(status: 500, message: catalog.text("api_internal"))
         }
         return api.response
+    }
+
+    /// An error of the OpenID provider's back channel (token, userinfo, introspection …) the endpoint did not answer
+    /// itself, as its clients expect it: RFC 6749 JSON, storage trouble `temporarily_unavailable` with Retry-After.
+    private func openIDErrorResponse(_ error: Error, context: RequestContext) -> Response {
+        guard let known = (error as? HTTPError) ?? storageFailure(error, context: context) else {
+            site.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+            return OpenIDEndpointError(status: 500, code: "server_error").response
+        }
+        let code = known.status == 503 ? "temporarily_unavailable" : known.status >= 500 ? "server_error" : "invalid_request"
+        return OpenIDEndpointError(status: known.status, code: code, description: context.catalog.text(known.messageKey),
+                                   headers: known.headers).response
     }
 
     private func route(_ context: RequestContext, _ route: Route?) throws -> Response {
