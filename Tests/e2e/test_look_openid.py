@@ -1,10 +1,11 @@
 """The look and accessibility pass (look.py) for the pages of the OpenID Connect provider (issue 38): the consent
-page of an app that is not first party (openid profile email groups), Settings → Connected apps with that app listed,
-the account chooser (prompt=select_account with two signed-in accounts), the error page of an unregistered redirect
-URI, the device page (the code form, an unknown code, the confirmation of an app, then its approved and denied
-messages), and the logout an app starts (the confirmation without id_token_hint while signed in, and the signed-out
-page). English, French and German, 360 px and 1280 px wide, light and dark; and the consent page's buttons with the
-keyboard alone.
+page of an app that is not first party (openid profile email groups), Settings → Connected apps with that app listed
+(then disconnected: the notice and the empty list), the account chooser (prompt=select_account with two signed-in
+accounts), the error page of an unregistered redirect URI, the device page (the code form, an unknown code, the
+confirmation of an app, its approved and denied messages, the refusal of an app whose allow rule leaves the person
+out), and the logout an app starts (the confirmation without id_token_hint while signed in, the signed-out page).
+English, French and German, 360 px and 1280 px wide, light and dark; and the consent page's buttons with the keyboard
+alone.
 
 One stack and one Chromium for the module; each test signs up its own account in its language and walks its pages
 through every look (width × scheme), collecting the problems so each look gets its screenshot (as
@@ -22,12 +23,13 @@ from selenium.webdriver.common.keys import Keys
 
 from chromium_driver import make_chromium, page_wait
 from http_client import Browser
-from look import LANGS, PASSWORD, WIDTHS, check_page, fill, language_cookie, on_stack, show, sign_up, submit
+from look import LANGS, PASSWORD, WIDTHS, check_page, fill, language_cookie, on_stack, prepare, show, sign_up, submit
 from oidc import Client, callback_uri, discovery, oidc_stack, token_request
 from test_keyboard import focused, press, tab_until
 from users import unique_email
 
 APP = Client("photos", [callback_uri()], name="Photo Album", post_logout_redirect_uris=[callback_uri("signed-out")])
+STAFF = Client("staff-tools", [callback_uri()], name="Staff Tools", allow="group:staff")   # nobody here is staff
 SCOPES = "openid profile email groups"
 LOOKS = [(width, dark) for width in WIDTHS for dark in (False, True)]
 ALL_LANGS = LANGS + ("de",)   # German: the longest words, at 360 px
@@ -35,7 +37,7 @@ ALL_LANGS = LANGS + ("de",)   # German: the longest words, at 360 px
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    yield from oidc_stack(tmp_path_factory, [APP], config={"session.reauthenticate_after": "1d"})
+    yield from oidc_stack(tmp_path_factory, [APP, STAFF], config={"session.reauthenticate_after": "1d"})
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +113,16 @@ def test_the_consent_page_and_the_connected_app(stack, driver, lang):
         at("/settings/apps")(d)
         assert [e.get_attribute("data-client") for e in d.find_elements(By.CSS_SELECTOR, "main .connection")] == [APP.id]
     failures += each_look(driver, stack.base + "/settings/apps", "settings_apps", lang, listed)
+
+    prepare(driver, WIDTHS[-1])
+    submit(driver, f"main button[data-revoke='{APP.id}']")   # Disconnect: the notice, then the empty list
+    assert driver.find_elements(By.CSS_SELECTOR, "main .flash-notice"), "the disconnection's notice"
+    failures += checked(driver, "settings_apps_revoked", WIDTHS[-1], lang)
+
+    def empty(d):
+        at("/settings/apps")(d)
+        assert not d.find_elements(By.CSS_SELECTOR, "main .connection")
+    failures += each_look(driver, stack.base + "/settings/apps", "settings_apps_empty", lang, empty)
     assert failures == [], "\n".join(failures)
 
 
@@ -179,9 +191,9 @@ def test_the_error_page_of_an_unregistered_redirect_uri(stack, driver, lang):
 # MARK: - The device page
 
 
-def device_code(stack):
-    """The user code of a new device authorization of the app."""
-    answer = token_request(stack, APP, {"scope": SCOPES, "_endpoint": discovery(stack)["device_authorization_endpoint"]})
+def device_code(stack, client=APP):
+    """The user code of a new device authorization of `client`."""
+    answer = token_request(stack, client, {"scope": SCOPES, "_endpoint": discovery(stack)["device_authorization_endpoint"]})
     assert answer.status_code == 200, answer.text
     return answer.json()["user_code"]
 
@@ -199,6 +211,10 @@ def test_the_device_pages(stack, driver, lang):
     failures = each_look(driver, page, "oidc_device", lang, lambda d: d.find_element(By.ID, "user_code"))
     failures += each_look(driver, page + "?user_code=ZZZZ-ZZZZ", "oidc_device_unknown", lang,
                           lambda d: d.find_element(By.CSS_SELECTOR, "main .form-error"))
+
+    def refused(d):
+        assert not d.find_elements(By.CSS_SELECTOR, "main button#approve"), "no confirmation for an app refused"
+    failures += each_look(driver, page + "?user_code=" + device_code(stack, STAFF), "oidc_device_refused", lang, refused)
 
     (width, dark), *_ = LOOKS
     show(driver, page, width, dark)
