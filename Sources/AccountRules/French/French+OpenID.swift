@@ -16,7 +16,7 @@ extension MessageCatalog {
         "oidc_consent_where": "Vous reviendrez ensuite sur",
         "oidc_consent_allow": "Autoriser",
         "oidc_consent_deny": "Ne pas autoriser",
-        "oidc_scope_openid": "qui vous êtes ici (un identifiant qui ne change jamais)",
+        "oidc_scope_openid": "qui vous êtes ici (un identifiant permanent)",
         "oidc_scope_profile": "votre nom et votre nom d’utilisateur",
         "oidc_scope_email": "votre adresse e-mail, et si vous l’avez confirmée",
         "oidc_scope_groups": "les groupes dont vous faites partie",
