@@ -26,24 +26,18 @@ struct OpenIDIntegrationTests {
         }
     }
 
-    /// `frontdoor ARGS` on the stack's config; its stdout and stderr.
-    static func frontdoor(_ stack: Stack, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestServer.binary)
-        process.arguments = arguments + ["--config", stack.folder + "/frontdoor.yml"]
-        process.currentDirectoryURL = URL(fileURLWithPath: stack.folder)   // where the server runs (its relative key files)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    /// `frontdoor ARGS` on the stack's config, run in its folder (where the server runs: its relative key files); its
+    /// stdout and stderr.
+    static func frontdoor(_ stack: Stack, _ arguments: [String]) async throws -> String {
+        let log = stack.folder + "/cli-\(UUID().uuidString.prefix(8)).log"
+        _ = try await TestServer.finish(TestServer.binary, arguments + ["--config", stack.folder + "/frontdoor.yml"], folder: stack.folder, log: log)
+        return try String(contentsOfFile: log, encoding: .utf8)
     }
 
     @Test func anAppSignsInThroughTheBrowserAndGetsAnAPIToken() async throws {
         let stack = try await TestServer.shared.stack()
         let id = "notes-\(UUID().uuidString.prefix(6).lowercased())"
-        #expect(try Self.frontdoor(stack, ["client", "add", id, "--public", "--api-sign-in", "--first-party", "--redirect-uri", Self.redirectURI])
+        #expect(try await Self.frontdoor(stack, ["client", "add", id, "--public", "--api-sign-in", "--first-party", "--redirect-uri", Self.redirectURI])
             .contains("created public client \(id)"))
         // The person has an account and is signed in in the browser.
         let email = Integration.email("oidc")
@@ -65,7 +59,7 @@ struct OpenIDIntegrationTests {
     @Test func aClientWithoutAPISignInIsRefusedAtTheExchange() async throws {
         let stack = try await TestServer.shared.stack()
         let id = "web-\(UUID().uuidString.prefix(6).lowercased())"
-        _ = try Self.frontdoor(stack, ["client", "add", id, "--public", "--first-party", "--redirect-uri", Self.redirectURI])
+        _ = try await Self.frontdoor(stack, ["client", "add", id, "--public", "--first-party", "--redirect-uri", Self.redirectURI])
         let email = Integration.email("oidc-no-api")
         _ = try await Integration.client(stack).register(email: email, password: Integration.password)
         let browser = Browser()

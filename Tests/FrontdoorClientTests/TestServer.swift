@@ -91,9 +91,7 @@ actor TestServer {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("no frontdoor binary at \(binary): build it (swift build) or set FRONTDOOR_BIN")
         }
-        let migrate = try launch(binary, ["migrate", "--config", config], folder: folder, log: folder + "/migrate.log")
-        migrate.waitUntilExit()
-        guard migrate.terminationStatus == 0 else { throw HarnessError("frontdoor migrate failed: " + tail(folder + "/migrate.log")) }
+        guard try await finish(binary, ["migrate", "--config", config], folder: folder, log: folder + "/migrate.log") == 0 else { throw HarnessError("frontdoor migrate failed: " + tail(folder + "/migrate.log")) }
 
         let app = try launch(binary, ["serve", "--config", config, "--socket", socket, "--socket-mode", "0666", "--workers", "4"],
                              folder: folder, log: folder + "/frontdoor.log")
@@ -105,10 +103,8 @@ actor TestServer {
         }
 
         let prefix = folder + "/nginx"
-        let render = try launch(root + "/nginx/render", ["--base", "/account", "--static", root + "/static", "--socket", socket,
-                                                          "--server", prefix, String(port)], folder: folder, log: folder + "/render.log")
-        render.waitUntilExit()
-        guard render.terminationStatus == 0 else { throw HarnessError("nginx/render failed: " + tail(folder + "/render.log")) }
+        guard try await finish(root + "/nginx/render", ["--base", "/account", "--static", root + "/static", "--socket", socket,
+                                                        "--server", prefix, String(port)], folder: folder, log: folder + "/render.log") == 0 else { throw HarnessError("nginx/render failed: " + tail(folder + "/render.log")) }
         let server = try launch(nginx, ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
                                 folder: folder, log: folder + "/nginx.stderr")
         Cleanup.shared.add(server.processIdentifier, signal: SIGTERM)
@@ -121,7 +117,30 @@ actor TestServer {
         return stack
     }
 
+    /// Starts `path` in `folder`, its output into `log`.
     private static func launch(_ path: String, _ arguments: [String], folder: String, log: String) throws -> Process {
+        let process = try prepared(path, arguments, folder: folder, log: log)
+        try process.run()
+        return process
+    }
+
+    /// Runs `path` in `folder` to its end, its output into `log`; its exit status. Output goes to a file, never a pipe:
+    /// a pipe's reader waits for every copy of the write end, and Foundation's Process closes in a new child only the
+    /// descriptors open when it looked, so an nginx another test starts at that moment can keep a copy until the test
+    /// process ends — and the reader waits for ever. The end is awaited (terminationHandler, set before the start),
+    /// not waitUntilExit, which would hold one of the few threads every test shares.
+    static func finish(_ path: String, _ arguments: [String], folder: String, log: String) async throws -> Int32 {
+        let process = try prepared(path, arguments, folder: folder, log: log)
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    private static func prepared(_ path: String, _ arguments: [String], folder: String, log: String) throws -> Process {
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         let process = Process()
@@ -131,7 +150,6 @@ actor TestServer {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = output
-        try process.run()
         return process
     }
 
