@@ -20,11 +20,14 @@ run: build-release
 	@scripts/run-dev $(PORT)
 
 # The unit suites twice: on SQLite, then on PostgreSQL (a private cluster from scripts/pg-cluster, stopped after).
+# A run takes a minute or two; scripts/unit-watchdog stops one still going after UNIT_LIMIT seconds and names the
+# tests that never finished, with the test process's thread stacks.
+UNIT_LIMIT ?= 900
 unit: build
 	swift build --build-tests
-	swift test --skip-build
+	scripts/unit-watchdog $(UNIT_LIMIT) swift test --skip-build
 	@pg=$$(mktemp -d) && url=$$(scripts/pg-cluster start $$pg) && \
-	  { FRONTDOOR_TEST_BACKEND=postgresql FRONTDOOR_TEST_POSTGRES="$$url" swift test --skip-build; rc=$$?; \
+	  { FRONTDOOR_TEST_BACKEND=postgresql FRONTDOOR_TEST_POSTGRES="$$url" scripts/unit-watchdog $(UNIT_LIMIT) swift test --skip-build; rc=$$?; \
 	    scripts/pg-cluster stop $$pg; rm -rf $$pg; exit $$rc; }
 
 # pytest through a real nginx and the debug binary (Tests/e2e; each session on its own free ports and temp folder).
@@ -47,7 +50,7 @@ test: unit e2e e2e-postgres tsan fuzz-smoke runtime-libraries
 # Issue 11 (SECURITY.md has the figures of the long runs). The thread-sanitized build has its own folder.
 tsan: deps
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
-	swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+	scripts/unit-watchdog $$(($(UNIT_LIMIT) * 2)) swift test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 # Issue 21: the concurrent-requests suite under the thread sanitizer TSAN_REPEAT times in a row; the first failed
 # run stops it and prints its output.
