@@ -86,11 +86,16 @@ server.serve_forever()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", script, clientID, folder + "/tokeninfo.log", xClientID]
-        let output = Pipe()
-        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // The pipe is made and handed over while no other start can copy it (TestServer.spawning); its first line is
+        // read, never its end.
+        let output = try TestServer.spawning.withLock {
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            return output
+        }
         // SIGKILL: like frontdoor (TestServer), it inherits a signal mask with SIGTERM blocked.
         Cleanup.shared.add(process.processIdentifier, signal: SIGKILL)
         // The first line is the port; reading blocks until python printed it (or exited).

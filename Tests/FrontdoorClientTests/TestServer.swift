@@ -120,20 +120,24 @@ actor TestServer {
     /// Starts `path` in `folder`, its output into `log`.
     private static func launch(_ path: String, _ arguments: [String], folder: String, log: String) throws -> Process {
         let process = try prepared(path, arguments, folder: folder, log: log)
-        try process.run()
+        try spawning.withLock { try process.run() }
         return process
     }
 
-    /// Runs `path` in `folder` to its end, its output into `log`; its exit status. Output goes to a file, never a pipe:
-    /// a pipe's reader waits for every copy of the write end, and Foundation's Process closes in a new child only the
-    /// descriptors open when it looked, so an nginx another test starts at that moment can keep a copy until the test
-    /// process ends — and the reader waits for ever. The end is awaited (terminationHandler, set before the start),
-    /// not waitUntilExit, which would hold one of the few threads every test shares.
+    /// Every start of a program in this test process, one at a time. Foundation's Process closes in a new child only
+    /// the descriptors open when it looked; one another thread opens meanwhile stays open in the child. Were it a
+    /// pipe's write end, or the socket through which Process learns that its own child ended, a server started at that
+    /// moment would hold it until the test process ends, and its reader would wait for ever.
+    static let spawning = Lock()
+
+    /// Runs `path` in `folder` to its end, its output into `log` (a file, not a pipe: see `spawning`); its exit status.
+    /// The end is awaited (terminationHandler, set before the start), not waitUntilExit, which would hold one of the
+    /// few threads every test shares.
     static func finish(_ path: String, _ arguments: [String], folder: String, log: String) async throws -> Int32 {
         let process = try prepared(path, arguments, folder: folder, log: log)
         return try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
+            do { try spawning.withLock { try process.run() } } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
             }
