@@ -19,7 +19,11 @@ public enum Base64URL {
 
     /// `bytes` as unpadded base64url.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
+        encode(Array(bytes))
+    }
+
+    /// The same for an array, without the generic walk (see `decode`): every page's CSRF token goes through here.
+    public static func encode(_ input: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((input.count * 4 + 2) / 3)
         var index = 0
@@ -38,11 +42,23 @@ public enum Base64URL {
 
     /// The bytes of base64url `text`; nil for any character outside the url-safe alphabet (`+`, `/`, spaces, non-ASCII),
     /// an impossible length, or padding, which `allowingPadding` admits only at the end and at most twice.
+    public static func decode(_ text: String, allowingPadding: Bool = false) -> [UInt8]? {
+        // Over the contiguous UTF-8 bytes, not a generic view: called from other modules, the generic form walked
+        // `utf8` through protocol witnesses, which cost a gate check a sixth of its instructions.
+        var text = text
+        return text.withUTF8 { decode(bytes: $0, allowingPadding: allowingPadding) }
+    }
+
+    /// The same for a substring (or any other string type).
     public static func decode(_ text: some StringProtocol, allowingPadding: Bool = false) -> [UInt8]? {
+        decode(String(text), allowingPadding: allowingPadding)
+    }
+
+    private static func decode(bytes: UnsafeBufferPointer<UInt8>, allowingPadding: Bool) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count * 3 / 4)
+        out.reserveCapacity(bytes.count * 3 / 4)
         var buffer: UInt32 = 0, bits = 0, count = 0, padding = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "="), allowingPadding {
                 padding += 1
                 continue

@@ -31,13 +31,23 @@ public struct CSRF: Sendable {
     public static let cookieName = "frontdoor_csrf"
 
     private let key: SymmetricKey
+    /// The HMAC with the key already set up and the message's prefix taken in: each token copies it (a value), so
+    /// the key schedule is not redone on every page.
+    private let keyed: HMAC<SHA256>
 
     /// - Parameter key: the server's CSRF secret (kept in the database, see `AppDatabase.secret(named:random:)`).
-    public init(key: [UInt8]) { self.key = SymmetricKey(data: key) }
+    public init(key: [UInt8]) {
+        self.key = SymmetricKey(data: key)
+        var keyed = HMAC<SHA256>(key: self.key)
+        keyed.update(data: Self.prefix)
+        self.keyed = keyed
+    }
 
     /// The token for forms shown to a browser with `binding`.
     public func token(binding: some DataProtocol) -> String {
-        Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(binding), using: key))
+        var mac = keyed
+        mac.update(data: binding)
+        return mac.finalize().withUnsafeBytes { Base64URL.encode(Array($0)) }
     }
 
     /// True when `token` was issued for `binding` (constant-time comparison).
@@ -46,7 +56,8 @@ public struct CSRF: Sendable {
         return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(binding), using: key)
     }
 
-    private static func message(_ binding: some DataProtocol) -> Data { Data("frontdoor-csrf-v1:".utf8) + Data(binding) }
+    private static let prefix = Data("frontdoor-csrf-v1:".utf8)
+    private static func message(_ binding: some DataProtocol) -> Data { prefix + Data(binding) }
 }
 
 /// The CSRF side of one request: the token its forms carry, and the check of a posted one.

@@ -9,6 +9,8 @@ public struct Frontdoor: Sendable {
     public let site: Site
     /// The account operations, gathered once: each page gets the ones it uses in `Routes.table`, each request its own.
     public let services: AccountServices
+    /// The same, as every request holds them (one reference, not a copy: see SharedServices).
+    private let shared: SharedServices
     let routes: [String: Route]
     private let rootRoutes: [String: Route]
     /// The security headers, form-action widened to the sign-in providers (see SecurityHeaders).
@@ -19,6 +21,7 @@ public struct Frontdoor: Sendable {
     public init(site: Site, services: AccountServices) {
         self.site = site
         self.services = services
+        self.shared = SharedServices(services)
         self.routes = Routes.table(core: services, providers: site.social.providers.map(\.configuration.id), api: site.configuration.api.enabled,
                                    openID: site.openID != nil)
         self.rootRoutes = Routes.rootTable()
@@ -32,10 +35,10 @@ public struct Frontdoor: Sendable {
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         let (label, matched) = match(request.path)
-        let context = RequestContext(request: request, site: site, core: services,
+        let context = RequestContext(request: request, site: site, core: shared,
                                      isAPI: label.hasPrefix("v1/") || (label == "unmatched" && isAPIPath(request.path)))
         // Every line logged while answering (whichever module writes it) names the request and its client (RequestLog).
-        let requestId = RequestLog.requestId(passed: request.requestId) { services.random.bytes(12).map { String(format: "%02x", $0) }.joined() }
+        let requestId = RequestLog.requestId(passed: request.requestId) { RequestLog.madeId(services.random.bytes(12)) }
         return RequestLog.$current.withValue(RequestLog.Fields(requestId: requestId, client: context.clientAddress)) {
             answer(context, label: label, matched: matched, started: started)
         }

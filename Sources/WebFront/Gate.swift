@@ -51,7 +51,11 @@ struct Gate: Sendable {
         if !session.groups.isEmpty { headers.append((name: names.groups, value: session.groups.joined(separator: ","))) }
         if gate.accountId == .header { headers.append((name: names.accountId, value: accountId)) }
         // A display name is one line by its rule; a control character from anywhere else must still not end the header.
-        return headers.map { ($0.name, String($0.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f })) }
+        // (Checked by byte first: in UTF-8 those characters are single bytes, and nearly every value has none.)
+        return headers.map { header in
+            guard header.value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f }) else { return header }
+            return (header.name, String(header.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }))
+        }
     }
 
     /// How many factors `FRONTDOOR_REQUIRE` demands (1 when it names nothing); nil when it holds an unknown word.

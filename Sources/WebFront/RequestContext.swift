@@ -10,13 +10,22 @@ import AccountRules
 import Foundation
 import IPAddresses
 
+/// The account operations every request of one Frontdoor shares, held by reference: AccountServices is a struct of some
+/// forty services, and copying it into each request and destroying it after (a retain and a release per service) cost
+/// more than the rest of a gate check's own work.
+public final class SharedServices: Sendable {
+    public let services: AccountServices
+    public init(_ services: AccountServices) { self.services = services }
+}
+
 /// Per-request state, owned by one worker thread for the length of one request.
 public final class RequestContext {
     public let request: Request
     public let site: Site
     /// The account operations the request's own state needs (session lookup, language preference, the recent-sign-in
     /// check, random bindings, API tokens): RequestContext and its extensions use it; pages hold their own.
-    let core: AccountServices
+    var core: AccountServices { shared.services }
+    private let shared: SharedServices
     private var loadedSession: SessionInfo??
     /// The browser's other signed-in accounts, once read (see RequestContext+Accounts).
     var loadedOthers: [SignedInAccount]?
@@ -24,11 +33,15 @@ public final class RequestContext {
     /// A JSON API request (under `<base>/v1/`): no cookie is read, so its language comes from Accept-Language alone.
     public let isAPI: Bool
 
-    public init(request: Request, site: Site, core: AccountServices, isAPI: Bool = false) {
+    public init(request: Request, site: Site, core: SharedServices, isAPI: Bool = false) {
         self.request = request
         self.site = site
-        self.core = core
+        self.shared = core
         self.isAPI = isAPI
+    }
+
+    public convenience init(request: Request, site: Site, core: AccountServices, isAPI: Bool = false) {
+        self.init(request: request, site: site, core: SharedServices(core), isAPI: isAPI)
     }
 
     /// The language of this request's page, messages and the mail it causes (see `Localization.choose`): the signed-in

@@ -38,5 +38,9 @@ struct PasskeyConfigTests {
         #expect(!configuration.core.passkeys.isUsable)
         configuration.publicURL = "http://localhost:8080"
         #expect(configuration.core.passkeys.isUsable && configuration.core.passkeys.origin == "http://localhost:8080")
+        for (host, usable) in [("192.168.1.10", false), ("10.0.0.300", true), ("2001.example.com", true), ("id-7.example", true)] {
+            configuration.publicURL = "https://\(host)"
+            #expect(configuration.core.passkeys.isUsable == usable, "\(host)")
+        }
     }
 }

@@ -39,7 +39,22 @@ public struct PasskeyPolicy: Sendable, Equatable {
     /// False when the RP ID is an IP address (`public_url` http://127.0.0.1:8080): browsers take only a domain name
     /// (`localhost` included) as an RP ID, so the pages offer no passkeys there.
     public var isUsable: Bool {
-        !relyingPartyId.isEmpty && !relyingPartyId.contains(":") && !relyingPartyId.split(separator: ".").allSatisfy { UInt8($0) != nil }
+        // By byte (every page asks): an IPv6 address has a colon; an IPv4 one is dot-separated numbers up to 255.
+        var octets = true, value = 0, digits = 0
+        for byte in relyingPartyId.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"): return false
+            case UInt8(ascii: "."):
+                if digits == 0 || value > 255 { octets = false }
+                (value, digits) = (0, 0)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 256)
+                digits += 1
+            default: octets = false
+            }
+        }
+        if digits == 0 || value > 255 { octets = false }
+        return !relyingPartyId.isEmpty && !octets
     }
 
     /// `aaguid` (16 bytes) as the names file writes it: lower-case hex with dashes (8-4-4-4-12).

@@ -39,6 +39,19 @@ public enum RequestLog {
         } ?? false
         return usable ? passed! : made()
     }
+
+    /// An id made here: `bytes` as lowercase hex, by table (String(format:) per byte cost more than a gate check).
+    static func madeId(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// One JSON object per line: `time` (UTC, milliseconds), `level`, `event` (the message), then `account`, `client` and

@@ -58,16 +58,21 @@ struct SignInPage: Sendable {
     private func render(_ context: RequestContext, email: String, returnTo: String?, adding: Bool, flash: Flash? = nil) throws -> Response {
         // "webauthn": the browser may offer the site's passkeys in the address field's autofill (passkeys.js); only
         // where passkeys can work (a public_url whose host is a name).
-        let address = context.core.configuration.passkeys.isUsable ? "username webauthn" : "username"
-        var values = FormView.fields([.email(autocomplete: address), .password("password", autocomplete: "current-password")],
-                                     form: ["email": email], catalog: context.catalog)
-        if let returnTo, case let checked = context.returnTarget(returnTo), checked != context.site.paths.home { values["rd"] = checked }
-        if adding { values["adding"] = true }
-        values["social"] = context.socialButtons(labelKey: "social_sign_in_with", returnTo: values["rd"] as? String)
-        values["passkey_paths"] = PasskeyActions.paths(context)
-        values["passkey_messages"] = PasskeyActions.scriptMessages(context.catalog)
+        let returnTarget = returnTo.map { context.returnTarget($0) }.flatMap { $0 != context.site.paths.home ? $0 : nil }
+        // The values are built only when the page is rendered (the layout asks for them on a cache miss).
+        func values() -> [String: Any] {
+            let address = context.core.configuration.passkeys.isUsable ? "username webauthn" : "username"
+            var values = FormView.fields([.email(autocomplete: address), .password("password", autocomplete: "current-password")],
+                                         form: ["email": email], catalog: context.catalog)
+            if let returnTarget { values["rd"] = returnTarget }
+            if adding { values["adding"] = true }
+            values["social"] = context.socialButtons(labelKey: "social_sign_in_with", returnTo: returnTarget)
+            values["passkey_paths"] = PasskeyActions.paths(context)
+            values["passkey_messages"] = PasskeyActions.scriptMessages(context.catalog)
+            return values
+        }
         // The plain form (no address typed, no return target, nobody signed in) is the same for every signed-out visitor.
-        let plain = email.isEmpty && values["rd"] == nil && !adding
-        return try context.layout.page("sign_in", values, flash: flash, cacheKey: plain ? "sign_in" : nil)
+        let plain = email.isEmpty && returnTarget == nil && !adding
+        return try context.layout.page("sign_in", values(), flash: flash, cacheKey: plain ? "sign_in" : nil)
     }
 }

@@ -68,21 +68,25 @@ struct SignUpPage: Sendable {
         if let username = Self.usernameInput(context.site.configuration.identity.username) { inputs.insert(username, at: 1) }
         var form = form
         if let invited { form["email"] = invited }
-        var values = FormView.fields(inputs, form: form, errors: errors, catalog: catalog)
-        if invited != nil, var fields = values["fields"] as? [String: Any], var email = fields["email"] as? [String: Any] {
-            email["readonly"] = true
-            fields["email"] = email
-            values["fields"] = fields
-            values["invite"] = invite
+        // The values are built only when the page is rendered (the layout asks for them on a cache miss).
+        func values() -> [String: Any] {
+            var values = FormView.fields(inputs, form: form, errors: errors, catalog: catalog)
+            if invited != nil, var fields = values["fields"] as? [String: Any], var email = fields["email"] as? [String: Any] {
+                email["readonly"] = true
+                fields["email"] = email
+                values["fields"] = fields
+                values["invite"] = invite
+            }
+            values["profile_fields"] = ProfileFieldsView.fields(profile.signUpFields, form: form, errors: errors,
+                                                                catalog: catalog)
+            if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
+            values["social"] = context.socialButtons(labelKey: "social_sign_up_with", invite: invited == nil ? nil : invite)
+            return values
         }
-        values["profile_fields"] = ProfileFieldsView.fields(profile.signUpFields, form: form, errors: errors,
-                                                            catalog: catalog)
-        if !errors.isEmpty { values["form_error"] = catalog.text("form_has_errors") }
-        values["social"] = context.socialButtons(labelKey: "social_sign_up_with", invite: invited == nil ? nil : invite)
         // The empty form without an invitation is the same for every signed-out visitor (the declared fields are the
         // same for everyone: they come from the configuration).
         let plain = form.isEmpty && errors.isEmpty && invited == nil
-        return try context.layout.page("sign_up", values, cacheKey: plain ? "sign_up" : nil)
+        return try context.layout.page("sign_up", values(), cacheKey: plain ? "sign_up" : nil)
     }
 
     /// The username input under `mode` (none when `off`: the name is made from the address).

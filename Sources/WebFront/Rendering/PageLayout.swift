@@ -4,6 +4,7 @@
 // Options: `site_name`, `logo_url`, `static_path`, `signup` (the sign-up link), `session.max_accounts` (the "another
 // account" entry), `social.providers` (whether social pages are linked). With a `cacheKey`, a signed-out visitor
 // without a flash gets the page rendered once per language with their token put in (see PageCache).
+import AccountCore
 
 /// The page frame of one request (`context.layout`).
 struct PageLayout {
@@ -41,13 +42,31 @@ struct PageLayout {
     /// Renders `template` as a full page with the values every page has (site name, paths, CSRF token, flash, user).
     /// With `cacheKey`, a signed-out visitor without a flash gets the cached rendering with their token put in
     /// (see PageCache): only for pages whose `values` never vary.
-    func page(_ template: String, _ values: [String: Any] = [:], status: Int = 200, flash: Flash? = nil,
+    func page(_ template: String, _ values: @autoclosure () throws -> [String: Any] = [:], status: Int = 200, flash: Flash? = nil,
               cacheKey: String? = nil) throws -> Response {
         let site = context.site, language = context.language
-        let catalog = context.catalog
         let token = try context.csrf.token()
         let session = try context.session()
         let flash = flash ?? context.flash.take()
+        let contentType = [(name: "Content-Type", value: "text/html; charset=utf-8")]
+        // A cached page's values (the layout's and the page's own) are built only when it is rendered: on a hit the
+        // dictionaries would cost more than serving it.
+        if let cacheKey, session == nil, flash == nil {
+            let body = try site.pageCache.page(cacheKey + "." + language, token: token) { marker in
+                try site.renderer.render(template, try everything(values(), token: marker, session: nil, flash: nil, cacheKey: cacheKey),
+                                         language: language)
+            }
+            return Response(status: status, headers: contentType, body: body)
+        }
+        let all = try everything(values(), token: token, session: session, flash: flash, cacheKey: cacheKey)
+        return Response(status: status, headers: contentType, body: Array(try site.renderer.render(template, all, language: language).utf8))
+    }
+
+    /// The layout's values (site, language switcher, paths, CSRF token, the signed-in account and its others, the
+    /// flash) with the page's own `values` over them.
+    private func everything(_ values: [String: Any], token: String, session: SessionInfo?, flash: Flash?, cacheKey: String?) throws -> [String: Any] {
+        let site = context.site, language = context.language
+        let catalog = context.catalog
         var all: [String: Any] = [
             "site_name": site.configuration.siteName,
             // A section needs false, not "", to be skipped.
@@ -81,14 +100,6 @@ struct PageLayout {
                             "text": catalog.text(flash.key, ["provider": provider])]
         }
         all.merge(values) { _, new in new }
-        let contentType = [(name: "Content-Type", value: "text/html; charset=utf-8")]
-        if let cacheKey, session == nil, flash == nil {
-            let body = try site.pageCache.page(cacheKey + "." + language, token: token) { marker in
-                all["csrf_token"] = marker
-                return try site.renderer.render(template, all, language: language)
-            }
-            return Response(status: status, headers: contentType, body: body)
-        }
-        return Response(status: status, headers: contentType, body: Array(try site.renderer.render(template, all, language: language).utf8))
+        return all
     }
 }
