@@ -107,7 +107,11 @@ upstream_include() {
 # nginx's worker_processes × K must stay below frontdoor's --workers, or new connections wait for a thread that never
 # comes free (bench/README.md).
 bench_nginx_keepalive() {
-  local keep=$1 ceiling_socket=$2
+  local keep=$1 ceiling_socket=$2 nginx_workers
+  nginx_workers=$(sed -n 's/^worker_processes \([0-9]*\);$/\1/p' "$work/nginx/nginx.conf")
+  [ -n "$nginx_workers" ] || { say "cannot read worker_processes from the rendered nginx.conf"; exit 1; }
+  [ $((nginx_workers * keep)) -lt "$workers" ] ||
+    { say "nginx's worker_processes ($nginx_workers) × keepalive ($keep) must stay below frontdoor's workers ($workers)"; exit 2; }
   keep_port=$(free_port)
   while [ "$keep_port" = "$port" ] || [ "$keep_port" = "$hosts_port" ]; do keep_port=$(free_port); done
   keep_base=http://127.0.0.1:$keep_port
