@@ -4,6 +4,8 @@
 #   bench_start NAME        $work (temp folder), $bin, $python; the EXIT trap; NAME prefixes messages
 #   bench_nginx_render      $port/$base (one host, $socket) and $hosts_port/$hosts_base (the upstream over
 #                           $hosts_sockets) rendered into $work/nginx; add server.d/*.conf, then bench_nginx_start
+#   bench_nginx_keepalive K CEILING_SOCKET   (optional, before bench_nginx_start) $keep_port/$keep_base: $socket and
+#                           the C responder through upstreams with `keepalive K` and `fastcgi_keep_conn on`
 #   launch, start_app, stop_app, start_hosts, stop_hosts, host_get, host_status, gate_count (below)
 # Reads: FRONTDOOR_BIN [.build/release/frontdoor], BENCH_KEEP (keep the temp folder, PostgreSQL's log copied into it
 # as postgresql.log), $workers, $config.
@@ -57,11 +59,7 @@ bench_nginx_render() {
   sed -i 's|^\( *\)access_log .*;|\1access_log off;|' "$work/nginx/nginx.conf"
   # The two-host server, as docs/several-hosts.md tells an operator: the same include rendered with the placeholder
   # socket and pointed at the upstream of nginx/several-hosts.conf (its sockets replaced by this run's), in http { }.
-  nginx/render --base /account --static "$root/static" --socket /frontdoor-upstream |
-    sed 's|fastcgi_pass unix:/frontdoor-upstream;|fastcgi_pass frontdoor;|' > "$work/nginx/frontdoor-hosts.conf"
-  if [ "$(grep -c 'fastcgi_pass frontdoor;' "$work/nginx/frontdoor-hosts.conf")" != 5 ] || grep -q frontdoor-upstream "$work/nginx/frontdoor-hosts.conf"; then
-    say "nginx/render's include no longer has the five fastcgi_pass lines docs/several-hosts.md points at the upstream"; exit 1
-  fi
+  upstream_include frontdoor "$work/nginx/frontdoor-hosts.conf"
   sed -e "s|unix:/run/frontdoor/a.sock|unix:${hosts_sockets[0]}|" -e "s|unix:/run/frontdoor/b.sock|unix:${hosts_sockets[1]}|" \
     nginx/several-hosts.conf > "$work/nginx/hosts.conf"
   cat >> "$work/nginx/hosts.conf" <<EOF
@@ -71,8 +69,74 @@ server {
     include $work/nginx/frontdoor-hosts.conf;
 }
 EOF
-  sed -i "s|^http {\$|http {\n    include $work/nginx/hosts.conf;|" "$work/nginx/nginx.conf"
-  grep -q "include $work/nginx/hosts.conf;" "$work/nginx/nginx.conf" || { say "cannot add the two-host server to nginx.conf"; exit 1; }
+  http_include "$work/nginx/hosts.conf"
+}
+
+http_include() {  # http_include FILE: FILE included in nginx.conf's http { } (upstreams and servers)
+  sed -i "s|^http {\$|http {\n    include $1;|" "$work/nginx/nginx.conf"
+  grep -q "include $1;" "$work/nginx/nginx.conf" || { say "cannot include $1 in nginx.conf's http { }"; exit 1; }
+}
+
+# upstream_include UPSTREAM OUT [keep]: the operator's include (nginx/render) with the placeholder socket
+# /frontdoor-upstream, every fastcgi_pass pointed at the nginx upstream UPSTREAM, as docs/several-hosts.md does it; with
+# `keep`, each also gets `fastcgi_keep_conn on;`, without which nginx closes the connection after every request whatever
+# the upstream's `keepalive` says. Stops the run if a fastcgi_pass was missed or another fastcgi_keep_conn is there
+# (nginx would refuse the duplicate, or the run would measure something else), or if fewer than five are found (the
+# pages, BrowserID's support document and the gate at least: what the bench asks).
+upstream_include() {
+  local name=$1 out=$2 keep=${3:-} plain passes
+  plain=$(nginx/render --base /account --static "$root/static" --socket /frontdoor-upstream)
+  passes=$(grep -c '^ *fastcgi_pass unix:/frontdoor-upstream;$' <<< "$plain" || true)
+  if [ -n "$keep" ]; then
+    sed "s|^\( *\)fastcgi_pass unix:/frontdoor-upstream;\$|\1fastcgi_pass $name;\n\1fastcgi_keep_conn on;|" <<< "$plain" > "$out"
+  else
+    sed "s|^\( *\)fastcgi_pass unix:/frontdoor-upstream;\$|\1fastcgi_pass $name;|" <<< "$plain" > "$out"
+  fi
+  if [ "$passes" -lt 5 ] || [ "$(grep -c "^ *fastcgi_pass $name;\$" "$out")" != "$passes" ] || grep -q frontdoor-upstream "$out" ||
+     { [ -n "$keep" ] && [ "$(grep -c '^ *fastcgi_keep_conn ' "$out")" != "$passes" ]; }; then
+    say "cannot point nginx/render's include at the upstream $name${keep:+ with fastcgi_keep_conn on} ($passes fastcgi_pass lines; see $out)"
+    exit 1
+  fi
+}
+
+# bench_nginx_keepalive K CEILING_SOCKET: a third server, on $keep_port ($keep_base), where nginx keeps its FastCGI
+# connections open, to frontdoor and to the C responder alike, so the two are compared in the same shape: the include
+# pointed at upstream frontdoor_keep (this run's $socket: whichever frontdoor start_app runs) and /ceiling/ at upstream
+# ceiling_keep (CEILING_SOCKET), each with `keepalive K` (idle connections each nginx worker keeps) and
+# `fastcgi_keep_conn on`. libfcgi serves a kept connection on the thread that accepted it until nginx closes it, so
+# nginx's worker_processes × K must stay below frontdoor's --workers, or new connections wait for a thread that never
+# comes free (bench/README.md).
+bench_nginx_keepalive() {
+  local keep=$1 ceiling_socket=$2 nginx_workers
+  nginx_workers=$(sed -n 's/^worker_processes \([0-9]*\);$/\1/p' "$work/nginx/nginx.conf")
+  [ -n "$nginx_workers" ] || { say "cannot read worker_processes from the rendered nginx.conf"; exit 1; }
+  [ $((nginx_workers * keep)) -lt "$workers" ] ||
+    { say "nginx's worker_processes ($nginx_workers) × keepalive ($keep) must stay below frontdoor's workers ($workers)"; exit 2; }
+  keep_port=$(free_port)
+  while [ "$keep_port" = "$port" ] || [ "$keep_port" = "$hosts_port" ]; do keep_port=$(free_port); done
+  keep_base=http://127.0.0.1:$keep_port
+  upstream_include frontdoor_keep "$work/nginx/frontdoor-keep.conf" keep
+  cat > "$work/nginx/keep.conf" <<EOF
+upstream frontdoor_keep {
+    server unix:$socket;
+    keepalive $keep;
+}
+upstream ceiling_keep {
+    server unix:$ceiling_socket;
+    keepalive $keep;
+}
+server {
+    listen 127.0.0.1:$keep_port;
+    server_name localhost;
+    include $work/nginx/frontdoor-keep.conf;
+    location ^~ /ceiling/ {
+        include fastcgi_params;
+        fastcgi_pass ceiling_keep;
+        fastcgi_keep_conn on;
+    }
+}
+EOF
+  http_include "$work/nginx/keep.conf"
 }
 
 bench_nginx_start() {  # bench_nginx_start PROBE_URL: starts nginx and waits until PROBE_URL answers
