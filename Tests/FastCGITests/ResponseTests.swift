@@ -33,4 +33,10 @@ struct ResponseTests {
         #expect(!text.contains("Bad"))
         #expect(text.contains("X-Ok: fine\r\n"))
     }
+
+    @Test(arguments: ["a\rb", "a\nb", String(repeating: "x", count: 2000) + "\r", "\n" + String(repeating: "é", count: 300)])
+    func aLoneCROrLFAnywhereInAValueDropsTheHeader(value: String) {
+        let text = String(decoding: Response(headers: [(name: "X-Bad", value: value), (name: "X-Ok", value: "fine")]).serialized(), as: UTF8.self)
+        #expect(!text.contains("X-Bad") && text.contains("X-Ok: fine\r\n"))
+    }
 }
