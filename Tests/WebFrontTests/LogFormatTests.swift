@@ -33,6 +33,18 @@ struct LogFormatTests {
                                 + #""client":"203.0.113.9","reason":"wrong \"password\"\n"}"# + "\n"])
     }
 
+    /// The log's and the JSON API's times, written by hand, read as Foundation's ISO 8601 formatter (which the API
+    /// used before) writes them: UTC, milliseconds, `Z`.
+    @Test(arguments: [0, 1_764_388_862.345, 1_764_388_862.9994, 951_782_400, 4_102_444_799.5])
+    func timesAreWrittenAsFoundationsISO8601FormatterWritesThem(seconds: Double) {
+        let date = Date(timeIntervalSince1970: seconds)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        #expect(JSONLogHandler.timestamp(date) == formatter.string(from: date))
+        #expect(APIContext.timestamp(date) == JSONLogHandler.timestamp(date))
+    }
+
     @Test func controlCharactersAreEscapedSoALineStaysOneLine() {
         #expect(JSONLogHandler.quoted("a\u{1}b\u{2028}c\\") == #""a\u0001b\u2028c\\""#)
     }

@@ -164,13 +164,8 @@ public struct APIContext {
                               expiresAt: context.core.clock.now() + context.core.configuration.secondFactor.challengeLifetime)
     }
 
-    /// "2026-11-24T10:00:00.000Z" (UTC, milliseconds), as Rails writes times in JSON.
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
-    }
+    /// "2026-11-24T10:00:00.000Z" (UTC, milliseconds), as Rails writes times in JSON: the log lines' form.
+    static func timestamp(_ date: Date) -> String { JSONLogHandler.timestamp(date) }
 }
 
 extension RequestContext {

@@ -97,14 +97,30 @@ public struct JSONLogHandler: LogHandler {
         _ = bytes.withUnsafeMutableBytes { Foundation.write(2, $0.baseAddress, $0.count) }
     }
 
-    /// `2026-11-29T04:01:02.345Z`.
+    /// `2026-11-29T04:01:02.345Z` (UTC, milliseconds cut, not rounded): every log line's time, and the JSON API's times
+    /// (APIContext.timestamp), as Rails writes them. Built by hand: a formatter made per call (ISO8601DateFormatter
+    /// opens an ICU formatter) cost an API answer a million instructions, String(format:) tens of thousands.
     static func timestamp(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         var whole = time_t(seconds.rounded(.down)), parts = tm()
         gmtime_r(&whole, &parts)
         let millis = min(999, Int((seconds - seconds.rounded(.down)) * 1000))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func padded(_ value: Int, _ width: Int, _ after: UInt8?) {
+            let digits = Array(String(value).utf8)
+            if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+            out.append(contentsOf: digits)
+            if let after { out.append(after) }
+        }
+        padded(Int(parts.tm_year) + 1900, 4, UInt8(ascii: "-"))
+        padded(Int(parts.tm_mon) + 1, 2, UInt8(ascii: "-"))
+        padded(Int(parts.tm_mday), 2, UInt8(ascii: "T"))
+        padded(Int(parts.tm_hour), 2, UInt8(ascii: ":"))
+        padded(Int(parts.tm_min), 2, UInt8(ascii: ":"))
+        padded(Int(parts.tm_sec), 2, UInt8(ascii: "."))
+        padded(millis, 3, UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as it is (UTF-8).
