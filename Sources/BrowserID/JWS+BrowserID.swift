@@ -16,6 +16,11 @@ extension JWS {
         Signatures.isValid(signature, message: signingInput, key: key, alg: algorithm)
     }
 
+    /// The same with a key prepared once for many checks.
+    func isSigned(by key: PreparedKey) -> Bool {
+        Signatures.isValid(signature, message: signingInput, key: key, alg: algorithm)
+    }
+
     /// A signed compact token for `payload` (RS256 with `key`).
     static func sign(_ payload: [String: Any], key: RSASigningKey) throws -> String {
         try sign(payload, key: key.signingKey)

@@ -3,7 +3,8 @@
 // configured), leeway (slack on expiry and issue times, default 0 as in Persona), maxDelegations (6),
 // legacyAlgorithms (which of RS128, DS128 and DS256 count besides RS256; default none), maxFetches (support
 // documents one verification may ask for, default 3) and deadline (seconds one verification may take, default 5);
-// the clock the deadline is kept on is injected (`clock`).
+// the clock the deadline is kept on is injected (`clock`); rememberCertificates and rememberedCertificates (how long
+// and how many certificates whose chain held are remembered: VerifiedCertificates; default none).
 // Order: the cheap checks first (shape, times, audience, email, accepted algorithms, the assertion's signature by the
 // key its certificate names), then the support documents (the issuer policy, the issuer's keys) and the certificate's
 // signature. Anyone can call /verify and name any host, so what one call may cost is bounded: the documents come from
@@ -25,10 +26,17 @@ public struct VerifierPolicy: Sendable {
     public var maxFetches: Int
     /// Seconds one verification may take, its fetches included.
     public var deadline: TimeInterval
+    /// Seconds a certificate whose chain held is remembered at most (never past its expiry); 0: none.
+    public var rememberCertificates: TimeInterval
+    /// Certificates remembered at most.
+    public var rememberedCertificates: Int
 
     public init(trustedSecondaries: Set<String> = [], leeway: TimeInterval = 0, maxDelegations: Int = 6,
-                legacyAlgorithms: Set<String> = [], maxFetches: Int = 3, deadline: TimeInterval = 5) {
+                legacyAlgorithms: Set<String> = [], maxFetches: Int = 3, deadline: TimeInterval = 5,
+                rememberCertificates: TimeInterval = 0, rememberedCertificates: Int = 4096) {
         self.trustedSecondaries = Set(trustedSecondaries.map { $0.lowercased() })
+        self.rememberCertificates = rememberCertificates
+        self.rememberedCertificates = rememberedCertificates
         self.leeway = leeway
         self.maxDelegations = maxDelegations
         self.maxFetches = maxFetches
@@ -59,19 +67,22 @@ public struct Verifier: Sendable {
     public let policy: VerifierPolicy
     /// The running clock the deadline is kept on (not `now`, the verification date the times are checked against).
     public let clock: @Sendable () -> Date
+    let remembered: VerifiedCertificates
 
     public init(source: any SupportDocumentSource, policy: VerifierPolicy, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.source = source
         self.policy = policy
         self.clock = clock
+        remembered = VerifiedCertificates(lifetime: policy.rememberCertificates, capacity: policy.rememberedCertificates)
     }
 
     /// The verdict on `assertion` for `audience` at `now`; ends within `policy.deadline` of the clock (give or take the
     /// source's own slack past the deadline it is told).
     public func verify(assertion: String, audience: String, now: Date) -> VerificationResult {
-        var fetches = FetchBudget(source: source, remaining: policy.maxFetches, deadline: clock().addingTimeInterval(policy.deadline),
+        let started = clock()
+        var fetches = FetchBudget(source: source, remaining: policy.maxFetches, deadline: started.addingTimeInterval(policy.deadline),
                                   clock: clock)
-        do { return try check(assertion, audience: audience, now: now, fetches: &fetches) } catch is FetchesBusy {
+        do { return try check(assertion, audience: audience, now: now, started: started, fetches: &fetches) } catch is FetchesBusy {
             return .busy
         } catch let error as BrowserIDError {
             return .failure(reason: error.reason)
@@ -80,13 +91,16 @@ public struct Verifier: Sendable {
         }
     }
 
-    private func check(_ bundle: String, audience: String, now: Date, fetches: inout FetchBudget) throws -> VerificationResult {
+    private func check(_ bundle: String, audience: String, now: Date, started: Date, fetches: inout FetchBudget) throws -> VerificationResult {
         guard bundle.utf8.count <= 65_536 else { throw BrowserIDError(reason: "malformed backed assertion") }
         let parts = CompactParts.split(bundle[...], separator: UInt8(ascii: "~"))
         guard parts.count >= 2 else { throw BrowserIDError(reason: parts.first?.contains(".") == true ? "no certificates provided" : "malformed backed assertion") }
         guard parts.count == 2 else { throw BrowserIDError(reason: "certificate chaining is not yet allowed") }
-        let certificateJWS = try JWS.browserID(parts[0]), assertionJWS = try JWS.browserID(parts[1])
-        let certificate = try IdentityCertificate(jws: certificateJWS, token: String(parts[0]))
+        // A remembered certificate's chain held when it was checked: its content is taken as it was read then.
+        let remembered = self.remembered.entry(for: parts[0], at: started)
+        let certificateJWS = remembered == nil ? try JWS.browserID(parts[0]) : nil, assertionJWS = try JWS.browserID(parts[1])
+        let certificate = try remembered?.certificate ?? IdentityCertificate(jws: certificateJWS!, token: String(parts[0]))
+        let certificateAlgorithm = remembered?.algorithm ?? certificateJWS!.algorithm
 
         guard let expires = JWS.milliseconds(assertionJWS.payload["exp"]) else { throw BrowserIDError(reason: "assertion has no expiration") }
         if expires.addingTimeInterval(policy.leeway) < now { throw BrowserIDError(reason: "assertion has expired") }
@@ -105,18 +119,22 @@ public struct Verifier: Sendable {
         guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty, !email.contains(where: { $0.isWhitespace }) else {
             throw BrowserIDError(reason: "invalid email")
         }
-        for (what, jws) in [("certificate", certificateJWS), ("assertion", assertionJWS)] where !policy.acceptedAlgorithms.contains(jws.algorithm) {
-            throw BrowserIDError(reason: "\(what) signed with \(jws.algorithm), an algorithm this verifier does not accept")
+        for (what, algorithm) in [("certificate", certificateAlgorithm), ("assertion", assertionJWS.algorithm)] where !policy.acceptedAlgorithms.contains(algorithm) {
+            throw BrowserIDError(reason: "\(what) signed with \(algorithm), an algorithm this verifier does not accept")
         }
         // The certified key is in the certificate itself: a garbage assertion is refused before any fetch.
-        guard assertionJWS.isSigned(by: certificate.publicKey) else { throw BrowserIDError(reason: "invalid signature") }
+        let certifiedKey = remembered?.key ?? PreparedKey(certificate.publicKey)
+        guard assertionJWS.isSigned(by: certifiedKey) else { throw BrowserIDError(reason: "invalid signature") }
 
-        let domain = pieces[1].lowercased(), issuer = certificate.issuer.lowercased()
-        guard try issuer == domain || policy.trustedSecondaries.contains(issuer) || delegates(domain, to: issuer, &fetches) else {
-            throw BrowserIDError(reason: "issuer '\(certificate.issuer)' may not speak for emails from '\(domain)'")
+        if let certificateJWS {
+            let domain = pieces[1].lowercased(), issuer = certificate.issuer.lowercased()
+            guard try issuer == domain || policy.trustedSecondaries.contains(issuer) || delegates(domain, to: issuer, &fetches) else {
+                throw BrowserIDError(reason: "issuer '\(certificate.issuer)' may not speak for emails from '\(domain)'")
+            }
+            let keys = try resolveKeys(issuer, &fetches)
+            guard keys.contains(where: { certificateJWS.isSigned(by: $0) }) else { throw BrowserIDError(reason: "bad signature in chain") }
+            self.remembered.remember(parts[0], certificate: certificate, algorithm: certificateAlgorithm, key: certifiedKey, at: started)
         }
-        let keys = try resolveKeys(issuer, &fetches)
-        guard keys.contains(where: { certificateJWS.isSigned(by: $0) }) else { throw BrowserIDError(reason: "bad signature in chain") }
         return .okay(email: email, audience: audience, expires: JWS.milliseconds(expires), issuer: certificate.issuer)
     }
 
@@ -191,24 +209,26 @@ enum Audience {
 
         init?(_ text: String, bare: Bool) {
             var rest = Substring(text)
-            if let range = text.range(of: "://") {
-                let scheme = text[..<range.lowerBound].lowercased()
+            if let separator = Self.schemeSeparator(text) {
+                let scheme = text[..<separator.lowerBound].lowercased()
                 guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
                 self.scheme = scheme
-                rest = text[range.upperBound...]
+                rest = text[separator.upperBound...]
             } else if !bare {
                 return nil
             }
-            if let slash = rest.firstIndex(of: "/") {
-                guard rest[slash...] == "/" else { return nil }
+            // By byte from here: a host is ASCII letters, digits and `.-[]:_` only, so anything else fails the check
+            // below whichever way it is cut (by Character this cost ~40 k instructions per verification).
+            if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) {
+                guard rest.utf8.index(after: slash) == rest.utf8.endIndex else { return nil }
                 rest = rest[..<slash]
             }
             var hostPart = rest, portText: Substring?
-            if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
+            if let colon = rest.utf8.lastIndex(of: UInt8(ascii: ":")), rest.utf8.last != UInt8(ascii: "]") {
                 hostPart = rest[..<colon]
-                portText = rest[rest.index(after: colon)...]
+                portText = rest[rest.utf8.index(after: colon)...]
             }
-            guard !hostPart.isEmpty, hostPart.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-[]:_".contains($0)) }) else { return nil }
+            guard !hostPart.isEmpty, hostPart.utf8.allSatisfy(Self.isHostByte) else { return nil }
             host = hostPart.lowercased()
             if let portText {
                 guard let port = Int(portText), (1...65535).contains(port) else { return nil }
@@ -216,6 +236,26 @@ enum Audience {
             } else if let scheme {
                 port = scheme == "https" ? 443 : (scheme == "http" ? 80 : nil)
             }
+        }
+
+        static func isHostByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+
+        /// Where the first `://` is, found by byte (Foundation's `range(of:)` cost more than the rest of the check).
+        static func schemeSeparator(_ text: String) -> Range<String.Index>? {
+            let utf8 = text.utf8
+            var index = utf8.startIndex
+            while let colon = utf8[index...].firstIndex(of: UInt8(ascii: ":")) {
+                let end = utf8.index(colon, offsetBy: 3, limitedBy: utf8.endIndex) ?? utf8.endIndex
+                if utf8[colon..<end].elementsEqual("://".utf8) { return colon..<end }
+                index = utf8.index(after: colon)
+            }
+            return nil
         }
     }
 }

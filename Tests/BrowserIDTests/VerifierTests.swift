@@ -89,6 +89,11 @@ struct VerifierTests {
         ("https://rp.example", "http://rp.example", "scheme mismatch"), ("https://rp.example", "https://www.rp.example", "domain mismatch"),
         ("https://rp.example", "https://rp.example:8443", "port mismatch"), ("http://rp.example:8080", "rp.example:8081", "port mismatch"),
         ("rp.example", "https://rp.example", "malformed domain"), ("https://rp.example", "https://rp.example/path", "malformed domain"),
+        ("https://rp.example/", "https://rp.example", nil), ("https://[::1]:8443", "https://[::1]:8443", nil),
+        ("https://[::1]", "https://[::1]:443", nil), ("https://rp_1.example", "https://RP_1.example", nil),
+        ("https://ré.example", "https://ré.example", "malformed domain"), ("https://rp.example:0", "https://rp.example", "malformed domain"),
+        ("https://rp.example//", "https://rp.example", "malformed domain"), ("https://rp.example", "rp.example:", "malformed domain"),
+        ("https://rp.example", "https://rp.exa mple", "malformed domain"), ("HTTPS://RP.example", "https://rp.example:443", nil),
     ] as [(String, String, String?)])
     func audiences(assertion: String, expected: String, mismatch: String?) {
         #expect(Audience.mismatch(assertion: assertion, expected: expected) == mismatch)

@@ -112,3 +112,19 @@ import Testing
         #expect(throws: JOSEError.criticalHeader) { try JWS(header + "." + RFC7515.payload + "." + RFC7515.A2.signature) }
     }
 }
+
+/// Cutting at a separator byte: empty parts kept, and a slice of a longer string cut at its own offsets.
+struct CompactPartsTests {
+    @Test(arguments: ["", "a", "a.b.c", "..", ".a.", "é.日本.😀", "header.payload."])
+    func splitsLikeTheStandardLibrary(text: String) {
+        #expect(CompactParts.split(text[...], separator: UInt8(ascii: ".")) == text.split(separator: ".", omittingEmptySubsequences: false))
+    }
+
+    @Test func aSliceIsCutWithinItself() {
+        let text = "skip~cert.a.b~assertion.c.d~tail"
+        let slice = text.dropFirst(5).dropLast(5)
+        let parts = CompactParts.split(slice, separator: UInt8(ascii: "~"))
+        #expect(parts == ["cert.a.b", "assertion.c.d"])
+        #expect(CompactParts.split(parts[1], separator: UInt8(ascii: ".")) == ["assertion", "c", "d"])
+    }
+}

@@ -2,7 +2,9 @@
 // Options (config section `browserid`): issuer, certificate lifetimes, trusted_issuers, http_hosts (tests),
 // verify_leeway, verify_deadline, verify_fetches, fetch_timeout, fetch_cache, fetch_failure_cache, fetch_concurrency,
 // fetch_allowed_hosts, fetch_only_allowed_hosts, legacy_algorithms. The verifier keeps its deadline on `clock`. Frontdoor
-// always trusts itself as a secondary for the addresses it certifies (it only certifies verified ones).
+// always trusts itself as a secondary for the addresses it certifies (it only certifies verified ones). A certificate
+// whose chain held is remembered for fetch_cache too (never past its expiry): its verdict rests on the documents that
+// are reused that long anyway, and the next assertion it backs then costs one signature check.
 import AccountCore
 import BrowserID
 import Foundation
@@ -34,7 +36,8 @@ public struct BrowserIDServices: Sendable {
             allowedHosts: Set(bid.fetchAllowedHostList), onlyAllowed: bid.fetchOnlyAllowedHosts, httpHosts: bid.httpHostMap ?? [:],
             log: { logger.notice("\($0)") }, now: { clock.now() })
         let policy = VerifierPolicy(trustedSecondaries: Set([provider.issuer] + bid.trustedIssuerList), leeway: bid.verifyLeeway,
-                                    legacyAlgorithms: Set(bid.legacyAlgorithmList), maxFetches: bid.verifyFetches, deadline: bid.verifyDeadline)
+                                    legacyAlgorithms: Set(bid.legacyAlgorithmList), maxFetches: bid.verifyFetches, deadline: bid.verifyDeadline,
+                                    rememberCertificates: bid.fetchCache)
         let verifier = Verifier(source: FrontdoorSupportDocuments(provider: provider, others: fetcher), policy: policy,
                                 clock: { clock.now() })
         return BrowserIDServices(provider: provider, verifier: verifier)
