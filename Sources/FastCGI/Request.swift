@@ -3,7 +3,7 @@
 /// A request: every param as given, the body, and the few derived values an application needs.
 public struct Request: Sendable {
     /// Every FastCGI/CGI param (REQUEST_METHOD, REQUEST_URI, HTTP_COOKIE, …).
-    public var params: [String: String]
+    public var params: Params
     /// The body; empty when `bodyTooLarge`.
     public var body: [UInt8]
     /// CONTENT_LENGTH exceeded the server's limit: the body was read and dropped.
@@ -11,6 +11,11 @@ public struct Request: Sendable {
 
     /// A request from its params and body, as the server (or a test) builds it.
     public init(params: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
+        self.init(params: Params(params), body: body, bodyTooLarge: bodyTooLarge)
+    }
+
+    /// A request from params as the server read them.
+    public init(params: Params, body: [UInt8] = [], bodyTooLarge: Bool = false) {
         self.params = params
         self.body = body
         self.bodyTooLarge = bodyTooLarge
@@ -45,12 +50,17 @@ public struct Request: Sendable {
     /// A request header by its HTTP name, case-insensitive ("Cookie" reads HTTP_COOKIE; Content-Type and
     /// Content-Length read CONTENT_TYPE and CONTENT_LENGTH, which CGI passes without the HTTP_ prefix).
     public func header(_ name: String) -> String? {
-        // Upper-cased with - as _, byte by byte (this runs several times a request).
-        let key = String(decoding: name.utf8.map { byte in
-            byte == UInt8(ascii: "-") ? UInt8(ascii: "_") : (byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
-        }, as: UTF8.self)
-        if key == "CONTENT_TYPE" || key == "CONTENT_LENGTH" { return params[key] }
-        return params["HTTP_" + key]
+        // Upper-cased with - as _, byte by byte, and looked up without making the param's name (this runs several
+        // times a request).
+        var key = [UInt8](name.utf8)
+        for index in key.indices {
+            let byte = key[index]
+            key[index] = byte == UInt8(ascii: "-") ? UInt8(ascii: "_") : (byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+        }
+        if key.elementsEqual("CONTENT_TYPE".utf8) || key.elementsEqual("CONTENT_LENGTH".utf8) {
+            return key.withUnsafeBufferPointer { params.value(prefix: "", name: $0) }
+        }
+        return key.withUnsafeBufferPointer { params.value(prefix: "HTTP_", name: $0) }
     }
 
     /// CONTENT_TYPE.
