@@ -56,7 +56,30 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The text of `address` in canonical form when it is an address literal, else `address` as it was.
     public static func canonical(_ address: String) -> String {
-        IPAddress(address)?.description ?? address
+        isCanonicalIPv4(address) ? address : IPAddress(address)?.description ?? address
+    }
+
+    /// Whether `text` is a dotted IPv4 address already in canonical form (four numbers up to 255, no leading zeros):
+    /// then it is its own canonical text. Every request asks this of REMOTE_ADDR, and parsing and printing it cost
+    /// ~5 k instructions.
+    static func isCanonicalIPv4(_ text: String) -> Bool {
+        var parts = 0, value = 0, digits = 0, leadingZero = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts < 3 else { return false }
+                parts += 1
+                (value, digits, leadingZero) = (0, 0, false)
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                guard !leadingZero, digits < 3 else { return false }
+                leadingZero = digits == 0 && byte == UInt8(ascii: "0")
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                guard value <= 255 else { return false }
+            } else {
+                return false
+            }
+        }
+        return parts == 3 && digits > 0
     }
 
     /// What per-address limits count `address` by: an IPv4 address alone, an IPv6 address by its first `ipv6Prefix`

@@ -1,9 +1,37 @@
 // IPAddressTests.swift: addresses parsed as numbers, CIDR ranges, and configured lists (issue 22).
 import AccountCore
-import IPAddresses
+@testable import IPAddresses
 import Testing
 
 struct IPAddressTests {
+    /// A dotted address already canonical is returned without parsing: that must answer what parsing and printing do.
+    @Test func theDottedFastPathAnswersAsParsingDoes() {
+        var cases = ["0.0.0.0", "255.255.255.255", "256.1.1.1", "1.2.3", "1.2.3.4.", ".1.2.3", "01.2.3.4", "1.2.3.04", "1..2.3",
+                     "1.2.3.4 ", "127.0.0.1", "10.0.0.255", "1.2.3.4/8", "::ffff:1.2.3.4", "", "1000.1.1.1", "9.99.199.249"]
+        var seed: UInt64 = 0x1F
+        let numbers = ["0", "1", "9", "10", "99", "100", "199", "249", "250", "255", "256", "00", "01", "010", "999", "", "1a", "2555"]
+        for _ in 0..<5000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let count = 3 + Int(seed >> 62)   // 3 to 6 parts
+            var parts: [String] = []
+            for _ in 0..<count {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                // Mostly plain numbers, so that many are addresses and many are one part away from one.
+                parts.append(numbers[Int(seed >> 33) % (seed >> 63 == 0 ? 10 : numbers.count)])
+            }
+            cases.append(parts.joined(separator: "."))
+        }
+        var fast = 0
+        for text in cases {
+            #expect(IPAddress.canonical(text) == (IPAddress(text)?.description ?? text), "\(text)")
+            if IPAddress.isCanonicalIPv4(text) {
+                fast += 1
+                #expect(IPAddress(text)?.description == text, "\(text) taken as canonical")
+            }
+        }
+        #expect(fast > 100, "the fast path was taken \(fast) times")
+    }
+
     @Test(arguments: [
         ("1.2.3.4", "1.2.3.4"), ("::ffff:1.2.3.4", "1.2.3.4"), ("::FFFF:0102:0304", "1.2.3.4"),
         ("2001:DB8:0:0:0:0:0:1", "2001:db8::1"), ("::1", "::1"), ("fe80::1", "fe80::1"), ("::", "::"),
