@@ -28,5 +28,9 @@ struct SitePathsTests {
         #expect(paths.route(forRequestPath: "/account/sign_in/") == "sign_in")
         #expect(paths.route(forRequestPath: "/accounts/sign_in") == nil)
         #expect(paths.route(forRequestPath: "/other") == nil)
+        #expect(paths.route(forRequestPath: "/account//v1//users//") == "v1//users")
+        #expect(paths.route(forRequestPath: "///account") == nil && paths.route(forRequestPath: "/acc") == nil)
+        #expect(paths.route(forRequestPath: "/account/é/") == "é" && paths.route(forRequestPath: "") == nil)
+        #expect(SitePaths(base: "").route(forRequestPath: "") == "" && SitePaths(base: "").route(forRequestPath: "//") == "")
     }
 }

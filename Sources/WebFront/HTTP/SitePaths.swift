@@ -36,16 +36,17 @@ public struct SitePaths: Sendable, Equatable {
     /// The route a request path names, relative to the base (`/account/sign_in` → `sign_in`, `/account` → ``),
     /// or nil when the path is outside the base. A trailing slash is ignored.
     public func route(forRequestPath requestPath: String) -> String? {
-        var rest: Substring
-        if base.isEmpty {
-            rest = requestPath[...]
-        } else {
-            guard requestPath.hasPrefix(base) else { return nil }
-            rest = requestPath.dropFirst(base.count)
-            guard rest.isEmpty || rest.hasPrefix("/") else { return nil }
+        // By byte (the path is percent-encoded ASCII as the web server passed it): every request asks this, and
+        // Character-wise prefix and suffix checks cost ~5 k instructions.
+        let utf8 = requestPath.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        if !base.isEmpty {
+            guard utf8.starts(with: base.utf8) else { return nil }
+            start = utf8.index(start, offsetBy: base.utf8.count)
+            guard start == end || utf8[start] == UInt8(ascii: "/") else { return nil }
         }
-        while rest.hasPrefix("/") { rest = rest.dropFirst() }
-        while rest.hasSuffix("/") { rest = rest.dropLast() }
-        return String(rest)
+        while start < end, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
+        while end > start, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        return String(Substring(utf8[start..<end]))
     }
 }
