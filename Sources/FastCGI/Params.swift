@@ -27,7 +27,7 @@ public struct Params: Sendable {
 
     /// Params from a dictionary (tests, plain CGI).
     public init(_ dictionary: [String: String] = [:]) {
-        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in dictionary {
             append(Array(name.utf8), Array(value.utf8))
         }
     }
@@ -62,11 +62,11 @@ public struct Params: Sendable {
     /// The value of the param `name`; nil when it was not passed.
     public subscript(name: String) -> String? {
         var name = name
-        return name.withUTF8 { value(named: $0) }
+        return name.withUTF8 { value(prefix: "", name: $0) }
     }
 
     /// The value of the param whose name is `prefix` followed by `name` (`HTTP_` and a header's name made into a
-    /// param's), without making the whole name first.
+    /// param's, or no prefix), without making the whole name first; the last pair of that name wins.
     func value(prefix: StaticString, name: UnsafeBufferPointer<UInt8>) -> String? {
         let head = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
         return bytes.withUnsafeBufferPointer { all in
@@ -74,15 +74,6 @@ public struct Params: Sendable {
                 if Self.equal(all, at: pair.start, head), Self.equal(all, at: pair.start + head.count, name) {
                     return String(decoding: UnsafeBufferPointer(rebasing: all[(pair.equals + 1)..<pair.end]), as: UTF8.self)
                 }
-            }
-            return nil
-        }
-    }
-
-    private func value(named name: UnsafeBufferPointer<UInt8>) -> String? {
-        bytes.withUnsafeBufferPointer { all in
-            for pair in pairs.reversed() where pair.equals - pair.start == name.count && Self.equal(all, at: pair.start, name) {
-                return String(decoding: UnsafeBufferPointer(rebasing: all[(pair.equals + 1)..<pair.end]), as: UTF8.self)
             }
             return nil
         }
