@@ -72,6 +72,8 @@ public struct AuditEntry: Sendable, Equatable, Codable {
     public var remoteAddress: String
     public var userAgent: String
     public var detail: String
+    /// The admin who made the change on this account (their account id); nil when the person, the CLI or the system did.
+    public var actorId: Int64? = nil
 }
 
 /// Which audit rows to list; nil fields do not filter.
@@ -83,11 +85,14 @@ public struct AuditFilter: Sendable, Equatable {
     public var remoteAddress: String?
     public var since: Date?
     public var until: Date?
+    /// Rows of changes this admin made (`AuditEntry.actorId`).
+    public var actorId: Int64?
     /// Newest first, at most this many.
     public var limit: Int
 
     public init(accountId: Int64? = nil, email: String? = nil, event: AuditEvent? = nil, remoteAddress: String? = nil,
-                since: Date? = nil, until: Date? = nil, limit: Int = 100) {
+                since: Date? = nil, until: Date? = nil, actorId: Int64? = nil, limit: Int = 100) {
+        self.actorId = actorId
         self.accountId = accountId
         self.email = email
         self.event = event

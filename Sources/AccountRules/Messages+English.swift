@@ -10,7 +10,8 @@ extension MessageCatalog {
         .merging(englishAPI) { first, _ in first }.merging(englishPage) { first, _ in first }.merging(englishGroups) { first, _ in first }.merging(englishUsername) { first, _ in first }
         .merging(englishPasskeys) { first, _ in first }.merging(englishOpenID) { first, _ in first }
         .merging(englishOpenIDDevice) { first, _ in first }
-        .merging(englishOpenIDLogout) { first, _ in first }.merging([
+        .merging(englishOpenIDLogout) { first, _ in first }
+        .merging(englishAdmin) { first, _ in first }.merging(englishAdminPeople) { first, _ in first }.merging(englishAdminLists) { first, _ in first }.merging(englishAdminHealth) { first, _ in first }.merging([
         // Validation (Rails/Devise wording): "{attribute} {message}".
         "error_full_message": "{attribute} {message}",
         "blank": "can't be blank",

@@ -120,7 +120,10 @@ public struct Frontdoor: Sendable {
         let method = context.request.method == "HEAD" ? "GET" : context.request.method
         guard let handler = route.methods[method] else { throw HTTPError.methodNotAllowed(route.methods.keys.sorted()) }
         if method != "GET" { try checkCSRF(context, kind: route.kind) }
-        if route.kind == .page || route.kind == .form || route.kind == .sessionForm { try context.requireTwoFactorsWhenRequired() }
+        if route.kind == .page || route.kind == .form || route.kind == .sessionForm || route.kind == .admin {
+            try context.requireTwoFactorsWhenRequired()
+        }
+        if route.kind == .admin { _ = try context.requireAdmin() }
         return try handler(context)
     }
 
@@ -131,7 +134,7 @@ public struct Frontdoor: Sendable {
         switch kind {
         case .api, .crossSite: return
         case .sessionForm: if try context.session() != nil { try context.csrf.verify() }
-        case .form, .page, .gate, .internal: try context.csrf.verify()
+        case .form, .page, .gate, .internal, .admin: try context.csrf.verify()
         }
     }
 

@@ -29,6 +29,8 @@ public final class RequestContext {
     private var loadedSession: SessionInfo??
     /// The browser's other signed-in accounts, once read (see RequestContext+Accounts).
     var loadedOthers: [SignedInAccount]?
+    /// The admin's session, once Admin/AdminAccess.swift let it in.
+    var admittedAdmin: SessionInfo?
 
     /// A JSON API request (under `<base>/v1/`): no cookie is read, so its language comes from Accept-Language alone.
     public let isAPI: Bool
@@ -145,11 +147,13 @@ public final class RequestContext {
         throw HTTPError.redirect(to: site.paths.signIn(returnTo: back), afterPost: request.method == "POST")
     }
 
-    /// The live session when its password was entered within `session.reauthenticate_after`; otherwise a redirect to
-    /// the page that asks it again, which then returns to `returnTo` (the settings page the change was made from).
-    public func requireRecentSignIn(returnTo: String) throws -> SessionInfo {
+    /// The live session when its password was entered within `seconds` (default `session.reauthenticate_after`);
+    /// otherwise a redirect to the page that asks it again, which then returns to `returnTo` (the page the change was
+    /// made from).
+    public func requireRecentSignIn(returnTo: String, within seconds: TimeInterval? = nil) throws -> SessionInfo {
         let session = try requireSession()
-        guard try core.reauthentication.isRecent(session.digest) else {
+        let within = seconds ?? site.configuration.session.reauthenticateAfter
+        guard try core.reauthentication.isRecent(session.digest, within: within) else {
             if request.method == "POST" { flash.set(Flash("reauthentication_required", kind: .alert)) }
             let location = site.paths.path("settings/reauthenticate") + "?rd=" + FormData.encode(returnTo)
             throw HTTPError.redirect(to: location, afterPost: request.method == "POST")

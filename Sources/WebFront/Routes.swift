@@ -30,6 +30,10 @@ enum RouteKind: Sendable, CaseIterable {
     /// are read, no CSRF token (the other site cannot have one); POST is handled exactly as GET, so it can do nothing
     /// a cross-site GET cannot. GET and POST only, both given the same handler (`Route.crossSite`).
     case crossSite
+    /// The admin pages and forms (`admin/…`, Admin/): a signed-in member of `admin.group`, proven by two factors when
+    /// `admin.require_second_factor`, checked before the handler (AdminAccess) so no admin page can forget it; every
+    /// POST's form token is checked first, as on `form`.
+    case admin
 }
 
 /// One route: its kind and its handler per method.
@@ -43,6 +47,7 @@ struct Route: Sendable {
     static func api(_ methods: [String: Handler]) -> Route { Route(kind: .api, methods: methods) }
     static func gate(_ methods: [String: Handler]) -> Route { Route(kind: .gate, methods: methods) }
     static func `internal`(_ methods: [String: Handler]) -> Route { Route(kind: .internal, methods: methods) }
+    static func admin(_ methods: [String: Handler]) -> Route { Route(kind: .admin, methods: methods) }
     /// A cross-site endpoint: one handler for GET and POST (it reads its parameters from the query or the form alike).
     static func crossSite(_ handler: @escaping Handler) -> Route { Route(kind: .crossSite, methods: ["GET": handler, "POST": handler]) }
 }
@@ -153,6 +158,8 @@ enum Routes {
         }
         // The OpenID Connect provider's routes (OpenID/Routes+OpenID.swift); none shares a path with the others.
         if openID { table.merge(Routes.openID(core: core, api: api)) { _, _ in preconditionFailure("two routes share a path") } }
+        // The admin pages (Admin/Routes+Admin.swift), all under `admin/`.
+        table.merge(Routes.admin(core: core)) { _, _ in preconditionFailure("two routes share a path") }
         return table
     }
 

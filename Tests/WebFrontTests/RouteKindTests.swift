@@ -34,11 +34,15 @@ import Testing
                 #expect(Set(route.methods.keys) == ["GET"], "\(path) is \(route.kind): GET only")
             case .form, .sessionForm:
                 #expect(route.methods.keys.contains { $0 != "GET" }, "\(path) posts nothing: not a form")
+            case .admin:
+                #expect(path == "admin" || path.hasPrefix("admin/"), "\(path) is an admin page: under admin/")
             case .crossSite:
                 #expect(Set(route.methods.keys) == ["GET", "POST"], "\(path) is cross-site: GET and POST alike")
                 #expect(["oidc/authorize", "oidc/logout"].contains(path), "\(path): only OpenID Connect's browser endpoints skip the token")
             }
         }
+        #expect(table.filter { $0.key == "admin" || $0.key.hasPrefix("admin/") }.allSatisfy { $0.value.kind == .admin },
+                "every route under admin/ is of kind admin")
         #expect(Routes.rootTable().values.allSatisfy { $0.kind == .page && Set($0.methods.keys) == ["GET"] })
         // The two that answer a signed-out request themselves (tested below to change nothing then).
         #expect(Set(table.filter { $0.value.kind == .sessionForm }.keys) == ["sign_out", "browserid/certify"])
@@ -55,10 +59,10 @@ import Testing
         let pairToken = attacker.csrfToken(for: "/account/sign_in")
         let pairCookie = try #require(attacker.cookies["frontdoor_csrf"])
         var checked = 0
-        for (path, route) in table.sorted(by: { $0.key < $1.key }) where route.kind == .form || route.kind == .sessionForm {
+        for (path, route) in table.sorted(by: { $0.key < $1.key }) where [.form, .sessionForm, .admin].contains(route.kind) {
             for method in route.methods.keys where method != "GET" {
                 let uri = "/account/" + path
-                if route.kind == .form {
+                if route.kind != .sessionForm {
                     let stranger = TestBrowser(test.app)
                     #expect(stranger.post(uri, ["email": "x@example.com"], csrf: false).status == 403, "\(method) \(path) signed out, no token")
                     #expect(stranger.post(uri, ["csrf_token": "forged"]).status == 403, "\(method) \(path) signed out, forged")
@@ -71,7 +75,7 @@ import Testing
                 checked += 1
             }
         }
-        #expect(checked >= 26, "24 forms and the 2 session forms today")
+        #expect(checked >= 26 + 15, "24 forms, the 2 session forms and 15 admin forms today")
         #expect(try snapshot(test) == before, "nothing changed")
         #expect(owner.get("/account/").text.contains("ann@example.com"), "still signed in")
     }

@@ -25,9 +25,15 @@ public struct Reauthentication: Sendable {
 
     /// True when the password was entered for the session `digest` within `session.reauthenticate_after`.
     public func isRecent(_ digest: Data) throws -> Bool {
+        try isRecent(digest, within: policy.reauthenticateAfter)
+    }
+
+    /// True when the password was entered for the session `digest` less than `seconds` ago (the admin pages' own,
+    /// shorter bound: `admin.reauthenticate_after`).
+    public func isRecent(_ digest: Data, within seconds: TimeInterval) throws -> Bool {
         let at = try database.read { tx in try tx.sessionAuthenticatedAt(digest: digest) }
         guard let at else { return false }
-        return clock.now().timeIntervalSince1970 - at < policy.reauthenticateAfter
+        return clock.now().timeIntervalSince1970 - at < seconds
     }
 
     /// For the JSON API's sensitive changes (apps send no password unless asked): `password`, checked and recorded as

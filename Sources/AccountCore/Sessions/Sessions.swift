@@ -21,6 +21,9 @@ public struct ClientInfo: Sendable, Equatable {
     public var addressGroup: String
     /// The language the request was answered in; an account created by it keeps it as its preference.
     public var language: String?
+    /// The admin acting on someone else's account (their account id), written to the audit rows as `actorId`; nil
+    /// when people act for themselves.
+    public var actorId: Int64? = nil
 
     /// How many leading bits of an IPv6 client address per-address limits count by (`client.ipv6_prefix`).
     public static let defaultIPv6Prefix = 64

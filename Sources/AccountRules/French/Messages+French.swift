@@ -17,7 +17,8 @@ extension MessageCatalog {
         .merging(frenchPage) { first, _ in first }.merging(frenchGroups) { first, _ in first }.merging(frenchUsername) { first, _ in first }
         .merging(frenchPasskeys) { first, _ in first }.merging(frenchOpenID) { first, _ in first }
         .merging(frenchOpenIDDevice) { first, _ in first }
-        .merging(frenchOpenIDLogout) { first, _ in first }.merging([
+        .merging(frenchOpenIDLogout) { first, _ in first }
+        .merging(frenchAdmin) { first, _ in first }.merging(frenchAdminPeople) { first, _ in first }.merging(frenchAdminLists) { first, _ in first }.merging(frenchAdminHealth) { first, _ in first }.merging([
         // Validation: "{attribute} : {message}", the message a clause with its own subject.
         "error_full_message": "{attribute} : {message}",
         "blank": "ce champ doit être rempli",

@@ -10,7 +10,8 @@ extension MessageCatalog {
         .merging(germanAPI) { first, _ in first }.merging(germanPage) { first, _ in first }.merging(germanGroups) { first, _ in first }.merging(germanUsername) { first, _ in first }
         .merging(germanPasskeys) { first, _ in first }.merging(germanOpenID) { first, _ in first }
         .merging(germanOpenIDDevice) { first, _ in first }
-        .merging(germanOpenIDLogout) { first, _ in first }.merging([
+        .merging(germanOpenIDLogout) { first, _ in first }
+        .merging(germanAdmin) { first, _ in first }.merging(germanAdminPeople) { first, _ in first }.merging(germanAdminLists) { first, _ in first }.merging(germanAdminHealth) { first, _ in first }.merging([
         // Validation: the field's name in German quotation marks, then the message, a predicate that reads correctly after
         // any field name (an operator's label too): „Passwort“ ist zu kurz (mindestens 8 Zeichen).
         "error_full_message": "„{attribute}“ {message}",

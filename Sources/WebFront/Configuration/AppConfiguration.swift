@@ -64,6 +64,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var passkeys = Passkeys()
     /// The OpenID Connect provider (section `oidc`; AppConfiguration+OpenID.swift) and its clients (`oidc.clients`).
     public var openID = OpenID()
+    /// Who may use the admin pages (section `admin`; AppConfiguration+Admin.swift).
+    public var admin = Admin()
 
     public init() {}
 

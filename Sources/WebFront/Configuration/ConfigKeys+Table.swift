@@ -128,6 +128,9 @@ extension ConfigKeys {
         duration("oidc.pushed_request_lifetime", \.openID.pushedRequestLifetime, "life of a pushed authorization request (RFC 9126, `oidc/par`)"),
         duration("oidc.key_grace", \.openID.keyGrace, "how long a retired signing key stays in the JWKS after `frontdoor keys rotate openid` (at least `oidc.id_token_lifetime`)"),
         choice("second_factor", \.secondFactor, "`optional`: people choose whether to set up two-step sign-in (asked after the password when they have); `required`: a person without a second factor is led to set one up after signing in and can do nothing else but sign out until then (see docs/two-step.md)"),
+        text("admin.group", \.admin.group, "the group whose members may use the admin pages (`<base_path>/admin/`); make the first admin with `frontdoor user groups ADDRESS --add admins` (see docs/admin.md)"),
+        flag("admin.require_second_factor", \.admin.requireSecondFactor, "admin pages need a sign-in with two factors (a password and a one-time code or a passkey); an admin without a second factor is told to set one up"),
+        duration("admin.reauthenticate_after", \.admin.reauthenticateAfter, "deleting an account, resetting a second factor and removing a group with members ask the admin's password again when it was entered longer ago"),
     ]
 
     /// The keys that hold lists or mappings: read from the file only, each by its own reader, listed for the reference.

@@ -7,6 +7,7 @@
 // Paths (database.path, templates.path, …; see ConfigPaths.swift) are made absolute: a relative one written in the file
 // against the file's folder, a default or an environment value against the current directory.
 import AccountCore
+import AccountRules
 import BrowserID
 import Foundation
 import IPAddresses
@@ -191,6 +192,9 @@ public enum ConfigReader {
                     "lockout durations must be positive")
         try require(c.inviteLifetime > 0, "invite.lifetime must be positive")
         try require(c.session.reauthenticateAfter > 0, "session.reauthenticate_after must be positive")
+        try require(c.admin.reauthenticateAfter > 0, "admin.reauthenticate_after must be positive")
+        try require(GroupName.validator().validate(["group": c.admin.group]).isEmpty,
+                    "admin.group must be a group name (letters, digits and - _ . : @ + /)")
         try require((1...10).contains(c.session.maxAccounts), "session.max_accounts must be between 1 and 10")
         let hostCharacters = { (text: String) in text.allSatisfy { $0.isLetter || $0.isNumber || ".-:[]".contains($0) } }
         try require(hostCharacters(c.session.cookieDomain), "session.cookie_domain must be a domain such as example.com")

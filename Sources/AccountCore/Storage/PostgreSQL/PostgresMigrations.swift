@@ -300,4 +300,5 @@ enum PostgresMigrations {
         + oneTimeCodes
         + passkeys
         + openID
+        + admin
 }

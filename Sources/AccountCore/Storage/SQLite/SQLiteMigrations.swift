@@ -309,6 +309,7 @@ extension SQLiteBackend {
         registerOneTimeCodeSteps(&migrator)
         registerPasskeySteps(&migrator)
         registerOpenIDSteps(&migrator)
+        registerAdminSteps(&migrator)
         return migrator
     }
 }

@@ -12,10 +12,10 @@ extension Transaction {
     /// Appends one audit row at `at`; `detail` is cut to 500 characters.
     func insertAudit(_ event: AuditEvent, accountId: Int64?, email: String?, client: ClientInfo, detail: String, at: Date) throws {
         try execute("""
-            INSERT INTO audit (createdAt, event, accountId, email, remoteAddress, addressGroup, userAgent, detail)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO audit (createdAt, event, accountId, email, remoteAddress, addressGroup, userAgent, detail, actorId)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [at.timeIntervalSince1970, event.rawValue, accountId, email, client.remoteAddress, client.addressGroup,
-                  client.userAgent, String(detail.prefix(500))])
+                  client.userAgent, String(detail.prefix(500)), client.actorId])
     }
 
     /// The audit rows matching `filter`, newest first, at most `filter.limit`.
@@ -26,18 +26,19 @@ extension Transaction {
         if let email = filter.email { conditions.append("lower(email) = lower(?)"); arguments.append(email) }
         if let event = filter.event { conditions.append("event = ?"); arguments.append(event.rawValue) }
         if let address = filter.remoteAddress { conditions.append("remoteAddress = ?"); arguments.append(address) }
+        if let actorId = filter.actorId { conditions.append("actorId = ?"); arguments.append(actorId) }
         if let since = filter.since { conditions.append("createdAt >= ?"); arguments.append(since.timeIntervalSince1970) }
         if let until = filter.until { conditions.append("createdAt < ?"); arguments.append(until.timeIntervalSince1970) }
         let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         arguments.append(max(0, filter.limit))
         return try rows("""
-            SELECT id, createdAt, event, accountId, email, remoteAddress, userAgent, detail FROM audit \(clause)
+            SELECT id, createdAt, event, accountId, email, remoteAddress, userAgent, detail, actorId FROM audit \(clause)
             ORDER BY id DESC LIMIT ?
             """, SQLArguments(arguments)).map { row in
             AuditEntry(id: try row.decode("id"), createdAt: try row.decode("createdAt"), event: try row.decode("event"),
                        accountId: row["accountId"] as Int64?, email: row["email"] as String?,
                        remoteAddress: try row.decode("remoteAddress"), userAgent: try row.decode("userAgent"),
-                       detail: try row.decode("detail"))
+                       detail: try row.decode("detail"), actorId: row["actorId"] as Int64?)
         }
     }
 
