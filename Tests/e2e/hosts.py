@@ -288,6 +288,33 @@ def revoke_by_lock(pair, sink, email):
         lambda: expect_cli(run_cli(pair.a, "user", "lock", email, "--for", "1h"), f"locked {email} until ")
 
 
+def revoke_by_admin(pair, sink, email):
+    """An admin's "end every session" on A's admin page for the person (admin: admin_on)."""
+    victim, browser = signed_in(pair.b, email), admin_on(pair, sink)
+    form = {"id": str(account_of(pair, email)), "csrf_token": browser.token("/admin/people")}
+    return victim.cookie("frontdoor_session"), lambda: expect(browser.post("/admin/person/sessions/revoke_all", form), 303)
+
+
+_admins = {}
+
+
+def admin_on(pair, sink):
+    """A Browser on A signed in as the pair's admin (made once: confirmed, codes on, put in `admins` with A's CLI,
+    signed in with the password and the next step's code)."""
+    from admin import grant   # admin.py uses this module's run_cli
+    from two_step import enrol
+    if id(pair) not in _admins:
+        email = confirmed(pair, sink)
+        enrolment = enrol(signed_in(pair.a, email))
+        grant(pair.a, email)
+        browser = Browser(pair.a)
+        answer = browser.post("/sign_in", {"email": email, "password": PASSWORD})
+        assert answer.status_code == 303 and "/sign_in/second_factor" in answer.headers["Location"], page_text(answer)[:500]
+        expect(browser.post("/sign_in/second_factor", {"code": enrolment.code(offset=30)}), 303)
+        _admins[id(pair)] = browser
+    return _admins[id(pair)]
+
+
 def expect(answer, status):
     assert answer.status_code == status, (answer.status_code, page_text(answer)[:500])
 
@@ -298,4 +325,4 @@ def expect_cli(result, start):
 
 REVOCATIONS = {"sign-out": revoke_by_sign_out, "sign-out everywhere else": revoke_everywhere_else,
                "password reset": revoke_by_password_reset, "account deletion": revoke_by_deletion,
-               "operator revoke": revoke_by_operator, "operator lock": revoke_by_lock}
+               "operator revoke": revoke_by_operator, "operator lock": revoke_by_lock, "admin page": revoke_by_admin}

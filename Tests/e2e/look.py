@@ -13,15 +13,18 @@ import struct
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium_axe_python import Axe
 
-from chromium_driver import page_wait
+from chromium_driver import make_chromium, page_wait
 from stack import ROOT
 from users import unique_email
 
 WIDTHS = (360, 1280)
 LANGS = ("en", "fr")
+ALL_LANGS = LANGS + ("de",)   # German: the longest words, at 360 px
+LOOKS = [(width, dark) for width in WIDTHS for dark in (False, True)]   # each width, light and dark
 ARTIFACTS = Path(os.environ.get("FRONTDOOR_ARTIFACTS", ROOT / "test-artifacts")) / "screenshots"
 PASSWORD = "correct horse battery"
 
@@ -221,3 +224,32 @@ def screenshot(driver, width):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", png[16:24]) == (width, height), f"screenshot {struct.unpack('>II', png[16:24])}"
     return png
+
+
+@pytest.fixture(scope="module")
+def driver():
+    """One headless Chromium for a module's look checks (import it into the test module to use it)."""
+    chromium = make_chromium()
+    yield chromium
+    chromium.quit()
+
+
+def checked(driver, name, width, lang, dark=False):
+    """check_page's problems as a list (every look is checked even after a failure, so each gets its screenshot)."""
+    try:
+        check_page(driver, name, width, lang, dark)
+    except AssertionError as failure:
+        return [str(failure).split("\n")[0]]
+    return []
+
+
+def each_look(driver, url, name, lang, arrived=None):
+    """The page at `url` at each width, light and dark (LOOKS); `arrived(driver)` asserts it is the page meant.
+    Returns the problems found, every look checked."""
+    failures = []
+    for width, dark in LOOKS:
+        show(driver, url, width, dark)
+        if arrived:
+            arrived(driver)
+        failures += checked(driver, name, width, lang, dark)
+    return failures

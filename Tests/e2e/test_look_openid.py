@@ -21,9 +21,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from chromium_driver import make_chromium, page_wait
+from chromium_driver import page_wait
 from http_client import Browser
-from look import LANGS, PASSWORD, WIDTHS, check_page, fill, language_cookie, on_stack, prepare, show, sign_up, submit
+from look import (ALL_LANGS, LANGS, LOOKS, PASSWORD, WIDTHS, check_page, checked, driver, each_look, fill, language_cookie,  # noqa: F401 (driver: a fixture)
+                  on_stack, prepare, show, sign_up, submit)
 from oidc import Client, callback_uri, discovery, oidc_stack, token_request
 from test_keyboard import focused, press, tab_until
 from users import unique_email
@@ -31,40 +32,11 @@ from users import unique_email
 APP = Client("photos", [callback_uri()], name="Photo Album", post_logout_redirect_uris=[callback_uri("signed-out")])
 STAFF = Client("staff-tools", [callback_uri()], name="Staff Tools", allow="group:staff")   # nobody here is staff
 SCOPES = "openid profile email groups"
-LOOKS = [(width, dark) for width in WIDTHS for dark in (False, True)]
-ALL_LANGS = LANGS + ("de",)   # German: the longest words, at 360 px
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     yield from oidc_stack(tmp_path_factory, [APP, STAFF], config={"session.reauthenticate_after": "1d"})
-
-
-@pytest.fixture(scope="module")
-def driver():
-    chromium = make_chromium()
-    yield chromium
-    chromium.quit()
-
-
-def checked(driver, name, width, lang, dark=False):
-    """check_page's problems as a list (every look is checked even after a failure, so each gets its screenshot)."""
-    try:
-        check_page(driver, name, width, lang, dark)
-    except AssertionError as failure:
-        return [str(failure).split("\n")[0]]
-    return []
-
-
-def each_look(driver, url, name, lang, arrived=None):
-    """The page at `url` at each width, light and dark; `arrived(driver)` asserts it is the page meant."""
-    failures = []
-    for width, dark in LOOKS:
-        show(driver, url, width, dark)
-        if arrived:
-            arrived(driver)
-        failures += checked(driver, name, width, lang, dark)
-    return failures
 
 
 def fresh(driver, stack, lang):

@@ -6,8 +6,7 @@ import pyotp
 import pytest
 from selenium.webdriver.common.by import By
 
-from chromium_driver import make_chromium
-from look import LANGS, WIDTHS, check_page, fill, language_cookie, prepare, show, sign_up, submit
+from look import LANGS, LOOKS, checked, driver, each_look, fill, language_cookie, prepare, show, sign_up, submit  # noqa: F401 (driver: a fixture)
 from stack import new_stack
 
 
@@ -16,34 +15,6 @@ def stack(tmp_path_factory, request):
     """Confirmation off, outbox mail, and a sign-in that stays recent for a day (every change here needs one)."""
     yield from new_stack(tmp_path_factory, request, {"confirmation.required": "false", "mail.transport": "outbox",
                                                      "session.reauthenticate_after": "1d"})
-
-
-@pytest.fixture(scope="module")
-def driver():
-    chromium = make_chromium()
-    yield chromium
-    chromium.quit()
-
-
-def checked(driver, name, width, lang, dark=False):
-    """check_page's problems as a list (every state is checked even after a failure, so each gets its screenshot)."""
-    try:
-        check_page(driver, name, width, lang, dark)
-    except AssertionError as failure:
-        return [str(failure).split("\n")[0]]
-    return []
-
-
-LOOKS = [(width, dark) for width in WIDTHS for dark in (False, True)]
-
-
-def each_look(driver, url, name, lang):
-    """The page at `url` at each width, light and dark."""
-    failures = []
-    for width, dark in LOOKS:
-        show(driver, url, width, dark)
-        failures += checked(driver, name, width, lang, dark)
-    return failures
 
 
 @pytest.mark.parametrize("lang", LANGS + ("de",))   # German: the long words ("Wiederherstellungscodes") at 360 px
