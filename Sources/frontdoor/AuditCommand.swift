@@ -45,10 +45,10 @@ struct AuditCommand: ParsableCommand {
                 let entries = try services.audit.list(filter)
                 if json { return try JSONValue.array(entries.map(auditJSON)).print() }
                 if entries.isEmpty { return print("no audit rows") }
-                printTable(["TIME", "EVENT", "ACCOUNT", "EMAIL", "ADDRESS", "USER AGENT", "DETAIL"], entries.map { entry in
+                printTable(["TIME", "EVENT", "ACCOUNT", "EMAIL", "ADDRESS", "USER AGENT", "DETAIL", "BY"], entries.map { entry in
                     [iso(entry.createdAt), entry.event, entry.accountId.map(String.init) ?? "-", entry.email ?? "-",
                      entry.remoteAddress.isEmpty ? "-" : entry.remoteAddress, entry.userAgent.isEmpty ? "-" : String(entry.userAgent.prefix(40)),
-                     entry.detail]
+                     entry.detail, entry.actorId.map { "admin \($0)" } ?? "-"]
                 })
             }
         }

@@ -196,7 +196,8 @@ private func summaryJSON(_ account: AccountSummary) -> JSONValue {
 func auditJSON(_ entry: AuditEntry) -> JSONValue {
     .object(["id": .int(entry.id), "createdAt": .date(entry.createdAt), "event": .string(entry.event),
              "accountId": entry.accountId.map(JSONValue.int) ?? .null, "email": .text(entry.email),
-             "remoteAddress": .string(entry.remoteAddress), "userAgent": .string(entry.userAgent), "detail": .string(entry.detail)])
+             "remoteAddress": .string(entry.remoteAddress), "userAgent": .string(entry.userAgent), "detail": .string(entry.detail),
+             "actorId": entry.actorId.map(JSONValue.int) ?? .null])
 }
 
 /// A sign-in method as `user show --json` names it: password, provider:NAME, one-time-codes, passkey.

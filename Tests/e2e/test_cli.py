@@ -180,7 +180,7 @@ def test_audit_list_filters_and_shows_the_client_address(cli_stack):
     rows = json.loads(ok(cli_stack, "audit", "list", "--account", email, "--event", "sign_in", "--since", "10m", "--json"))
     assert len(rows) == 1
     assert rows[0]["remoteAddress"] == "127.0.0.1" and rows[0]["email"] == email and rows[0]["event"] == "sign_in"
-    assert sorted(rows[0]) == ["accountId", "createdAt", "detail", "email", "event", "id", "remoteAddress", "userAgent"]
+    assert sorted(rows[0]) == ["accountId", "actorId", "createdAt", "detail", "email", "event", "id", "remoteAddress", "userAgent"]
     assert json.loads(ok(cli_stack, "audit", "list", "--account", email, "--until", "2020-01-01T00:00:00Z", "--json")) == []
     for _ in range(2):  # with the one above, three rows from the command line, whatever other tests ran before
         add_user(cli_stack, unique_email("audited-more"))
