@@ -14,10 +14,10 @@ from stack import BIN, ROOT
 # Every test here makes its own SQLite file (test_postgres.py runs `migrate --status` on PostgreSQL).
 pytestmark = pytest.mark.sqlite_only("an old SQLite file migrated, its copy before, and backup of it")
 
-LATEST = "v17-openid"
+LATEST = "v18-audit-actor"
 PENDING = ["v11-retention", "v12-session-notifications", "v13-address-proof", "v14-expiry-indexes", "v14-quiet-purges",
            "v14-audit-totals-at-prune", "v14-one-session-account-index", "v15-groups", "v15-usernames", "v16-second-factor", "v16-one-time-codes", "v16-passkeys",
-           LATEST]   # what make_old_database takes away
+           "v17-openid", LATEST]   # what make_old_database takes away
 
 
 def frontdoor(folder, *args):
@@ -42,7 +42,7 @@ def make_old_database(folder):
                          "ALTER TABLE session DROP COLUMN factors; DROP TABLE secondFactorChallenge; DROP TABLE recoveryCode; "
                          "DROP TABLE oneTimeCode; DROP TABLE passkeyChallenge; DROP TABLE passkey; DROP TABLE openIDLogoutDelivery; "
                          "DROP TABLE openIDPushedRequest; DROP TABLE openIDDevice; DROP TABLE openIDConsent; DROP TABLE openIDToken; "
-                         "DROP TABLE openIDCode; DROP TABLE openIDGrant; DROP TABLE openIDClient;")
+                         "DROP TABLE openIDCode; DROP TABLE openIDGrant; DROP TABLE openIDClient; ALTER TABLE audit DROP COLUMN actorId;")
         db.commit()
 
 
@@ -71,13 +71,13 @@ def test_status_lists_the_pending_step_and_other_commands_refuse_until_migrate_c
     lines = migrated.stdout.splitlines()
     assert migrated.returncode == 0 and len(lines) == 3, migrated
     assert lines[0].startswith(f"backed up {database} to {database}.before-{PENDING[0]}-") and lines[0].endswith(" bytes)")
-    assert lines[1:] == [f"applied {', '.join(PENDING)}", f"database {database} is at {LATEST} (23 applied)"]
+    assert lines[1:] == [f"applied {', '.join(PENDING)}", f"database {database} is at {LATEST} (24 applied)"]
     before = next(tmp_path.glob(f"frontdoor.sqlite.before-{PENDING[0]}-*.sqlite"))
     assert stat.S_IMODE(os.stat(before).st_mode) == 0o600 and "lastSignInAt" not in account_columns(before)
     assert "lastSignInAt" in account_columns(database)
     assert frontdoor(tmp_path, "user", "list").returncode == 0
     again = frontdoor(tmp_path, "migrate")
-    assert again.stdout == f"database {database} is at {LATEST} (23 applied)\n", "nothing pending: no copy, no step"
+    assert again.stdout == f"database {database} is at {LATEST} (24 applied)\n", "nothing pending: no copy, no step"
     assert len(list(tmp_path.glob("frontdoor.sqlite.before-*"))) == 1
 
 

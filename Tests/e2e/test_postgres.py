@@ -50,7 +50,7 @@ def test_people_sign_up_sign_in_and_out_with_their_rows_in_postgresql(pg_stack):
 def test_migrate_status_and_config_check_speak_of_the_postgresql_database(pg_stack):
     status = subprocess.run([BIN, "migrate", "--status", "--config", str(pg_stack.config_path)], capture_output=True, text=True)
     assert status.returncode == 0, status.stderr
-    assert "is at v17-openid" in status.stdout and "nothing pending" in status.stdout
+    assert "is at v18-audit-actor" in status.stdout and "nothing pending" in status.stdout
     check = subprocess.run([BIN, "config", "check", "--config", str(pg_stack.config_path)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
 

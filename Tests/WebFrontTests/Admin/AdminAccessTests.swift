@@ -78,4 +78,10 @@ import Testing
         #expect(response.header("X-Frame-Options") == "DENY")
         #expect(response.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
     }
+
+    @Test func theStartPageLinksAdminsToTheAdminPagesAndNobodyElse() throws {
+        let site = try AdminSite()
+        #expect(site.admin.get("/account/").text.contains("href=\"/account/admin\""))
+        #expect(!site.ann.get("/account/").text.contains("/account/admin"))
+    }
 }
