@@ -6,6 +6,8 @@ stays recent for a day, so the delete page shows.
 """
 import pytest
 
+pytestmark = pytest.mark.sqlite_only("the pages' look does not depend on the backend; test_admin.py drives them on both")
+
 from admin import account_id, grant
 from http_client import Browser
 from look import ALL_LANGS, PASSWORD, driver, each_look, language_cookie, sign_up  # noqa: F401 (driver: a fixture)
