@@ -9,6 +9,7 @@
 import AccountCore
 import AccountRules
 import Foundation
+import IPAddresses
 
 /// The parsed filters, their errors, and the query string that gives them again.
 struct AuditFilterForm {
@@ -45,7 +46,8 @@ struct AuditFilterForm {
                 }
             }
         }
-        if let address = values["address"], !address.isEmpty { filter.remoteAddress = address }
+        // As rows hold it: an IP address in canonical form (`::ffff:192.0.2.1` is `192.0.2.1`); other text as given.
+        if let address = values["address"], !address.isEmpty { filter.remoteAddress = IPAddress.canonical(address) }
         let since = day("since"), until = day("until")
         filter.since = since
         filter.until = until.map { $0.addingTimeInterval(86400) }
