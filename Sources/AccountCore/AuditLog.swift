@@ -87,8 +87,13 @@ public struct AuditFilter: Sendable, Equatable {
     public var until: Date?
     /// Rows of changes this admin made (`AuditEntry.actorId`).
     public var actorId: Int64?
-    /// Newest first, at most this many.
+    /// With `accountId` and `email` both set: rows matching either (a person's account, or their address).
+    public var accountOrEmail = false
+    /// Only rows older than this one (paging by id: the last id of the previous page).
+    public var beforeId: Int64?
+    /// Newest first, at most this many, after skipping `offset`.
     public var limit: Int
+    public var offset = 0
 
     public init(accountId: Int64? = nil, email: String? = nil, event: AuditEvent? = nil, remoteAddress: String? = nil,
                 since: Date? = nil, until: Date? = nil, actorId: Int64? = nil, limit: Int = 100) {

@@ -43,6 +43,10 @@ public struct Flash: Sendable, Equatable {
         "passkey_name_missing": .alert,
         // OpenID Connect: settings → Connected apps.
         "apps_revoked": .notice,
+        // Admin: invitations, groups (Admin/Lists/).
+        "admin_invitations_sent": .notice, "admin_invitations_revoked": .notice, "admin_invitations_not_found": .alert,
+        "admin_invitations_closed": .alert, "admin_groups_created": .notice, "admin_groups_removed": .notice,
+        "admin_groups_unknown": .alert,
     ]
 
     public init(_ key: String, kind: Kind = .notice, provider: String? = nil) {

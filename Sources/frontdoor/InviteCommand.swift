@@ -40,7 +40,7 @@ struct InviteCommand: ParsableCommand {
                 } catch AccountError.invalid(let errors) where errors.keys(for: "email").contains("taken") {
                     throw CommandFailure("frontdoor: \(address) already has an account")
                 }
-                let link = configuration.publicURL + SitePaths(base: configuration.basePath).path("sign_up") + "?invite=" + invitation.token
+                let link = configuration.invitationLink(token: invitation.token)
                 let expires = ISO8601DateFormatter().string(from: invitation.expiresAt)
                 if json {
                     let object: [String: Any] = ["email": invitation.address, "link": link, "expires_at": expires, "mailed": mail]

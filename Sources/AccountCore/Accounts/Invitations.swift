@@ -49,12 +49,17 @@ public struct Invitations: Sendable {
     /// - Throws: `AccountError.signUpClosed` when sign-up is closed; `AccountError.invalid` when the address is
     ///   malformed (`invalid_email`) or already has an account (`taken`).
     public func create(email: String, client: ClientInfo, sendMail: Bool = false) throws -> IssuedInvitation {
+        try issue(email: email, lifetime: policy.inviteLifetime, client: client, sendMail: sendMail)
+    }
+
+    /// `create`'s work with the link's lifetime given (Invitations+Admin.swift checks an admin's choice first).
+    func issue(email: String, lifetime: TimeInterval, client: ClientInfo, sendMail: Bool) throws -> IssuedInvitation {
         guard policy.mode != .closed else { throw AccountError.signUpClosed }
         let address = email.trimmingWhitespace()
         guard EmailFormat.isValid(address) else { throw Self.emailError("invalid_email") }
         let token = SecretToken(random: random)
         let now = clock.now()
-        let expiresAt = now.addingTimeInterval(policy.inviteLifetime)
+        let expiresAt = now.addingTimeInterval(lifetime)
         try database.write { tx in
             guard try tx.emailAddress(holding: address) == nil else { throw Self.emailError("taken") }
             try tx.insertInvite(digest: token.digest, address: address, createdAt: now, expiresAt: expiresAt)

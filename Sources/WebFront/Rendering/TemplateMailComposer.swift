@@ -27,7 +27,7 @@ public struct TemplateMailComposer: MailComposer {
         switch kind {
         case .confirmation(let token): values["link"] = site + paths.path("confirm") + "?token=" + token
         case .passwordReset(let token), .accountLocked(let token): values["link"] = site + paths.path("password/edit") + "?token=" + token
-        case .invitation(let token): values["link"] = site + paths.path("sign_up") + "?invite=" + token
+        case .invitation(let token): values["link"] = configuration.invitationLink(token: token)
         case .addressVerification(let token): values["link"] = site + paths.path("confirm") + "?token=" + token
         case .primaryAddressChanged(let newAddress):
             values["new_address"] = newAddress

@@ -18,22 +18,27 @@ extension Transaction {
                   client.userAgent, String(detail.prefix(500)), client.actorId])
     }
 
-    /// The audit rows matching `filter`, newest first, at most `filter.limit`.
+    /// The audit rows matching `filter`, newest first, at most `filter.limit` after skipping `filter.offset`.
     func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {
         var conditions: [String] = []
         var arguments: [(any SQLBindable)?] = []
-        if let accountId = filter.accountId { conditions.append("accountId = ?"); arguments.append(accountId) }
-        if let email = filter.email { conditions.append("lower(email) = lower(?)"); arguments.append(email) }
+        if filter.accountOrEmail, let accountId = filter.accountId, let email = filter.email {
+            conditions.append("(accountId = ? OR lower(email) = lower(?))"); arguments += [accountId, email]
+        } else {
+            if let accountId = filter.accountId { conditions.append("accountId = ?"); arguments.append(accountId) }
+            if let email = filter.email { conditions.append("lower(email) = lower(?)"); arguments.append(email) }
+        }
+        if let beforeId = filter.beforeId { conditions.append("id < ?"); arguments.append(beforeId) }
         if let event = filter.event { conditions.append("event = ?"); arguments.append(event.rawValue) }
         if let address = filter.remoteAddress { conditions.append("remoteAddress = ?"); arguments.append(address) }
         if let actorId = filter.actorId { conditions.append("actorId = ?"); arguments.append(actorId) }
         if let since = filter.since { conditions.append("createdAt >= ?"); arguments.append(since.timeIntervalSince1970) }
         if let until = filter.until { conditions.append("createdAt < ?"); arguments.append(until.timeIntervalSince1970) }
         let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        arguments.append(max(0, filter.limit))
+        arguments += [max(0, filter.limit), max(0, filter.offset)]
         return try rows("""
             SELECT id, createdAt, event, accountId, email, remoteAddress, userAgent, detail, actorId FROM audit \(clause)
-            ORDER BY id DESC LIMIT ?
+            ORDER BY id DESC LIMIT ? OFFSET ?
             """, SQLArguments(arguments)).map { row in
             AuditEntry(id: try row.decode("id"), createdAt: try row.decode("createdAt"), event: try row.decode("event"),
                        accountId: row["accountId"] as Int64?, email: row["email"] as String?,
