@@ -19,6 +19,9 @@ public enum AuditEvent: String, Sendable, CaseIterable, Codable {
     case unlock
     case passwordChanged = "password_changed"
     case passwordReset = "password_reset"
+    /// An admin mailed a person a reset link (PasswordReminder+Admin) or a confirmation link (Confirmation+Admin).
+    case passwordResetSent = "password_reset_sent"
+    case confirmationSent = "confirmation_sent"
     case emailConfirmed = "email_confirmed"
     case emailChanged = "email_changed"
     case accountCreated = "account_created"

@@ -16,6 +16,17 @@ public struct Flash: Sendable, Equatable {
     /// The messages that may travel in the cookie, with their kind.
     static let known: [String: Kind] = [
         "language_changed": .notice,
+        // Admin: a person's page (AdminPersonActions; the wording is in Messages+AdminPeople).
+        "admin_person_session_revoked": .notice, "admin_person_sessions_revoked": .notice, "admin_person_unlinked": .notice,
+        "admin_person_second_factor_reset": .notice, "admin_person_second_factor_none": .notice, "admin_person_group_added": .notice,
+        "admin_person_group_removed": .notice, "admin_person_locked": .notice, "admin_person_unlocked": .notice,
+        "admin_person_reset_sent": .notice, "admin_person_confirmation_sent": .notice, "admin_person_confirmed": .notice,
+        "admin_person_confirm_none": .notice, "admin_person_deleted": .notice,
+        "admin_person_session_not_found": .alert, "admin_person_unlink_last_method": .alert, "admin_person_unlink_not_linked": .alert,
+        "admin_person_group_unknown": .alert, "admin_person_group_missing": .alert, "admin_person_lock_duration_invalid": .alert,
+        "admin_person_self_lock": .alert, "admin_person_self_delete": .alert, "admin_person_reset_unconfirmed": .alert,
+        "admin_person_reset_locked": .alert, "admin_person_mail_throttled": .alert, "admin_person_address_not_pending": .alert,
+        "admin_person_reason_missing": .alert,
         "signed_in": .notice, "signed_up": .notice, "signed_out": .notice, "sign_in_required": .alert,
         "confirmed": .notice, "password_changed": .notice, "confirmed_provider_unlinked": .alert,
         // Settings (self-service).
