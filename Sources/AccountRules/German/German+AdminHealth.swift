@@ -29,7 +29,7 @@ extension MessageCatalog {
         "admin_health_chart_sign_ins": "Anmeldungen pro Stunde, letzte 24 Stunden (UTC)",
         "admin_health_chart_failed": "Fehlgeschlagene Anmeldungen pro Stunde, letzte 24 Stunden (UTC)",
         "admin_health_chart_desc": "Insgesamt {total}; höchstens {max} in einer Stunde.",
-        "admin_health_chart_tip": "{hour} UTC: {count}",
+        "admin_health_chart_tip": "{hour} Uhr UTC: {count}",
         "admin_health_table_summary": "Die Zahlen jeder Stunde",
         "admin_health_table_hour": "Stunde (UTC)",
         "admin_health_table_sign_ins": "Anmeldungen",

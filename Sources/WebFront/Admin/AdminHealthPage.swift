@@ -43,13 +43,13 @@ struct AdminHealthPage: Sendable {
         return try context.layout.adminPage("admin_health", section: "health", values)
     }
 
-    /// The numbers, labelled, in the order shown.
+    /// The numbers, labelled and named (`data-figure`: accounts, live_sessions, locked …), in the order shown.
     static func figureRows(_ figures: SiteFigureSet, catalog: MessageCatalog) -> [[String: Any]] {
         [("admin_health_accounts", figures.accounts), ("admin_health_live_sessions", figures.liveSessions),
          ("admin_health_locked", figures.lockedAccounts), ("admin_health_mail_waiting", figures.mailWaiting),
          ("admin_health_mail_failed", figures.mailFailed), ("admin_health_sign_ins", figures.signInsTotal),
          ("admin_health_failed_sign_ins", figures.failedSignInsTotal)].map { key, value in
-            ["label": catalog.text(key), "value": value, "key": key]
+            ["label": catalog.text(key), "value": value, "name": String(key.dropFirst("admin_health_".count))]
         }
     }
 
