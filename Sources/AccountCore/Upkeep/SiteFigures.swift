@@ -61,7 +61,8 @@ public struct SiteFigures: Sendable {
         let now = clock.now()
         let window = Self.window(endingWith: now, hours: Self.hours)
         return try database.read { tx in
-            SiteFigureSet(at: now, accounts: try tx.accountCount(), liveSessions: try tx.countLiveSessions(now: bounds.now, idleSince: bounds.idleSince),
+            SiteFigureSet(at: now, accounts: try tx.accountCount(),
+                          liveSessions: try tx.countLiveSessions(now: bounds.now, idleSince: bounds.idleSince),
                           lockedAccounts: try tx.lockedAccountCount(now: bounds.now), mailWaiting: try tx.pendingMailCount(),
                           mailFailed: try tx.failedMailCount(), hourly: try Self.hourly(window, in: tx))
         }

@@ -3,7 +3,7 @@
 // Options: none. No script, no style attribute, no <style> element: the page's Content-Security-Policy
 // (`style-src 'self'`) stays as it is. Colours and type come from frontdoor.css through classes (`chart-bar`,
 // `chart-axis`, `chart-grid`, `chart-label`), so the chart follows the light or dark theme; geometry is presentation
-// attributes. The drawing scales to its box (viewBox, width 100 %): nothing overflows a phone's width.
+// attributes (labels are at most 8 units wide per character at the stylesheet's 14 px, a phone's). The drawing scales to its box (viewBox, width 100 %): nothing overflows a phone's width.
 // Accessible as one image: `role="img"` named by its <title> and described by its <desc> (aria-labelledby /
 // aria-describedby); the page gives the figures as a table too. Every bar has its slot, a zero one too (height 0),
 // and a <title> of its own (a pointer's tooltip). Every text is escaped here.
@@ -20,7 +20,7 @@ enum BarChartSVG {
 
     /// The drawing's size in user units (the viewBox), and the room around the bars.
     static let width = 360.0, height = 150.0
-    static let top = 10.0, bottom = 22.0, right = 4.0
+    static let top = 10.0, bottom = 24.0, right = 4.0
     /// The bars' share of their slot.
     static let barShare = 0.7
 
@@ -29,7 +29,7 @@ enum BarChartSVG {
     static var plotHeight: Double { baseline - top }
 
     /// The room left of the bars for the value labels (`text`, the widest).
-    static func left(for text: String) -> Double { max(20, Double(text.count) * 7 + 8) }
+    static func left(for text: String) -> Double { max(22, Double(text.count) * 8 + 8) }
 
     /// `bars` as an `<svg>` element. `id` makes its element ids (`<id>-title`, `<id>-desc`): unique in the page.
     /// `title` names it, `description` (optional) says it in words; both escaped here.
@@ -44,9 +44,11 @@ enum BarChartSVG {
             + (description == nil ? "" : " aria-describedby=\"\(escaped(ids[1]))\"") + " focusable=\"false\">"
         out += "<title id=\"\(escaped(ids[0]))\">\(escaped(title))</title>"
         if let description { out += "<desc id=\"\(escaped(ids[1]))\">\(escaped(description))</desc>" }
-        // The scale: a line at the highest value, labelled with it, and the baseline at 0.
-        out += line("chart-grid", left, top, width - right, top)
-        out += text(maximum, x: left - 4, y: top + 4, anchor: "end")
+        // The scale: a line at the highest value, labelled with it (when above 0), and the baseline at 0.
+        if highest > 0 {
+            out += line("chart-grid", left, top, width - right, top)
+            out += text(maximum, x: left - 4, y: top + 5, anchor: "end")
+        }
         out += text("0", x: left - 4, y: baseline, anchor: "end")
         for (index, bar) in bars.enumerated() {
             let x = left + Double(index) * slot
@@ -55,11 +57,17 @@ enum BarChartSVG {
                 + " width=\"\(number(slot * barShare))\" height=\"\(number(barHeight))\"><title>\(escaped(bar.tip))</title></rect>"
             if let label = bar.label {
                 out += line("chart-axis", x, baseline, x, baseline + 4)
-                out += text(label, x: x, y: height - 4, anchor: "start")
+                out += text(label, x: x, y: height - 5, anchor: anchor(label, at: x))
             }
         }
         out += line("chart-axis", left, baseline, width - right, baseline)
         return out + "</svg>"
+    }
+
+    /// Centred under its tick, unless that would leave the drawing: then starting or ending there.
+    static func anchor(_ label: String, at x: Double) -> String {
+        let half = Double(label.count) * 4
+        return x - half < 0 ? "start" : x + half > width ? "end" : "middle"
     }
 
     private static func line(_ kind: String, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> String {

@@ -45,7 +45,8 @@ import Testing
         signIn(site, "ann@example.com")
         signIn(site, "ann@example.com", password: "wrong password")
         let bob = TestBrowser(site.test.app)
-        #expect(bob.post("/account/sign_up", ["email": "bob@example.com", "password": "correct horse", "password_confirmation": "correct horse"]).status == 303)
+        let form = ["email": "bob@example.com", "password": "correct horse", "password_confirmation": "correct horse"]
+        #expect(bob.post("/account/sign_up", form).status == 303)
         try site.test.services.lockout.lock(accountId: 3, client: adminTestCLI)
 
         // When
@@ -144,7 +145,9 @@ import Testing
         #expect(drawn.count == 24)
         #expect(drawn.allSatisfy { $0.height == 0 && $0.width > 0 })
         #expect(zip(drawn, drawn.dropFirst()).allSatisfy { $0.x < $1.x }, "each in its own slot")
-        #expect(svg.matches(of: /<text class="chart-label"/).count == 2 + 4, "0 and the highest value, four hours")
+        #expect(svg.matches(of: /<text class="chart-label"/).count == 1 + 4, "0 (no highest value above it), four hours")
+        #expect(BarChartSVG.anchor("00:00", at: 2) == "start", "a label at the left edge starts at its tick")
+        #expect(svg.contains("text-anchor=\"middle\">6:00</text>"))
         #expect(!svg.contains("nan"))
     }
 
@@ -156,7 +159,8 @@ import Testing
         #expect(drawn[5].height == BarChartSVG.plotHeight)
         #expect(drawn[0].height < 0.01, "a millionth of the height")
         #expect(drawn[6].height == 0, "below zero is drawn as zero")
-        #expect(svg.contains(">1000000</text>"))
+        #expect(svg.contains(">1000000</text>") && svg.contains("class=\"chart-grid\""))
+        #expect(BarChartSVG.anchor("23:00", at: BarChartSVG.width - 5) == "end", "a last label ends at its tick")
         #expect(drawn.allSatisfy { $0.x >= BarChartSVG.left(for: "1000000") && $0.x + $0.width <= BarChartSVG.width })
     }
 
