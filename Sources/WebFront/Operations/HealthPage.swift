@@ -24,15 +24,28 @@ struct HealthPage: Sendable {
     /// Ready: the database answers (and, on SQLite, its file is still where it was opened, since writes to a
     /// file moved or deleted under a running process are lost), and the session-cache listener listens when there is one.
     func ready(_ context: RequestContext) throws -> Response {
-        let databaseUp = Self.databaseAnswers(database)
-        // A server backend with a session cache reports whether its listener hears changes; without one, nothing to wait for.
-        let listening = databaseUp ? database.backend.figures?.sessionCache.map(\.listening) : nil
-        var checks: [String: Any] = ["database": databaseUp ? "ok" : "unavailable"]
-        if let listening { checks["listener"] = listening ? "ok" : "down" }
-        let ready = databaseUp && listening != false
-        var response = Response.json(["status": ready ? "ok" : "unavailable", "checks": checks], status: ready ? 200 : 503)
-        if !ready { response.setHeader("Retry-After", Self.retryAfter) }
+        let facts = Self.readiness(database)
+        var checks: [String: Any] = ["database": facts.database ? "ok" : "unavailable"]
+        if let listening = facts.listener { checks["listener"] = listening ? "ok" : "down" }
+        var response = Response.json(["status": facts.ready ? "ok" : "unavailable", "checks": checks], status: facts.ready ? 200 : 503)
+        if !facts.ready { response.setHeader("Retry-After", Self.retryAfter) }
         return response
+    }
+
+    /// What `ready` checks (also shown on the admin health page).
+    struct Readiness: Equatable {
+        /// The database answers (`databaseAnswers`).
+        var database: Bool
+        /// The session-cache listener hears changes; nil when there is none (SQLite, cache off) or the database is away.
+        var listener: Bool?
+        var ready: Bool { database && listener != false }
+    }
+
+    /// The readiness facts now.
+    static func readiness(_ database: AppDatabase) -> Readiness {
+        let databaseUp = databaseAnswers(database)
+        // A server backend with a session cache reports whether its listener hears changes; without one, nothing to wait for.
+        return Readiness(database: databaseUp, listener: databaseUp ? database.backend.figures?.sessionCache.map(\.listening) : nil)
     }
 
     /// One round trip (`SELECT 1`); on SQLite also the file where it was opened. Also `frontdoor_database_up`.
