@@ -39,13 +39,14 @@ def account_id(stack, email):
     return stack.query("SELECT accountId FROM emailAddress WHERE normalizedAddress = ?", email.lower())[0][0]
 
 
-def admin_browser(stack, email, enrolment, offset=30):
-    """A Browser signed in as the admin with its password and the code `offset` seconds ahead (one step: within the
-    drift the server allows; each sign-in must use a step not used before)."""
+def admin_browser(stack, email, enrolment, code=None):
+    """A Browser signed in as the admin with its password and `code`: by default the next step's one-time code (within
+    the drift the server allows). A step's code works once, so a later sign-in within the same half-minute passes a
+    recovery code (`enrolment.recovery_codes[i]`, each good once) rather than wait for the next step."""
     browser = Browser(stack)
     answer = browser.post("/sign_in", {"email": email, "password": PASSWORD})
     assert answer.status_code == 303 and STEP in answer.headers["Location"], page_text(answer)[:500]
-    done = browser.post(STEP, {"code": enrolment.code(offset=offset)})
+    done = browser.post(STEP, {"code": code or enrolment.code(offset=30)})
     assert done.status_code == 303, page_text(done)[:500]
     return browser
 

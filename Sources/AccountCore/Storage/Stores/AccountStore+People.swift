@@ -72,7 +72,9 @@ extension Transaction {
         return names
     }
 
-    /// The primary address of each of `accountIds` that still has one, in one statement.
+    /// The primary address of each of `accountIds` that still has one, in one statement (a page's worth of ids: the
+    /// people list's, a person's audit rows' admins, an audit page's accounts), not one per row; ids of deleted
+    /// accounts find nothing.
     func primaryAddresses(of accountIds: [Int64]) throws -> [Int64: String] {
         guard !accountIds.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: accountIds.count).joined(separator: ", ")

@@ -129,8 +129,9 @@ struct AdminPersonActions: Sendable {
     }
 
     func showDelete(_ context: RequestContext) throws -> Response {
-        try context.requireAdmin()
         let id = try account(Int64(context.query["id"] ?? ""))
+        // Asked here already (as settings/delete does), so the password comes before the address is typed.
+        try context.requireFreshAdmin(returnTo: context.site.paths.path("admin/person/delete") + "?id=\(id)")
         return try renderDelete(context, id: id)
     }
 
