@@ -48,6 +48,7 @@ extension MessageCatalog {
         "admin_groups_has_members": "The group {name} still has members ({count}). They would lose access at once; tick “With its members” to remove it anyway.",
         "admin_groups_created": "The group was created.",
         "admin_groups_removed": "The group was removed.",
+        "admin_groups_admin_group": "The administrators’ group cannot be removed here: it would close these pages to every administrator. The command line can remove it.",
         "admin_groups_unknown": "There is no such group.",
         "admin_group_title": "Group {name}",
         "admin_group_list_caption": "Members",

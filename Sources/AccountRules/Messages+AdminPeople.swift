@@ -113,6 +113,7 @@ extension MessageCatalog {
         "admin_person_unlocked": "The account is unlocked.",
         "admin_person_lock_duration_invalid": "Choose how long to lock.",
         "admin_person_self_lock": "You cannot lock your own account here.",
+        "admin_person_self_admin_group": "You cannot take yourself out of the administrators’ group here: another administrator can.",
         "admin_person_self_delete": "You cannot delete your own account here: use your settings.",
         "admin_person_reset_sent": "A password reset link was mailed.",
         "admin_person_reset_unconfirmed": "The primary address is not confirmed, so no reset link was sent.",

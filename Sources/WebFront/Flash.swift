@@ -26,7 +26,7 @@ public struct Flash: Sendable, Equatable {
         "admin_person_group_unknown": .alert, "admin_person_group_missing": .alert, "admin_person_lock_duration_invalid": .alert,
         "admin_person_self_lock": .alert, "admin_person_self_delete": .alert, "admin_person_reset_unconfirmed": .alert,
         "admin_person_reset_locked": .alert, "admin_person_mail_throttled": .alert, "admin_person_address_not_pending": .alert,
-        "admin_person_reason_missing": .alert,
+        "admin_person_reason_missing": .alert, "admin_person_self_admin_group": .alert, "admin_groups_admin_group": .alert,
         "signed_in": .notice, "signed_up": .notice, "signed_out": .notice, "sign_in_required": .alert,
         "confirmed": .notice, "password_changed": .notice, "confirmed_provider_unlinked": .alert,
         // Settings (self-service).

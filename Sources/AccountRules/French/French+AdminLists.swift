@@ -48,6 +48,7 @@ extension MessageCatalog {
         "admin_groups_has_members": "Le groupe {name} a encore des membres ({count}). Ils perdraient aussitôt leur accès ; cochez « Avec ses membres » pour le supprimer malgré tout.",
         "admin_groups_created": "Le groupe a été créé.",
         "admin_groups_removed": "Le groupe a été supprimé.",
+        "admin_groups_admin_group": "Le groupe des administrateurs ne peut pas être supprimé ici : ces pages seraient fermées à tous les administrateurs. La ligne de commande peut le supprimer.",
         "admin_groups_unknown": "Ce groupe n’existe pas.",
         "admin_group_title": "Groupe {name}",
         "admin_group_list_caption": "Membres",

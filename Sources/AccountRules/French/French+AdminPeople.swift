@@ -109,6 +109,7 @@ extension MessageCatalog {
         "admin_person_unlocked": "Le compte est déverrouillé.",
         "admin_person_lock_duration_invalid": "Choisissez la durée du verrouillage.",
         "admin_person_self_lock": "Vous ne pouvez pas verrouiller votre propre compte ici.",
+        "admin_person_self_admin_group": "Vous ne pouvez pas vous retirer vous-même du groupe des administrateurs ici : un autre administrateur le peut.",
         "admin_person_self_delete": "Vous ne pouvez pas supprimer votre propre compte ici : passez par vos paramètres.",
         "admin_person_reset_sent": "Un lien de réinitialisation du mot de passe a été envoyé.",
         "admin_person_reset_unconfirmed": "L’adresse principale n’est pas confirmée : aucun lien de réinitialisation n’a été envoyé.",

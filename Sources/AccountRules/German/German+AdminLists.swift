@@ -48,6 +48,7 @@ extension MessageCatalog {
         "admin_groups_has_members": "Die Gruppe {name} hat noch Mitglieder ({count}). Sie verlören sofort ihren Zugang; kreuzen Sie „Samt Mitgliedern“ an, um sie trotzdem zu entfernen.",
         "admin_groups_created": "Die Gruppe wurde angelegt.",
         "admin_groups_removed": "Die Gruppe wurde entfernt.",
+        "admin_groups_admin_group": "Die Gruppe der Administratoren kann hier nicht entfernt werden: Diese Seiten wären dann für alle Administratoren geschlossen. Die Befehlszeile kann sie entfernen.",
         "admin_groups_unknown": "Diese Gruppe gibt es nicht.",
         "admin_group_title": "Gruppe {name}",
         "admin_group_list_caption": "Mitglieder",

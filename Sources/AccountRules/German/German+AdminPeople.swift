@@ -109,6 +109,7 @@ extension MessageCatalog {
         "admin_person_unlocked": "Die Sperre des Kontos ist aufgehoben.",
         "admin_person_lock_duration_invalid": "Wählen Sie, wie lange gesperrt werden soll.",
         "admin_person_self_lock": "Ihr eigenes Konto können Sie hier nicht sperren.",
+        "admin_person_self_admin_group": "Aus der Gruppe der Administratoren können Sie sich hier nicht selbst entfernen: Ein anderer Administrator kann es.",
         "admin_person_self_delete": "Ihr eigenes Konto können Sie hier nicht löschen: Nutzen Sie Ihre Einstellungen.",
         "admin_person_reset_sent": "Ein Link zum Zurücksetzen des Passworts wurde verschickt.",
         "admin_person_reset_unconfirmed": "Die Hauptadresse ist nicht bestätigt, daher wurde kein Link verschickt.",

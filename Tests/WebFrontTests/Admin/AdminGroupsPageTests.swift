@@ -57,6 +57,14 @@ import Testing
         #expect(try auditRows(site, .groupDeleted).map(\.actorId) == [site.adminId])
     }
 
+    @Test func theAdminsGroupIsNeverRemovedHere() throws {
+        let site = try AdminSite()
+        let response = site.admin.post(site.uri("groups/remove"), ["name": " ADMINS ", "force": "1"])
+        #expect(response.status == 303)
+        #expect(site.admin.get(site.uri("groups")).text.contains("The administrators’ group cannot be removed here"))
+        #expect(try site.test.services.groups.list().map(\.name) == ["admins"])
+    }
+
     @Test func aGroupWithMembersIsKeptWithoutForceAndTheCountIsSaid() throws {
         let site = try AdminSite()
         try site.test.services.groups.add(name: "ops", client: adminTestCLI)

@@ -84,6 +84,17 @@ import Testing
         #expect(try site.test.services.administration.resolve("admin@example.com") == site.adminId)
     }
 
+    @Test func anAdminCannotTakeThemselfOutOfTheAdminsButAnotherAdminCan() throws {
+        let site = try AdminSite()
+        let own = site.admin.post(site.uri("person/groups"), ["id": "1", "remove": "Admins"])
+        #expect(own.header("Location") == site.uri("person?id=1"))
+        #expect(site.admin.get(site.uri("person?id=1")).text.contains("You cannot take yourself out of the administrators’ group here"))
+        #expect(try site.test.services.groups.groups(of: site.adminId) == ["admins"])
+        try site.test.services.groups.change(accountId: site.annId, adding: ["admins"], removing: [], client: adminTestCLI)
+        #expect(site.ann.post(site.uri("person/groups"), ["id": "1", "remove": "admins"]).status == 303)
+        #expect(try site.test.services.groups.groups(of: site.adminId).isEmpty)
+    }
+
     @Test func groupsAreAddedAndRemovedAndAnUnknownOneIsAnAlert() throws {
         let site = try AdminSite()
         try site.test.services.groups.add(name: "staff", client: adminTestCLI)

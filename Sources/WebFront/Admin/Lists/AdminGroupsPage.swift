@@ -39,6 +39,10 @@ struct AdminGroupsPage: Sendable {
     func remove(_ context: RequestContext) throws -> Response {
         try context.requireAdmin()
         let force = context.form["force"] == "1"
+        // The admins' own group would close these pages to every admin at once: the command line removes it.
+        if (context.form["name"] ?? "").trimmingWhitespace().caseInsensitiveCompare(context.site.configuration.admin.group) == .orderedSame {
+            return done(context, Flash("admin_groups_admin_group", kind: .alert))
+        }
         if force { try context.requireFreshAdmin(returnTo: listPath(context)) }
         do {
             try groups.remove(name: context.form["name"] ?? "", force: force, client: context.adminClient)

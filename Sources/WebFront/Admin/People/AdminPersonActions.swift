@@ -79,6 +79,12 @@ struct AdminPersonActions: Sendable {
             return context.redirect(to: context.site.paths.path("admin/group") + "?name=" + FormData.encode(remove))
         }
         guard add.isEmpty != remove.isEmpty else { return done(Flash("admin_person_group_missing", kind: .alert)) }
+        // Taking oneself out of the admins would close these pages to the one using them, perhaps the last admin:
+        // another admin, or `frontdoor user groups`, does that.
+        let adminGroup = context.site.configuration.admin.group
+        if try id == context.requireAdmin().accountId, remove.caseInsensitiveCompare(adminGroup) == .orderedSame {
+            return done(Flash("admin_person_self_admin_group", kind: .alert))
+        }
         do {
             try groups.change(accountId: id, adding: add.isEmpty ? [] : [add], removing: remove.isEmpty ? [] : [remove],
                               client: context.adminClient)
