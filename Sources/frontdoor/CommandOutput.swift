@@ -127,6 +127,9 @@ func worded<T>(_ body: () throws -> T) throws -> T {
         throw CommandFailure("frontdoor: \(error)")
     } catch let error as GroupError {
         throw CommandFailure("frontdoor: \(error)")
+    } catch AccountError.refused(let key) {
+        // The operator operations shared with the admin pages say why in the catalog's words.
+        throw CommandFailure("frontdoor: " + MessageCatalog.english.text(key))
     }
 }
 

@@ -13,7 +13,7 @@ struct UserCommand: ParsableCommand {
         commandName: "user", abstract: "Manage accounts: add, list, show, confirm, lock, unlock, delete, set a password.",
         subcommands: [Add.self, List.self, Show.self, Confirm.self, Lock.self, Unlock.self, Delete.self, SetPassword.self,
                       Groups.self, Username.self,
-                      TwoFactor.self])
+                      TwoFactor.self, SendReset.self, ResendConfirmation.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -109,11 +109,16 @@ struct UserCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark every unverified address of an account verified.")
         @OptionGroup var options: ConfigOptions
         @Argument(help: "An address of the account, or its id.") var account: String
+        @Option(help: "Why you vouch for the addresses (kept in the audit trail, as the admin pages ask).") var reason: String?
 
         func run() throws {
             try reportingFailures {
                 let services = try makeServices(options)
-                let confirmed = try services.administration.confirm(accountId: try services.account(account), client: operatorClient)
+                let id = try services.account(account)
+                let confirmed = try worded {
+                    try reason.map { try services.administration.confirm(accountId: id, reason: $0, client: operatorClient) }
+                        ?? services.administration.confirm(accountId: id, client: operatorClient)
+                }
                 print(confirmed.isEmpty ? "every address of \(account) was already confirmed" : "confirmed \(confirmed.joined(separator: ", "))")
             }
         }

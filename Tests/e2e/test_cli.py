@@ -117,6 +117,26 @@ def test_confirm_marks_the_address_verified(cli_stack):
     assert "already confirmed" in ok(cli_stack, "user", "confirm", email)
 
 
+def test_confirm_with_a_reason_and_the_links_an_operator_mails_follow_the_admin_pages_rules(cli_stack):
+    email = unique_email()
+    add_user(cli_stack, email)
+    assert fails(cli_stack, "user", "send-reset", email) == \
+        "frontdoor: The primary address is not confirmed, so no reset link was sent."
+    assert ok(cli_stack, "user", "resend-confirmation", email).strip() == f"confirmation link queued for {email}"
+    assert fails(cli_stack, "user", "resend-confirmation", email) == \
+        "frontdoor: A mail went to that address a moment ago. Try again later."
+    assert fails(cli_stack, "user", "confirm", email, "--reason", "  ") == "frontdoor: Give a reason to confirm by hand."
+    assert ok(cli_stack, "user", "confirm", email, "--reason", "checked by phone").strip() == f"confirmed {email}"
+    assert fails(cli_stack, "user", "resend-confirmation", email) == "frontdoor: That address has nothing to confirm."
+    assert ok(cli_stack, "user", "send-reset", email).strip() == f"reset link queued for {email}"
+    rows = cli_stack.records("SELECT event, detail, userAgent FROM audit WHERE email = ? AND event IN "
+                             "('confirmation_sent', 'email_confirmed', 'password_reset_sent') ORDER BY id", email)
+    assert [(r["event"], r["detail"], r["useragent"]) for r in rows] == [
+        ("confirmation_sent", "by the operator", "frontdoor-cli"),
+        ("email_confirmed", "by the operator: checked by phone", "frontdoor-cli"),
+        ("password_reset_sent", "by the operator", "frontdoor-cli")]
+
+
 def test_lock_refuses_the_right_password_and_unlock_lets_it_in(cli_stack):
     email = unique_email("locked")
     add_user(cli_stack, email)

@@ -70,7 +70,8 @@ extension Administration {
     }
 
     /// Marks the account's unverified addresses verified, as `confirm(accountId:client:)` does, recording why: each
-    /// `email_confirmed` row says "by an admin: <reason>". Returns the addresses confirmed (empty: none was pending).
+    /// `email_confirmed` row says "by an admin: <reason>" (from the admin pages; "by the operator: <reason>" from the
+    /// command line). Returns the addresses confirmed (empty: none was pending).
     ///
     /// - Throws: `AccountError.refused("admin_person_reason_missing")` without a reason;
     ///   `AdministrationError.noAccount` when there is no such account.
@@ -81,14 +82,8 @@ extension Administration {
         guard !reason.isEmpty else { throw AccountError.refused("admin_person_reason_missing") }
         let confirmed = try database.write { tx in
             guard try tx.accountExists(accountId) else { throw AdministrationError.noAccount(String(accountId)) }
-            let pending = try tx.markAllAddressesVerified(of: accountId, at: clock.now())
-            for address in pending {
-                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client,
-                                 detail: "by an admin: \(reason)", in: tx)
-            }
-            try IdentityProof.settle(accountId: accountId, browser: nil, reason: "address confirmed by an admin", client: client,
-                                     audit: audit, in: tx)
-            return pending
+            let who = client.actorId == nil ? "by the operator" : "by an admin"   // the command line, or the admin pages
+            return try markVerified(accountId: accountId, detail: "\(who): \(reason)", client: client, in: tx)
         }
         if !confirmed.isEmpty { logger.info("addresses confirmed by an admin", metadata: ["account": "\(accountId)"]) }
         return confirmed

@@ -128,16 +128,19 @@ public struct Administration: Sendable {
     /// Marks the account's unverified addresses verified (unlinking identities not proven yet: IdentityProof); returns them.
     @discardableResult
     public func confirm(accountId: Int64, client: ClientInfo) throws -> [String] {
-        try database.write { tx in
-            let pending = try tx.markAllAddressesVerified(of: accountId, at: clock.now())
-            for address in pending {
-                try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: "by the operator", in: tx)
-            }
-            // The operator vouches for the address, not for a provider identity someone linked before it was proven.
-            try IdentityProof.settle(accountId: accountId, browser: nil, reason: "address confirmed by the operator", client: client,
-                                     audit: audit, in: tx)
-            return pending
+        try database.write { tx in try markVerified(accountId: accountId, detail: "by the operator", client: client, in: tx) }
+    }
+
+    /// Marks the account's unverified addresses verified, each audited `email_confirmed` with `detail`; returns them.
+    func markVerified(accountId: Int64, detail: String, client: ClientInfo, in tx: Transaction) throws -> [String] {
+        let pending = try tx.markAllAddressesVerified(of: accountId, at: clock.now())
+        for address in pending {
+            try audit.record(.emailConfirmed, accountId: accountId, email: address, client: client, detail: detail, in: tx)
         }
+        // The operator vouches for the address, not for a provider identity someone linked before it was proven.
+        try IdentityProof.settle(accountId: accountId, browser: nil, reason: "address confirmed by the operator", client: client,
+                                 audit: audit, in: tx)
+        return pending
     }
 
     /// Deletes the account as its owner would (`AccountDeletion.deleteAccount`: its addresses, sessions, tokens,
