@@ -87,7 +87,7 @@ import Testing
         try fixture.signIn("ann@example.com", rememberMe: true)
         #expect(throws: (any Error).self) { try fixture.signIn("ann@example.com", password: "wrong password") }
         try fixture.services.lockout.lock(accountId: cat.session.accountId, client: ClientInfo())
-        try fixture.database.write { tx in
+        _ = try fixture.database.write { tx in
             try tx.execute("UPDATE account SET lockedUntil = ? WHERE id <> ?", [fixture.clock.now().timeIntervalSince1970 - 1, cat.session.accountId])
         }
         let figures = try fixture.services.figures.current()

@@ -25,7 +25,7 @@ import Testing
         let site = try AdminSite()
         var byAdmin = adminTestCLI
         byAdmin.actorId = site.adminId
-        try site.test.services.invitations.create(email: "bob@example.com", client: byAdmin)
+        _ = try site.test.services.invitations.create(email: "bob@example.com", client: byAdmin)
         try record(site, .signInFailed, accountId: site.annId, email: "ann@example.com", "m-failed")
         let page = site.admin.get(site.uri("audit"))
         #expect(page.status == 200)

@@ -104,9 +104,9 @@ import Testing
     func thePageSpeaksTheLanguageAskedWithoutMissingWordingOrEnglish(language: String) throws {
         let site = try AdminSite()
         signIn(site, "ann@example.com", password: "wrong password")
-        // The account's preference (set at sign-up, in English) comes before Accept-Language: none here.
-        try site.test.services.database.write { tx in try tx.execute("UPDATE account SET language = NULL WHERE id = ?", [site.adminId]) }
-        let response = site.admin.get(site.uri("health"), headers: ["Accept-Language": language])
+        // The admin's own choice of language (sign-up kept the English it was answered in).
+        try site.test.services.profile.setLanguage(language, of: site.adminId)
+        let response = site.admin.get(site.uri("health"))
         #expect(response.status == 200)
         let page = response.text
         #expect(page.contains("lang=\"\(language)\""))

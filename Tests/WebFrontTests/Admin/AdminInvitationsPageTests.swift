@@ -17,7 +17,7 @@ import Testing
 
     @Test func thePageListsTheOpenInvitationsWithARevokeFormEach() throws {
         let site = try AdminSite()
-        try site.test.services.invitations.create(email: "bob@example.com", client: adminTestCLI)
+        _ = try site.test.services.invitations.create(email: "bob@example.com", client: adminTestCLI)
         let page = site.admin.get(site.uri("invitations"))
         #expect(page.status == 200)
         #expect(page.text.contains("<td data-label=\"Address\">bob@example.com</td>"))

@@ -26,7 +26,7 @@ import Testing
     func thePagesSpeakTheirLanguage(_ language: String) throws {
         let site = try AdminSite()
         try site.test.services.profile.setLanguage(language, of: site.adminId)
-        try site.test.services.invitations.create(email: "bob@example.com", client: adminTestCLI)
+        _ = try site.test.services.invitations.create(email: "bob@example.com", client: adminTestCLI)
         try site.test.services.groups.add(name: "ops", client: adminTestCLI)
         try site.test.services.groups.change(accountId: site.annId, adding: ["ops"], removing: [], client: adminTestCLI)
         var byAdmin = adminTestCLI

@@ -115,7 +115,7 @@ import Testing
     @Test func unlinkingAProviderAndNeverTheLastWayToSignIn() throws {
         let site = try AdminSite()
         let now = site.test.clock.now()
-        try site.test.services.database.write { tx in
+        _ = try site.test.services.database.write { tx in
             try tx.execute("INSERT INTO socialIdentity (accountId, provider, subject, displayName, createdAt) VALUES (?, ?, ?, ?, ?)",
                            [site.annId, "github", "42", "Ann", now])
         }
@@ -161,7 +161,7 @@ import Testing
     @Test func resettingTheSecondFactorAsksAFreshPasswordAndMailsThePerson() throws {
         let site = try AdminSite()
         let now = site.test.clock.now()
-        try site.test.services.database.write { tx in
+        _ = try site.test.services.database.write { tx in
             try tx.execute("INSERT INTO oneTimeCode (accountId, sealedSecret, createdAt, confirmedAt) VALUES (?, ?, ?, ?)",
                            [site.annId, Data([1, 2, 3]), now, now])
         }
